@@ -1,0 +1,69 @@
+// t2n export MODEL --input ... -o OUT: every stage, one artifact, a report.
+#include "cli_observer.h"
+#include "commands.h"
+#include "export_flags.h"
+
+#include "t2n/error.h"
+#include "t2n/session.h"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <memory>
+
+namespace t2n::cli {
+
+namespace {
+struct ExportArgs {
+    ExportFlags flags;
+    std::string output;
+    std::string report;
+};
+
+void writeReport(const std::string& path, const std::string& json) {
+    if (path == "-") {
+        fmt::print("{}\n", json);
+        return;
+    }
+    std::ofstream out(path);
+    out << json << "\n";
+    if (!out)
+        throw Error(Stage::Report, ErrorCode::OutputPath,
+                    fmt::format("cannot write the report to '{}'", path),
+                    "check that the folder exists and is writable");
+}
+} // namespace
+
+Command addExportCommand(CLI::App& root) {
+    auto args = std::make_shared<ExportArgs>();
+    CLI::App* app = root.add_subcommand("export", "export a TorchScript model to an NNEF artifact");
+    addExportFlags(*app, args->flags);
+    app->add_option("-o,--output", args->output,
+                    "artifact path ending in .nnef (folder), .nnef.tar or .nnef.tgz")
+        ->required();
+    app->add_option("--report", args->report, "write the JSON report to FILE ('-' for stdout)");
+    return {app, [args] {
+                ExportOptions options = toOptions(args->flags);
+                CliObserver observer(options.logLevel);
+                Session session(&observer);
+                session.load(args->flags.model);
+                ExportReport report = session.exportModel(args->output, options);
+                if (!args->report.empty())
+                    writeReport(args->report, report.toJson());
+                int ops = 0;
+                for (const auto& [k, n] : report.nnefOps)
+                    ops += n;
+                double total = 0;
+                for (const auto& t : report.timings)
+                    total += t.seconds;
+                observer.log(LogLevel::Info,
+                             fmt::format("wrote {} ({}, {} bytes, {} NNEF operations, {} "
+                                         "variables, {} warning(s)) in {:.2f} s",
+                                         report.artifact.path.string(),
+                                         artifactFormName(report.artifact.form),
+                                         report.bytesWritten, ops, report.variables.size(),
+                                         report.warnings.size(), total));
+                return 0;
+            }};
+}
+
+} // namespace t2n::cli

@@ -1,0 +1,53 @@
+// t2n inspect MODEL: the TorchScript graph and t2n's IR with module paths.
+#include "cli_observer.h"
+#include "commands.h"
+#include "export_flags.h"
+
+#include "t2n/session.h"
+
+#include <fmt/format.h>
+#include <memory>
+
+namespace t2n::cli {
+
+namespace {
+struct InspectArgs {
+    ExportFlags flags;
+    std::vector<std::string> show{"torchscript", "ir"};
+};
+} // namespace
+
+Command addInspectCommand(CLI::App& root) {
+    auto args = std::make_shared<InspectArgs>();
+    CLI::App* app = root.add_subcommand(
+        "inspect", "print the TorchScript graph, the hardened graph, t2n's IR or the NNEF text");
+    addExportFlags(*app, args->flags);
+    app->add_option("--show", args->show,
+                    "what to print: torchscript, hardened, ir, nnef (the IR and NNEF need "
+                    "--input)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"torchscript", "hardened", "ir", "nnef"}));
+    return {app, [args] {
+                ExportOptions options = toOptions(args->flags);
+                CliObserver observer(options.logLevel);
+                Session session(&observer);
+                session.load(args->flags.model);
+                for (const auto& what : args->show) {
+                    if (what == "torchscript") {
+                        fmt::print("# TorchScript graph of forward()\n{}\n",
+                                   session.torchScriptText());
+                    } else if (what == "hardened") {
+                        session.harden(options);
+                        fmt::print("# hardened graph\n{}\n", session.hardenedText());
+                    } else if (what == "ir") {
+                        fmt::print("# t2n IR\n{}\n", session.trace(options).print());
+                    } else if (what == "nnef") {
+                        session.translate(options);
+                        fmt::print("# graph.nnef\n{}\n", session.nnefText());
+                    }
+                }
+                return 0;
+            }};
+}
+
+} // namespace t2n::cli

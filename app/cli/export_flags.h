@@ -1,0 +1,40 @@
+// Command-line flags that describe an export, shared by export, inspect and
+// bench, and their conversion to t2n::ExportOptions.
+#pragma once
+
+#include "t2n/options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace t2n::cli {
+
+struct ExportFlags {
+    std::string model;
+    std::vector<std::string> inputs;
+    std::vector<std::string> inputNames;
+    std::vector<std::string> outputNames;
+    std::string target = "tract";
+    std::vector<std::string> dynamicAxes;
+    std::vector<std::string> properties;
+    bool noIdentityProperties = false;
+    bool dateProperty = false;
+    std::string naming = "natural_verbose";
+    std::string compression = "0";
+    bool noCheckIoNames = false;
+    bool allowSameIoNames = false;
+    std::vector<std::string> extensions;
+    std::string logLevel = "info";
+    uint64_t seed = 0;
+};
+
+/// The model argument and --input; `all` adds every export option.
+void addModelFlags(CLI::App& app, ExportFlags& f);
+void addExportFlags(CLI::App& app, ExportFlags& f);
+
+/// Throws t2n::Error (Usage) with a hint for malformed values.
+ExportOptions toOptions(const ExportFlags& f);
+
+} // namespace t2n::cli

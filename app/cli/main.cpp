@@ -1,0 +1,48 @@
+// t2n: TorchScript to NNEF for tract, from the command line.
+#include "commands.h"
+
+#include "t2n/error.h"
+#include "t2n/session.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+int main(int argc, char** argv) {
+    CLI::App app{"t2n: export TorchScript models to NNEF archives for the tract inference engine"};
+    app.set_version_flag("--version", std::string("t2n ") + std::string(t2n::version()));
+    app.require_subcommand(1);
+    std::vector<t2n::cli::Command> commands{
+        t2n::cli::addExportCommand(app),
+        t2n::cli::addInspectCommand(app),
+        t2n::cli::addOpsCommand(app),
+        t2n::cli::addBenchCommand(app),
+    };
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return static_cast<int>(t2n::ErrorCode::Usage);
+    }
+    try {
+        for (const auto& c : commands)
+            if (c.app->parsed())
+                return c.run();
+    } catch (const t2n::Error& e) {
+        fmt::print(stderr, "t2n: error: {}\n", e.render());
+        return static_cast<int>(e.code());
+    } catch (const std::exception& e) {
+        fmt::print(stderr,
+                   "t2n: internal error: {}\n  hint: this is a bug in t2n; please report "
+                   "it with the command line and the model\n",
+                   e.what());
+        return static_cast<int>(t2n::ErrorCode::Internal);
+    }
+    return 0;
+}

@@ -1,0 +1,20 @@
+# Compiler cache, warnings, and the dependency lookups shared by all targets.
+
+find_program(T2N_CCACHE ccache)
+if(T2N_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${T2N_CCACHE})
+  # Precompiled headers and ccache work together only with these sloppiness settings.
+  set(ENV{CCACHE_SLOPPINESS} "pch_defines,time_macros,include_file_mtime,include_file_ctime")
+endif()
+
+add_library(t2n_warnings INTERFACE)
+target_compile_options(t2n_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow
+                                              -Wnon-virtual-dtor -Wno-unused-parameter)
+# GCC 12 at -O2/-O3 reports bogus -Wrestrict on std::string assignment and
+# concatenation of short literals (GCC PR 105329, fixed in 13): silence only that.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  target_compile_options(t2n_warnings INTERFACE -Wno-restrict)
+endif()
+
+# KSyntaxHighlighting built for Qt 6 by packaging/build-ksyntaxhighlighting.sh
+list(APPEND CMAKE_PREFIX_PATH ${CMAKE_BINARY_DIR}/_deps/ksh6)

@@ -1,0 +1,90 @@
+// t2n's own IR: the hardened TorchScript graph with every value's dtype,
+// shape and (where it does not depend on input data) its value, recorded by
+// running the graph on example inputs. Torch-free, so that the translator,
+// the studio and the tests can read it without LibTorch headers.
+#pragma once
+
+#include "t2n/dtype.h"
+#include "t2n/error.h"
+#include "t2n/tensor_data.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace t2n::ir {
+
+using ValueId = int;
+using NodeId = int;
+
+enum class ValueKind {
+    Tensor,
+    Int,
+    Float,
+    Bool,
+    String,
+    None,
+    IntList,
+    FloatList,
+    BoolList,
+    TensorList,
+    Tuple,
+    Other
+};
+std::string_view valueKindName(ValueKind k);
+
+/// A value known at export time. Tensors are kept without copy.
+using Constant =
+    std::variant<std::monostate, int64_t, double, bool, std::string, std::vector<int64_t>,
+                 std::vector<double>, std::vector<bool>, TensorData>;
+
+struct Value {
+    ValueId id = -1;
+    std::string debugName; ///< TorchScript's %name
+    std::string name;      ///< NNEF identifier base chosen by the naming scheme
+    ValueKind kind = ValueKind::Other;
+    // Tensors: recorded dtype and shape.
+    DType dtype = DType::F32;
+    std::vector<int64_t> shape;
+    /// Per axis, the symbol of a dynamic axis the size depends on ("" if static).
+    std::vector<std::string> symbols;
+    /// True when the value depends on the data of a graph input. Values that
+    /// do not are folded to `constant`.
+    bool dataDependent = false;
+    /// True when the value changed between the two shape probes of a dynamic
+    /// export: freezing it into the NNEF graph would make the export static.
+    bool varies = false;
+    std::optional<Constant> constant;
+    /// Parameter or buffer name when the constant is a model tensor.
+    std::string paramName;
+    NodeId producer = -1;
+    /// For lists and tuples built in the graph: their element values.
+    std::vector<ValueId> elements;
+};
+
+struct Node {
+    NodeId id = -1;
+    std::string kind; ///< aten::conv2d, prim::ListConstruct, ...
+    std::vector<ValueId> inputs;
+    std::vector<ValueId> outputs;
+    NodeRef where; ///< kind, module path, source line
+    /// All outputs are known at export time: nothing to translate.
+    bool folded = false;
+};
+
+struct Graph {
+    std::vector<Value> values;
+    std::vector<Node> nodes; ///< topological order
+    std::vector<ValueId> inputs;
+    std::vector<ValueId> outputs;
+
+    const Value& value(ValueId id) const { return values.at(static_cast<size_t>(id)); }
+    Value& value(ValueId id) { return values.at(static_cast<size_t>(id)); }
+    const Node& node(NodeId id) const { return nodes.at(static_cast<size_t>(id)); }
+    /// Readable listing with dtypes, shapes and module paths (t2n inspect).
+    std::string print() const;
+};
+
+} // namespace t2n::ir

@@ -1,0 +1,82 @@
+// Every knob of an export, mirroring torch_to_nnef's export_model_to_nnef and
+// TractNNEF options (seed 000) where they exist there.
+#pragma once
+
+#include "t2n/input_spec.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace t2n {
+
+/// How NNEF identifiers of intermediate values are chosen. Graph inputs and
+/// outputs keep their given names, variables are named after their label.
+enum class NamingScheme {
+    Raw,                 ///< TorchScript debug names, sanitized (input_3, v9)
+    NaturalVerbose,      ///< module path and operator: layer1_0_conv1__conv
+    NaturalVerboseCamel, ///< the same in camelCase: layer1_0Conv1Conv
+    Numeric,             ///< v0, v1, v2 ... in emission order
+};
+std::string_view namingSchemeName(NamingScheme s);
+std::optional<NamingScheme> parseNamingScheme(std::string_view name);
+
+enum class LogLevel { Trace, Debug, Info, Warn, Error, Off };
+std::optional<LogLevel> parseLogLevel(std::string_view name);
+std::string_view logLevelName(LogLevel l);
+
+enum class TargetKind { Tract };
+
+struct TargetSpec {
+    TargetKind kind = TargetKind::Tract;
+    /// Empty: the newest tract version t2n knows (see knownTractVersions()).
+    std::string version;
+
+    /// "tract" or "tract@0.21.13". Throws t2n::Error (Usage).
+    static TargetSpec parse(std::string_view text);
+    std::string toString() const;
+};
+/// Versions t2n has rules for, oldest first; the last is the default.
+const std::vector<std::string>& knownTractVersions();
+
+struct DynamicAxis {
+    std::string tensor; ///< an input (or output) name
+    int axis = 0;       ///< may be negative
+    std::string symbol; ///< e.g. B or S
+
+    /// "NAME:AXIS=SYMBOL". Throws t2n::Error (Usage).
+    static DynamicAxis parse(std::string_view text);
+};
+
+struct ExportOptions {
+    std::vector<InputSpec> inputs;
+    /// Replace the input names of `inputs` when non-empty (same count).
+    std::vector<std::string> inputNames;
+    /// Names of the graph outputs; default output_0, output_1, ...
+    std::vector<std::string> outputNames;
+    TargetSpec target;
+    std::vector<DynamicAxis> dynamicAxes;
+    /// Extra key/values for tract_core_properties, in order.
+    std::vector<std::pair<std::string, std::string>> properties;
+    /// os, hostname and user in tract_core_properties (torch_to_nnef's
+    /// dump_identity_properties). The export date only with stampExportDate,
+    /// so that identical inputs give identical bytes by default.
+    bool identityProperties = true;
+    bool stampExportDate = false;
+    NamingScheme naming = NamingScheme::NaturalVerbose;
+    /// Refuse to drop graph inputs that do not reach any output.
+    bool checkIoNamesQuantityMatch = true;
+    bool allowSameIoNames = false;
+    /// Appended verbatim as `extension <text>;` after the automatic ones.
+    std::vector<std::string> customExtensions;
+    /// None: folder; 0: .tar (or .tgz at level 0 when the path says .tgz);
+    /// 1-9: .tgz at that gzip level. See resolveArtifact().
+    std::optional<int> compressionLevel = 0;
+    LogLevel logLevel = LogLevel::Info;
+    /// Seed of the random example inputs used for shape recording.
+    uint64_t seed = 0;
+};
+
+} // namespace t2n

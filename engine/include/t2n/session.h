@@ -1,0 +1,83 @@
+// One model on its way to NNEF. The command line, the studio and embedding
+// programs all drive the engine through this class; each stage can be run
+// (and inspected) on its own, and exportModel() runs them all.
+#pragma once
+
+#include "t2n/error.h"
+#include "t2n/ir.h"
+#include "t2n/options.h"
+#include "t2n/report.h"
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace t2n {
+
+/// Receives what the engine has to say. The engine never prints.
+class Observer {
+public:
+    virtual ~Observer() = default;
+    virtual void stageStarted(Stage) {}
+    virtual void stageFinished(Stage, double /*seconds*/) {}
+    /// Fraction in [0, 1] of the current stage, with a short status text.
+    virtual void progress(Stage, double /*fraction*/, const std::string& /*status*/) {}
+    virtual void log(LogLevel, const std::string& /*message*/) {}
+    /// Polled between units of work; returning true stops the export cleanly.
+    virtual bool cancelRequested() { return false; }
+};
+
+class Session {
+public:
+    explicit Session(Observer* observer = nullptr);
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    /// Stage load: read a TorchScript archive (torch.jit.save output).
+    void load(const std::filesystem::path& model);
+    /// TorchScript graph of forward() as loaded.
+    std::string torchScriptText() const;
+    /// Names of forward()'s tensor arguments, as TorchScript recorded them.
+    std::vector<std::string> forwardArgumentNames() const;
+
+    /// Stage harden: inline calls and fold module attributes to constants.
+    void harden(const ExportOptions& options);
+    std::string hardenedText() const;
+
+    /// Stage trace: build the IR by running the hardened graph on example inputs.
+    const ir::Graph& trace(const ExportOptions& options);
+    const ir::Graph& graph() const;
+
+    /// Stage translate: IR to an NNEF document for the target. Throws one
+    /// Error listing every unsupported operator of the model.
+    void translate(const ExportOptions& options);
+    /// graph.nnef text of the translated document.
+    std::string nnefText() const;
+
+    /// Stage write: the artifact, written under a temporary name and renamed last.
+    Artifact write(const std::filesystem::path& path, const ExportOptions& options);
+
+    /// All stages. Never leaves a partial artifact behind.
+    ExportReport exportModel(const std::filesystem::path& output, const ExportOptions& options);
+
+    /// Report of everything done so far in this session.
+    const ExportReport& report() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+/// The list of aten kinds the translator supports, with family and notes.
+struct SupportedOp {
+    std::string kind;
+    std::string family;
+    std::string note;
+};
+std::vector<SupportedOp> supportedOperators();
+
+std::string_view version();
+
+} // namespace t2n

@@ -1,0 +1,24 @@
+// Stage write: graph.nnef and one .dat per variable into an artifact,
+// streamed tensor by tensor, committed (renamed into place) only at the end.
+#pragma once
+
+#include "nnef/document.h"
+#include "t2n/artifact.h"
+
+#include <functional>
+#include <string>
+
+namespace t2n::archive {
+
+struct WriteProgress {
+    /// Called after each file with the fraction of bytes written so far.
+    std::function<void(double fraction, const std::string& file)> progress;
+    /// Polled between files; true abandons the artifact (nothing is left).
+    std::function<bool()> cancelled;
+};
+
+/// Returns the artifact's size in bytes. Throws t2n::Error (Write).
+uint64_t writeDocument(const nnef::Document& doc, const std::string& graphText,
+                       const Artifact& artifact, const WriteProgress& hooks = {});
+
+} // namespace t2n::archive

@@ -1,0 +1,430 @@
+#include "ir/ir_builder.h"
+
+#include "t2n/error.h"
+#include "tensors/torch_bridge.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace t2n::ir {
+
+namespace {
+
+using JitValue = torch::jit::Value;
+using JitNode = torch::jit::Node;
+
+// Kinds whose result depends only on tensor shapes (and constants), never
+// on data: their outputs are folded like constants.
+const std::unordered_set<std::string> kShapeOnly{
+    "aten::size",      "aten::dim",        "aten::numel",     "aten::len",
+    "prim::shape",     "aten::zeros_like", "aten::ones_like", "aten::full_like",
+    "aten::new_zeros", "aten::new_ones",   "aten::new_full"};
+
+ValueKind kindOf(const c10::IValue& v) {
+    if (v.isTensor())
+        return ValueKind::Tensor;
+    if (v.isInt())
+        return ValueKind::Int;
+    if (v.isDouble())
+        return ValueKind::Float;
+    if (v.isBool())
+        return ValueKind::Bool;
+    if (v.isString())
+        return ValueKind::String;
+    if (v.isNone())
+        return ValueKind::None;
+    if (v.isIntList())
+        return ValueKind::IntList;
+    if (v.isDoubleList())
+        return ValueKind::FloatList;
+    if (v.isBoolList())
+        return ValueKind::BoolList;
+    if (v.isTensorList())
+        return ValueKind::TensorList;
+    if (v.isTuple())
+        return ValueKind::Tuple;
+    return ValueKind::Other;
+}
+
+ValueKind kindOfType(const c10::TypePtr& t) {
+    switch (t->kind()) {
+    case c10::TypeKind::TensorType:
+        return ValueKind::Tensor;
+    case c10::TypeKind::IntType:
+        return ValueKind::Int;
+    case c10::TypeKind::FloatType:
+        return ValueKind::Float;
+    case c10::TypeKind::BoolType:
+        return ValueKind::Bool;
+    case c10::TypeKind::StringType:
+        return ValueKind::String;
+    case c10::TypeKind::NoneType:
+        return ValueKind::None;
+    case c10::TypeKind::TupleType:
+        return ValueKind::Tuple;
+    case c10::TypeKind::ListType: {
+        auto elem = t->containedType(0)->kind();
+        if (elem == c10::TypeKind::IntType)
+            return ValueKind::IntList;
+        if (elem == c10::TypeKind::FloatType)
+            return ValueKind::FloatList;
+        if (elem == c10::TypeKind::BoolType)
+            return ValueKind::BoolList;
+        if (elem == c10::TypeKind::TensorType)
+            return ValueKind::TensorList;
+        return ValueKind::Other;
+    }
+    default:
+        return ValueKind::Other;
+    }
+}
+
+bool carriesTensors(ValueKind k) {
+    return k == ValueKind::Tensor || k == ValueKind::TensorList || k == ValueKind::Tuple ||
+           k == ValueKind::Other;
+}
+
+std::optional<Constant> constantOf(const c10::IValue& v) {
+    if (v.isTensor())
+        return tensors::toTensorData(v.toTensor());
+    if (v.isInt())
+        return v.toInt();
+    if (v.isDouble())
+        return v.toDouble();
+    if (v.isBool())
+        return v.toBool();
+    if (v.isString())
+        return v.toStringRef();
+    if (v.isNone())
+        return Constant{};
+    if (v.isIntList())
+        return v.toIntVector();
+    if (v.isDoubleList())
+        return v.toDoubleVector();
+    if (v.isBoolList()) {
+        std::vector<bool> out;
+        for (bool b : v.toBoolList())
+            out.push_back(b);
+        return out;
+    }
+    if (v.isDevice())
+        return v.toDevice().str();
+    return std::nullopt;
+}
+
+bool sameValue(const c10::IValue& a, const c10::IValue& b) {
+    if (a.isTensor() && b.isTensor()) {
+        const auto& x = a.toTensor();
+        const auto& y = b.toTensor();
+        return x.sizes() == y.sizes() && x.scalar_type() == y.scalar_type() && x.equal(y);
+    }
+    if (a.isTensorList() && b.isTensorList()) {
+        auto x = a.toTensorVector();
+        auto y = b.toTensorVector();
+        if (x.size() != y.size())
+            return false;
+        for (size_t i = 0; i < x.size(); ++i)
+            if (x[i].sizes() != y[i].sizes())
+                return false;
+        return true;
+    }
+    if (a.isTuple() || b.isTuple() || a.isGenericDict())
+        return true; // compared through their elements
+    return a == b;
+}
+
+// Line `line` (1-based) of a source file, when it is readable here: traced
+// archives record "file(line): function" stacks rather than the statement.
+std::string sourceLineText(const std::string& file, int line) {
+    static std::mutex mutex;
+    static std::unordered_map<std::string, std::vector<std::string>> cache;
+    std::lock_guard lock(mutex);
+    auto it = cache.find(file);
+    if (it == cache.end()) {
+        std::vector<std::string> lines;
+        std::ifstream in(file);
+        for (std::string l; std::getline(in, l);)
+            lines.push_back(l);
+        it = cache.emplace(file, std::move(lines)).first;
+    }
+    if (line < 1 || static_cast<size_t>(line) > it->second.size())
+        return {};
+    return it->second[static_cast<size_t>(line) - 1];
+}
+
+std::string firstLine(std::string s) {
+    auto nl = s.find('\n');
+    if (nl != std::string::npos)
+        s.resize(nl);
+    auto start = s.find_first_not_of(" \t");
+    return start == std::string::npos ? std::string() : s.substr(start);
+}
+
+class Builder {
+public:
+    explicit Builder(const TraceInputs& in) : in_(in) {}
+
+    Graph build() {
+        const auto& g = *in_.prepared->graph;
+        auto inputs = g.inputs();
+        for (size_t i = 1; i < inputs.size(); ++i) {
+            ValueId id = addValue(inputs[i], -1);
+            Value& v = graph_.value(id);
+            v.dataDependent = true;
+            v.constant.reset();
+            if (i - 1 < in_.inputSymbols.size())
+                for (auto& [axis, sym] : in_.inputSymbols[i - 1])
+                    if (axis >= 0 && static_cast<size_t>(axis) < v.symbols.size())
+                        v.symbols[static_cast<size_t>(axis)] = sym;
+            graph_.inputs.push_back(id);
+        }
+        for (const JitNode* n : g.nodes())
+            addNode(n);
+        for (const JitValue* out : g.outputs())
+            flattenOutput(out);
+        return std::move(graph_);
+    }
+
+private:
+    const c10::IValue* recorded(const Recording* rec, const JitValue* v) const {
+        if (!rec)
+            return nullptr;
+        auto it = rec->find(v);
+        return it == rec->end() ? nullptr : &it->second;
+    }
+
+    ValueId addValue(const JitValue* jv, NodeId producer) {
+        Value v;
+        v.id = static_cast<ValueId>(graph_.values.size());
+        v.debugName = jv->debugName();
+        v.producer = producer;
+        v.kind = kindOfType(jv->type());
+        if (const c10::IValue* iv = recorded(in_.main, jv)) {
+            if (!iv->isNone() || v.kind == ValueKind::Other)
+                v.kind = kindOf(*iv);
+            if (iv->isTensor()) {
+                const auto& t = iv->toTensor();
+                auto dt = tensors::fromScalarType(t.scalar_type());
+                if (dt)
+                    v.dtype = *dt;
+                v.shape = t.sizes().vec();
+                v.symbols.assign(v.shape.size(), "");
+            }
+            if (const c10::IValue* pv = recorded(in_.probe, jv)) {
+                v.varies = !sameValue(*iv, *pv);
+                if (iv->isTensor() && pv->isTensor()) {
+                    auto a = iv->toTensor().sizes();
+                    auto b = pv->toTensor().sizes();
+                    for (size_t d = 0; d < a.size() && d < b.size(); ++d)
+                        if (a[d] != b[d])
+                            v.symbols[d] = symbolFor(a[d], b[d]);
+                }
+            }
+        }
+        valueIds_[jv] = v.id;
+        graph_.values.push_back(std::move(v));
+        return graph_.values.back().id;
+    }
+
+    // The symbol of an input axis whose sizes match exactly, else "?": a
+    // size that depends on a symbol through arithmetic.
+    std::string symbolFor(int64_t a, int64_t b) const {
+        const auto& ins = in_.prepared->graph->inputs();
+        for (size_t i = 1; i < ins.size() && i - 1 < in_.inputSymbols.size(); ++i) {
+            const c10::IValue* m = recorded(in_.main, ins[i]);
+            const c10::IValue* p = recorded(in_.probe, ins[i]);
+            if (!m || !p || !m->isTensor() || !p->isTensor())
+                continue;
+            for (auto& [axis, sym] : in_.inputSymbols[i - 1])
+                if (m->toTensor().size(axis) == a && p->toTensor().size(axis) == b)
+                    return sym;
+        }
+        return "?";
+    }
+
+    ValueId idOf(const JitValue* jv) const {
+        auto it = valueIds_.find(jv);
+        return it == valueIds_.end() ? -1 : it->second;
+    }
+
+    void addNode(const JitNode* n) {
+        std::string kind = n->kind().toQualString();
+        if (!n->blocks().empty())
+            throw Error(Stage::Trace, ErrorCode::Unsupported,
+                        fmt::format("control flow ({}) is left in the graph", kind),
+                        describeNode(n),
+                        "t2n exports straight-line graphs; trace the model with example inputs "
+                        "(torch.jit.trace) so that branches and loops are resolved");
+        if (kind == "prim::Constant") {
+            addConstant(n->output(), -1);
+            return;
+        }
+        if (kind == "prim::GetAttr" && resolveAttribute(n))
+            return;
+        Node node;
+        node.id = static_cast<NodeId>(graph_.nodes.size());
+        node.kind = kind;
+        node.where = describeNode(n);
+        for (const JitValue* in : n->inputs()) {
+            ValueId id = idOf(in);
+            if (id < 0)
+                throw Error(Stage::Trace, ErrorCode::Unsupported,
+                            fmt::format("{} reads a value the IR cannot represent (%{} of type {})",
+                                        kind, in->debugName(), in->type()->str()),
+                            node.where,
+                            "this usually means module calls were not resolved; freezing may "
+                            "have failed (see the warnings)");
+            node.inputs.push_back(id);
+        }
+        bool tensorInputData = false;
+        bool anyInputData = false;
+        for (ValueId id : node.inputs) {
+            const Value& v = graph_.value(id);
+            anyInputData = anyInputData || v.dataDependent;
+            tensorInputData = tensorInputData || (v.dataDependent && carriesTensors(v.kind));
+        }
+        if (kShapeOnly.count(kind))
+            anyInputData = tensorInputData = false;
+        bool folded = true;
+        for (const JitValue* out : n->outputs()) {
+            ValueId id = addValue(out, node.id);
+            node.outputs.push_back(id);
+            Value& v = graph_.value(id);
+            if (carriesTensors(v.kind))
+                v.dataDependent = tensorInputData;
+            else
+                v.dataDependent = anyInputData;
+            if (!v.dataDependent || !carriesTensors(v.kind))
+                if (const c10::IValue* iv = recorded(in_.main, out))
+                    v.constant = constantOf(*iv);
+            folded = folded && v.constant.has_value() && !v.dataDependent;
+        }
+        if (kind == "prim::ListConstruct" || kind == "prim::TupleConstruct")
+            graph_.value(node.outputs.at(0)).elements = node.inputs;
+        if (kind == "prim::ListUnpack" || kind == "prim::TupleUnpack")
+            graph_.value(node.inputs.at(0)).elements = node.outputs;
+        node.folded = folded;
+        graph_.nodes.push_back(std::move(node));
+    }
+
+    void addConstant(const JitValue* out, NodeId producer) {
+        ValueId id = addValue(out, producer);
+        Value& v = graph_.value(id);
+        auto iv = torch::jit::toIValue(out);
+        if (!iv)
+            return;
+        v.kind = kindOf(*iv);
+        v.constant = constantOf(*iv);
+        if (iv->isTensor()) {
+            const auto& t = iv->toTensor();
+            v.shape = t.sizes().vec();
+            v.symbols.assign(v.shape.size(), "");
+            if (auto dt = tensors::fromScalarType(t.scalar_type()))
+                v.dtype = *dt;
+            auto it = in_.prepared->paramNames.find(t.data_ptr());
+            if (it != in_.prepared->paramNames.end())
+                v.paramName = it->second;
+            else if (v.debugName.rfind("self.", 0) == 0)
+                v.paramName = v.debugName.substr(5);
+        }
+    }
+
+    // prim::GetAttr chains from `self` (left when freezing was not possible)
+    // read module attributes: they become constants named by their path.
+    bool resolveAttribute(const JitNode* n) {
+        std::vector<std::string> path;
+        const JitNode* cur = n;
+        while (cur->kind() == c10::prim::GetAttr) {
+            path.insert(path.begin(), cur->s(c10::attr::name));
+            const JitValue* src = cur->input(0);
+            if (src == in_.prepared->graph->inputs().at(0))
+                break;
+            cur = src->node();
+            if (cur->kind() != c10::prim::GetAttr)
+                return false;
+        }
+        c10::IValue obj = in_.prepared->module._ivalue();
+        for (const auto& p : path) {
+            if (!obj.isObject())
+                return false;
+            obj = obj.toObjectRef().getAttr(p);
+        }
+        if (obj.isObject() || obj.isModule())
+            return true; // a submodule: only its attributes matter
+        ValueId id = addValue(n->output(), -1);
+        Value& v = graph_.value(id);
+        v.kind = kindOf(obj);
+        v.constant = constantOf(obj);
+        if (obj.isTensor()) {
+            std::string name;
+            for (const auto& p : path)
+                name += (name.empty() ? "" : ".") + p;
+            v.paramName = name;
+            v.shape = obj.toTensor().sizes().vec();
+            v.symbols.assign(v.shape.size(), "");
+            if (auto dt = tensors::fromScalarType(obj.toTensor().scalar_type()))
+                v.dtype = *dt;
+        }
+        return true;
+    }
+
+    void flattenOutput(const JitValue* out) {
+        const JitNode* p = out->node();
+        if (p->kind() == c10::prim::TupleConstruct || p->kind() == c10::prim::ListConstruct) {
+            for (const JitValue* in : p->inputs())
+                flattenOutput(in);
+            return;
+        }
+        ValueId id = idOf(out);
+        if (id < 0)
+            throw Error(Stage::Trace, ErrorCode::Unsupported,
+                        fmt::format("graph output %{} of type {} cannot be exported",
+                                    out->debugName(), out->type()->str()),
+                        "forward() should return tensors, or tuples and lists of tensors");
+        graph_.outputs.push_back(id);
+    }
+
+    const TraceInputs& in_;
+    Graph graph_;
+    std::unordered_map<const JitValue*, ValueId> valueIds_;
+};
+
+} // namespace
+
+NodeRef describeNode(const torch::jit::Node* node) {
+    NodeRef ref;
+    ref.kind = node->kind().toQualString();
+    if (node->outputs().size() > 0)
+        ref.valueName = node->outputs()[0]->debugName();
+    if (auto cs = node->callstack()) {
+        for (const auto& entry : (*cs)->vec()) {
+            const auto& info = std::get<2>(entry);
+            if (info && !info->instance_name().empty())
+                ref.modulePath += (ref.modulePath.empty() ? "" : ".") + info->instance_name();
+        }
+    }
+    // The original Python location when the archive recorded it (debug info),
+    // else the location in the serialized TorchScript code.
+    auto range = node->sourceRange();
+    if (auto generated = range.findSourceRangeThatGenerated())
+        range = *generated;
+    if (auto flc = range.file_line_col()) {
+        ref.sourceFile = std::get<0>(*flc);
+        ref.sourceLine = static_cast<int>(std::get<1>(*flc));
+        std::string text = range.source() ? firstLine(range.text().str()) : std::string();
+        if (text.empty() || text.starts_with(ref.sourceFile + "("))
+            text = firstLine(sourceLineText(ref.sourceFile, ref.sourceLine));
+        ref.sourceText = text;
+    }
+    return ref;
+}
+
+Graph buildGraph(const TraceInputs& in) {
+    return Builder(in).build();
+}
+
+} // namespace t2n::ir

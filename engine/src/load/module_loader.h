@@ -1,0 +1,24 @@
+// Stage load: read a TorchScript archive and make the example inputs.
+#pragma once
+
+#include "t2n/input_spec.h"
+
+#include <torch/script.h>
+
+#include <filesystem>
+#include <vector>
+
+namespace t2n::load {
+
+/// torch::jit::load in eval mode. Throws t2n::Error (Load, ModelFile) with a
+/// hint that tells a torch.save() pickle or a stray file from a TorchScript file.
+torch::jit::Module loadTorchScript(const std::filesystem::path& path);
+
+/// Names of forward()'s arguments after `self`.
+std::vector<std::string> forwardArgumentNames(const torch::jit::Module& m);
+
+/// Seeded example inputs for the specs: floats from N(0,1), ints in [0, 10),
+/// bools from a fair coin. `sizes` overrides the spec shapes when non-empty.
+std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, uint64_t seed);
+
+} // namespace t2n::load

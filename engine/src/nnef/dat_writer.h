@@ -1,0 +1,49 @@
+// NNEF tensor files (.dat): a 128-byte little-endian header followed by the
+// raw row-major data (NNEF 1.0.5 "Tensor Data Format"; see
+// reference/nnef-and-tract.md §1.4). Bool items are bit-packed, MSB first.
+#pragma once
+
+#include "t2n/tensor_data.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+
+namespace t2n::nnef {
+
+inline constexpr std::size_t kDatHeaderSize = 128;
+
+/// Item-type codes of the Khronos vendor (high 16 bits = 0).
+enum class DatItemType : uint32_t {
+    Float = 0,
+    UnsignedInt = 1,
+    QuantizedUnsigned = 2,
+    QuantizedSigned = 3,
+    SignedInt = 4,
+    Bool = 5,
+};
+
+struct DatLayout {
+    DatItemType itemType;
+    uint32_t bitsPerItem;
+    uint64_t dataLength; ///< bytes after the header
+};
+
+/// Item type, bits and data length for a tensor. Throws t2n::Error (Write)
+/// for a rank above 8 or data longer than the u32 length field allows.
+DatLayout datLayout(const TensorData& t);
+
+/// The exact 128 header bytes for `t`.
+std::array<std::byte, kDatHeaderSize> datHeader(const TensorData& t);
+
+/// Streams header then data to `sink` in pieces (no whole-tensor copy except
+/// for bool, which is packed in chunks). Returns the total byte count.
+using ByteSink = std::function<void(std::span<const std::byte>)>;
+uint64_t writeDat(const TensorData& t, const ByteSink& sink);
+
+/// Total file size of the .dat for `t`.
+uint64_t datFileSize(const TensorData& t);
+
+} // namespace t2n::nnef

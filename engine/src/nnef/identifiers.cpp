@@ -1,0 +1,58 @@
+#include "nnef/identifiers.h"
+
+#include <array>
+#include <cctype>
+
+namespace t2n::nnef {
+
+bool isKeyword(std::string_view s) {
+    static constexpr std::array<std::string_view, 20> kKeywords{
+        "version", "extension", "graph",     "fragment", "tensor",   "integer", "scalar",
+        "logical", "string",    "true",      "false",    "for",      "in",      "if",
+        "else",    "yield",     "length_of", "shape_of", "range_of", "fragment"};
+    for (auto k : kKeywords)
+        if (k == s)
+            return true;
+    return false;
+}
+
+std::string sanitizeIdentifier(std::string_view s) {
+    std::string out;
+    out.reserve(s.size() + 1);
+    for (char c : s)
+        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+    if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])))
+        out.insert(out.begin(), 'v');
+    if (isKeyword(out))
+        out += '_';
+    return out;
+}
+
+bool IdentifierPool::reserve(const std::string& name) {
+    return used_.insert(name).second;
+}
+
+std::string IdentifierPool::make(std::string_view base) {
+    if (numeric_) {
+        std::string name;
+        do
+            name = "v" + std::to_string(counter_++);
+        while (used_.count(name));
+        used_.insert(name);
+        return name;
+    }
+    return makeNamed(base);
+}
+
+std::string IdentifierPool::makeNamed(std::string_view base) {
+    std::string clean = sanitizeIdentifier(base);
+    if (used_.insert(clean).second)
+        return clean;
+    for (int i = 1;; ++i) {
+        std::string candidate = clean + "_" + std::to_string(i);
+        if (used_.insert(candidate).second)
+            return candidate;
+    }
+}
+
+} // namespace t2n::nnef

@@ -1,0 +1,110 @@
+#include "nnef/document.h"
+#include "t2n/error.h"
+
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace t2n::nnef {
+
+std::string formatScalar(double v) {
+    if (!std::isfinite(v))
+        throw Error(Stage::Write, ErrorCode::Internal,
+                    "NNEF has no literal for inf or nan; such constants must be variables");
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    std::string s(buf, end);
+    // Shortest round-trip form, made unmistakably a scalar: "2" -> "2.0",
+    // "1e-05" -> "1.0e-05".
+    auto e = s.find_first_of("eE");
+    std::string mantissa = s.substr(0, e);
+    if (mantissa.find('.') == std::string::npos)
+        mantissa += ".0";
+    return e == std::string::npos ? mantissa : mantissa + s.substr(e);
+}
+
+std::string printExpr(const Expr& e) {
+    switch (e.kind) {
+    case Expr::Kind::Identifier:
+        return e.text;
+    case Expr::Kind::Integer:
+        return std::to_string(e.integer);
+    case Expr::Kind::Scalar:
+        return formatScalar(e.scalar);
+    case Expr::Kind::Logical:
+        return e.logical ? "true" : "false";
+    case Expr::Kind::String:
+        return "'" + e.text + "'";
+    case Expr::Kind::Array:
+    case Expr::Kind::Tuple: {
+        std::string out = e.kind == Expr::Kind::Array ? "[" : "(";
+        for (size_t i = 0; i < e.items.size(); ++i)
+            out += (i ? ", " : "") + printExpr(e.items[i]);
+        return out + (e.kind == Expr::Kind::Array ? "]" : ")");
+    }
+    }
+    return {};
+}
+
+namespace {
+std::string printInvocation(const Invocation& inv) {
+    std::string lhs;
+    if (inv.results.size() == 1) {
+        lhs = inv.results[0];
+    } else {
+        lhs = inv.resultsAsArray ? "[" : "(";
+        for (size_t i = 0; i < inv.results.size(); ++i)
+            lhs += (i ? ", " : "") + inv.results[i];
+        lhs += inv.resultsAsArray ? "]" : ")";
+    }
+    std::string call = inv.op;
+    if (!inv.typeParam.empty())
+        call += "<" + inv.typeParam + ">";
+    call += "(";
+    bool first = true;
+    for (const auto& a : inv.args) {
+        call += (first ? "" : ", ") + printExpr(a);
+        first = false;
+    }
+    for (const auto& [k, v] : inv.kwargs) {
+        call += (first ? "" : ", ") + k + " = " + printExpr(v);
+        first = false;
+    }
+    return lhs + " = " + call + ");";
+}
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string out;
+    for (size_t i = 0; i < v.size(); ++i)
+        out += (i ? ", " : "") + v[i];
+    return out;
+}
+} // namespace
+
+std::string print(const Document& doc) {
+    std::string out = "version 1.0;\n";
+    if (!doc.extensions.empty()) {
+        out += "\n";
+        for (const auto& ext : doc.extensions)
+            out += "extension " + ext + ";\n";
+    }
+    if (!doc.properties.empty()) {
+        out +=
+            "\nfragment tract_core_properties(\n) -> (properties: (string, tensor<scalar>)[])\n{\n"
+            "  properties = [\n";
+        for (size_t i = 0; i < doc.properties.size(); ++i)
+            out += fmt::format("    (\"{}\", \"{}\"){}\n", doc.properties[i].first,
+                               doc.properties[i].second, i + 1 < doc.properties.size() ? "," : "");
+        out += "  ];\n}\n";
+    }
+    for (const auto& frag : doc.fragments)
+        out += "\n" + frag + (frag.ends_with("\n") ? "" : "\n");
+    out += fmt::format("\ngraph {}({}) -> ({})\n{{\n", doc.graphName, joined(doc.inputs),
+                       joined(doc.outputs));
+    for (const auto& inv : doc.body)
+        out += "  " + printInvocation(inv) + "\n";
+    out += "}\n";
+    return out;
+}
+
+} // namespace t2n::nnef

@@ -1,0 +1,53 @@
+// Target tract (TractNNEF): its version, the rules that depend on it, and
+// the quirks of its NNEF reader (reference/nnef-and-tract.md §2 and §6).
+#pragma once
+
+#include "nnef/document.h"
+#include "t2n/options.h"
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace t2n::target {
+
+struct SemVer {
+    std::array<int, 3> parts{0, 0, 0};
+    static SemVer parse(std::string_view s); ///< "0.21.13", "v0.22.0", "0.23.6-pre"
+    std::string str() const;
+    auto operator<=>(const SemVer&) const = default;
+};
+
+class TractTarget {
+public:
+    explicit TractTarget(const TargetSpec& spec);
+
+    const SemVer& version() const { return version_; }
+    bool atLeast(std::string_view v) const { return version_ >= SemVer::parse(v); }
+    /// A warning when the version is not one t2n has rules for; else empty.
+    const std::string& versionWarning() const { return versionWarning_; }
+
+    /// tract spells the spec's 'replicate' border 'replicated'.
+    std::string_view replicateBorder() const { return "replicated"; }
+
+    /// Adds `extension tract_registry X;` for each registry whose operations
+    /// the body uses, and nothing else.
+    void declareRegistries(nnef::Document& doc) const;
+
+    /// Throws t2n::Error (Translate, Internal) when the document breaks a tract
+    /// rule: forbidden operations (rcp, split, constant), template markers
+    /// ({{ {% {#) anywhere in the text, dot-prefixed label components, or a
+    /// graph output that is also an input (unless the user allowed it).
+    void checkDocument(const nnef::Document& doc, const std::string& text,
+                       bool allowSameIoNames) const;
+
+private:
+    SemVer version_;
+    std::string versionWarning_;
+};
+
+/// Removes what tract's template pass or NNEF strings cannot hold: newlines
+/// become spaces, '"' becomes '\'', '\\' a space, and {{ {% {# are split.
+std::string sanitizePropertyValue(std::string_view v);
+
+} // namespace t2n::target

@@ -1,0 +1,119 @@
+// What a lowering function sees: the IR node being translated, typed access
+// to its constant arguments, NNEF expressions for its tensor inputs, and
+// ways to emit operations, variables and bindings. Every error raised here
+// names the node (kind, module path, source line).
+#pragma once
+
+#include "nnef/document.h"
+#include "nnef/identifiers.h"
+#include "t2n/error.h"
+#include "t2n/ir.h"
+#include "t2n/options.h"
+#include "target/tract_target.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace t2n::translate {
+
+using nnef::Expr;
+using Kwargs = std::vector<std::pair<std::string, Expr>>;
+
+class Context {
+public:
+    Context(const ir::Graph& graph, const target::TractTarget& target, nnef::Document& doc,
+            const ExportOptions& options);
+
+    // --- the node being lowered --------------------------------------------
+    void setNode(const ir::Node* node) { node_ = node; }
+    const ir::Node& node() const { return *node_; }
+    const ir::Graph& graph() const { return graph_; }
+    const target::TractTarget& target() const { return target_; }
+    size_t numInputs() const { return node_->inputs.size(); }
+    const ir::Value& in(size_t i) const;
+    const ir::Value& out(size_t i = 0) const;
+
+    // --- constant arguments (throw Unsupported when not known) ---------------
+    bool isNone(size_t i) const;
+    int64_t intArg(size_t i) const;
+    double floatArg(size_t i) const; ///< int or float constants
+    bool boolArg(size_t i) const;
+    std::string stringArg(size_t i) const;
+    std::vector<int64_t> intsArg(size_t i) const; ///< an int list, or one int
+    /// Normalizes a possibly negative axis against `rank`.
+    int64_t axis(int64_t a, int64_t rank) const;
+
+    // --- NNEF expressions for IR values --------------------------------------
+    /// An identifier or literal for a tensor value (materializing constants).
+    Expr tensor(ir::ValueId id);
+    Expr input(size_t i) { return tensor(node_->inputs.at(i)); }
+    /// `id` padded with leading unit axes to `rank` (NNEF broadcasts by
+    /// trailing padding, PyTorch by leading), converted to `dtype` if given.
+    Expr operand(ir::ValueId id, int64_t rank, std::optional<DType> dtype = std::nullopt);
+    /// Tensor-list elements (prim::ListConstruct inputs, or a bound array).
+    std::vector<Expr> list(ir::ValueId id);
+    bool isBound(ir::ValueId id) const { return bound_.count(id) != 0; }
+
+    // --- emitting -------------------------------------------------------------
+    /// Emits `op` producing node output `i` under its final name and binds it.
+    Expr emitOut(const std::string& op, std::vector<Expr> args, Kwargs kwargs = {}, size_t i = 0);
+    /// Emits a helper operation named after the node's output plus `suffix`.
+    Expr emitTemp(const std::string& op, std::vector<Expr> args, Kwargs kwargs,
+                  const std::string& suffix);
+    /// Emits `op` producing IR value `id` (not an output of this node, e.g.
+    /// the elements a later prim::ListUnpack will hand out) and binds it.
+    Expr emitFor(ir::ValueId id, const std::string& op, std::vector<Expr> args, Kwargs kwargs = {});
+    /// True when a translated node or a graph output reads `id`.
+    bool isUsed(ir::ValueId id) const;
+    /// Emits an operation with several results (all temporaries).
+    std::vector<Expr> emitMulti(const std::string& op, std::vector<Expr> args, Kwargs kwargs,
+                                const std::vector<std::string>& suffixes);
+    /// The IR value is this expression (identity lowerings bind their input).
+    void bind(ir::ValueId id, Expr e);
+    void bindOut(Expr e, size_t i = 0) { bind(node_->outputs.at(i), std::move(e)); }
+    /// tract_core_cast, or a converted literal for constants.
+    Expr cast(Expr e, DType from, DType to, const std::string& suffix = "cast");
+    /// A tensor as a literal when small and not a parameter, else a variable.
+    Expr constantTensor(const TensorData& data, const std::string& paramName,
+                        const std::string& nameHint);
+    /// A scalar literal of the right kind for `dtype` (1 vs 1.0 vs true).
+    static Expr scalarLiteral(double v, DType dtype);
+
+    // --- diagnostics ----------------------------------------------------------
+    [[noreturn]] void unsupported(const std::string& why, const std::string& hint = {}) const;
+    void warn(const std::string& message);
+    std::vector<std::string> takeWarnings() { return std::move(warnings_); }
+
+    // --- finishing ------------------------------------------------------------
+    /// Declares inputs (external) with the given names; call before lowering.
+    void declareInputs(const std::vector<std::string>& names,
+                       const std::vector<std::map<int, std::string>>& symbols);
+    /// Names graph outputs, adding copies where a value cannot carry the name.
+    void declareOutputs(const std::vector<std::string>& names);
+    /// Output name reserved for IR value `id`, if it is a graph output.
+    std::optional<std::string> outputNameOf(ir::ValueId id) const;
+
+private:
+    std::string freshName(const std::string& base);
+    Expr variable(const TensorData& data, const std::string& label, const std::string& origin,
+                  const std::string& from);
+    std::string originOf(ir::ValueId id) const;
+
+    const ir::Graph& graph_;
+    const target::TractTarget& target_;
+    nnef::Document& doc_;
+    const ExportOptions& options_;
+    const ir::Node* node_ = nullptr;
+    nnef::IdentifierPool pool_;
+    std::map<ir::ValueId, Expr> bound_;
+    std::vector<int> uses_;
+    std::map<ir::ValueId, std::string> outputNames_; // first graph-output name per value
+    std::map<std::pair<ir::ValueId, int64_t>, Expr> aligned_;
+    std::map<std::string, std::string> labelToIdentifier_;
+    std::map<std::tuple<const void*, std::vector<int64_t>, int>, std::string> variableCache_;
+    std::vector<std::string> warnings_;
+};
+
+} // namespace t2n::translate

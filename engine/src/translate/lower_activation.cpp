@@ -1,0 +1,186 @@
+// Activations and softmax. Where tract has no operator under the PyTorch
+// name (gelu, silu, hardsigmoid, ...) the formula is spelled out with
+// primitive operations, so that no fragment name collides with NNEF's
+// standard ones (whose gelu is the sigmoid approximation).
+#include "translate/lower_util.h"
+#include "translate/registry.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <numbers>
+
+namespace t2n::translate {
+
+namespace {
+
+Expr in0(Context& ctx) {
+    return ctx.operand(ctx.node().inputs[0], rankOf(ctx.out()), ctx.out().dtype);
+}
+Expr lit(Context& ctx, double v) {
+    return Context::scalarLiteral(v, ctx.out().dtype);
+}
+
+void lowerRelu(Context& ctx) {
+    ctx.emitOut("relu", {in0(ctx)});
+}
+void lowerSigmoid(Context& ctx) {
+    ctx.emitOut("sigmoid", {in0(ctx)});
+}
+void lowerTanh(Context& ctx) {
+    ctx.emitOut("tanh", {in0(ctx)});
+}
+void lowerRelu6(Context& ctx) {
+    ctx.emitOut("clamp", {in0(ctx), lit(ctx, 0), lit(ctx, 6)});
+}
+
+void lowerHardtanh(Context& ctx) {
+    double lo = ctx.numInputs() > 1 ? ctx.floatArg(1) : -1.0;
+    double hi = ctx.numInputs() > 2 ? ctx.floatArg(2) : 1.0;
+    ctx.emitOut("clamp", {in0(ctx), lit(ctx, lo), lit(ctx, hi)});
+}
+
+// x * clamp(x + 3, 0, 6) / 6 (tract_core_hard_swish from tract 0.19.9)
+void lowerHardswish(Context& ctx) {
+    Expr x = in0(ctx);
+    if (ctx.target().atLeast("0.19.9")) {
+        ctx.emitOut("tract_core_hard_swish", {x});
+        return;
+    }
+    Expr s = ctx.emitTemp("add", {x, lit(ctx, 3)}, {}, "shift");
+    Expr c = ctx.emitTemp("clamp", {s, lit(ctx, 0), lit(ctx, 6)}, {}, "clamp");
+    Expr m = ctx.emitTemp("mul", {x, c}, {}, "gate");
+    ctx.emitOut("div", {m, lit(ctx, 6)});
+}
+
+// clamp(x / 6 + 1/2, 0, 1)
+void lowerHardsigmoid(Context& ctx) {
+    Expr d = ctx.emitTemp("div", {in0(ctx), lit(ctx, 6)}, {}, "scaled");
+    Expr s = ctx.emitTemp("add", {d, lit(ctx, 0.5)}, {}, "shift");
+    ctx.emitOut("clamp", {s, lit(ctx, 0), lit(ctx, 1)});
+}
+
+// x * sigmoid(x)
+void lowerSilu(Context& ctx) {
+    Expr x = in0(ctx);
+    Expr s = ctx.emitTemp("sigmoid", {x}, {}, "sigmoid");
+    ctx.emitOut("mul", {x, s});
+}
+
+// Exact: x/2 (1 + erf(x / sqrt 2)); tanh: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+void lowerGelu(Context& ctx) {
+    std::string mode = ctx.numInputs() > 1 && !ctx.isNone(1) ? ctx.stringArg(1) : "none";
+    Expr x = in0(ctx);
+    Expr inner;
+    if (mode == "none") {
+        if (!ctx.target().atLeast("0.19.9"))
+            ctx.unsupported("exact GELU needs tract_core_erf (tract 0.19.9 or newer)",
+                            "target a newer tract, or use approximate='tanh' in the model");
+        Expr s = ctx.emitTemp("mul", {x, lit(ctx, 1.0 / std::numbers::sqrt2)}, {}, "scaled");
+        inner = ctx.emitTemp("tract_core_erf", {s}, {}, "erf");
+    } else if (mode == "tanh") {
+        Expr x3 = ctx.emitTemp("mul", {x, ctx.emitTemp("mul", {x, x}, {}, "sq")}, {}, "cube");
+        Expr p = ctx.emitTemp(
+            "add", {x, ctx.emitTemp("mul", {x3, lit(ctx, 0.044715)}, {}, "cubic")}, {}, "poly");
+        Expr s =
+            ctx.emitTemp("mul", {p, lit(ctx, std::sqrt(2.0 / std::numbers::pi))}, {}, "scaled");
+        inner = ctx.emitTemp("tanh", {s}, {}, "tanh");
+    } else {
+        ctx.unsupported(fmt::format("GELU approximation '{}'", mode));
+    }
+    Expr one = ctx.emitTemp("add", {inner, lit(ctx, 1)}, {}, "plus_one");
+    Expr half = ctx.emitTemp("mul", {x, lit(ctx, 0.5)}, {}, "half");
+    ctx.emitOut("mul", {half, one});
+}
+
+void lowerLeakyRelu(Context& ctx) {
+    double slope = ctx.numInputs() > 1 ? ctx.floatArg(1) : 0.01;
+    ctx.emitOut("leaky_relu", {in0(ctx)}, {{"alpha", lit(ctx, slope)}});
+}
+
+// tract's elu has no alpha: other alphas and scales are spelled out as
+// select(x > 0, scale x, scale alpha (exp(input_scale x) - 1)).
+void lowerElu(Context& ctx) {
+    double alpha = ctx.numInputs() > 1 ? ctx.floatArg(1) : 1.0;
+    double scale = ctx.numInputs() > 2 ? ctx.floatArg(2) : 1.0;
+    double inScale = ctx.numInputs() > 3 ? ctx.floatArg(3) : 1.0;
+    Expr x = in0(ctx);
+    if (alpha == 1.0 && scale == 1.0 && inScale == 1.0) {
+        ctx.emitOut("elu", {x});
+        return;
+    }
+    Expr xs = inScale == 1.0 ? x : ctx.emitTemp("mul", {x, lit(ctx, inScale)}, {}, "in_scaled");
+    Expr e = ctx.emitTemp("exp", {xs}, {}, "exp");
+    Expr em1 = ctx.emitTemp("sub", {e, lit(ctx, 1)}, {}, "expm1");
+    Expr neg = ctx.emitTemp("mul", {em1, lit(ctx, alpha * scale)}, {}, "negative");
+    Expr pos = scale == 1.0 ? x : ctx.emitTemp("mul", {x, lit(ctx, scale)}, {}, "positive");
+    Expr cond = ctx.emitTemp("gt", {x, lit(ctx, 0)}, {}, "is_positive");
+    ctx.emitOut("select", {cond, pos, neg});
+}
+
+// log(1 + exp(beta x)) / beta, and x itself above the threshold (as PyTorch).
+void lowerSoftplus(Context& ctx) {
+    double beta = ctx.numInputs() > 1 ? ctx.floatArg(1) : 1.0;
+    double threshold = ctx.numInputs() > 2 ? ctx.floatArg(2) : 20.0;
+    Expr x = in0(ctx);
+    Expr bx = beta == 1.0 ? x : ctx.emitTemp("mul", {x, lit(ctx, beta)}, {}, "scaled");
+    Expr e = ctx.emitTemp("exp", {bx}, {}, "exp");
+    Expr l =
+        ctx.emitTemp("log", {ctx.emitTemp("add", {e, lit(ctx, 1)}, {}, "plus_one")}, {}, "log");
+    Expr soft = beta == 1.0 ? l : ctx.emitTemp("div", {l, lit(ctx, beta)}, {}, "soft");
+    Expr big = ctx.emitTemp("gt", {bx, lit(ctx, threshold)}, {}, "linear_region");
+    ctx.emitOut("select", {big, x, soft});
+}
+
+int64_t softmaxAxis(Context& ctx) {
+    // aten::softmax's third argument is a dtype; aten::_softmax's is half_to_float.
+    bool hasDtype = ctx.node().kind != "aten::_softmax" && ctx.numInputs() > 2 && !ctx.isNone(2);
+    if (hasDtype && ctx.out().dtype != ctx.in(0).dtype)
+        ctx.unsupported("softmax with a dtype argument that changes the type");
+    return ctx.axis(ctx.intArg(1), rankOf(ctx.in(0)));
+}
+
+void lowerSoftmax(Context& ctx) {
+    int64_t a = softmaxAxis(ctx);
+    ctx.emitOut("softmax", {in0(ctx)}, {{"axes", Expr::ints({a})}});
+}
+
+// tract_core_log_softmax from tract 0.21.14, else x - max - log(sum(exp(x - max))).
+void lowerLogSoftmax(Context& ctx) {
+    int64_t a = softmaxAxis(ctx);
+    Expr x = in0(ctx);
+    if (ctx.target().atLeast("0.21.14")) {
+        ctx.emitOut("tract_core_log_softmax", {x}, {{"axes", Expr::ints({a})}});
+        return;
+    }
+    Kwargs axes{{"axes", Expr::ints({a})}};
+    Expr m = ctx.emitTemp("max_reduce", {x}, axes, "max");
+    Expr shifted = ctx.emitTemp("sub", {x, m}, {}, "shifted");
+    Expr e = ctx.emitTemp("exp", {shifted}, {}, "exp");
+    Expr s = ctx.emitTemp("sum_reduce", {e}, axes, "sum");
+    Expr l = ctx.emitTemp("log", {s}, {}, "log_sum");
+    ctx.emitOut("sub", {shifted, l});
+}
+
+} // namespace
+
+void registerActivationOps(Registry& r) {
+    r.beginFamily("activation");
+    r.add("aten::relu", lowerRelu);
+    r.add("aten::sigmoid", lowerSigmoid);
+    r.add("aten::tanh", lowerTanh);
+    r.add("aten::relu6", lowerRelu6, "clamp(x, 0, 6)");
+    r.add("aten::hardtanh", lowerHardtanh, "clamp");
+    r.add("aten::hardswish", lowerHardswish, "tract_core_hard_swish (tract >= 0.19.9)");
+    r.add("aten::hardsigmoid", lowerHardsigmoid, "clamp(x / 6 + 0.5, 0, 1)");
+    r.add("aten::silu", lowerSilu, "x * sigmoid(x)");
+    r.add("aten::gelu", lowerGelu, "exact (tract_core_erf) and tanh approximations");
+    r.add("aten::leaky_relu", lowerLeakyRelu);
+    r.add("aten::elu", lowerElu, "spelled out unless alpha = scale = 1 (tract's elu has no alpha)");
+    r.add("aten::softplus", lowerSoftplus, "with PyTorch's linear threshold");
+    r.add("aten::softmax", lowerSoftmax, "no dtype argument");
+    r.add("aten::_softmax", lowerSoftmax);
+    r.add("aten::log_softmax", lowerLogSoftmax,
+          "tract_core_log_softmax (tract >= 0.21.14), else spelled out");
+}
+
+} // namespace t2n::translate

@@ -1,0 +1,195 @@
+// Tensor lists (construct/unpack plumbing, cat, stack, chunk, split, unbind)
+// and slicing (slice, select, narrow). tract has no `split`: pieces are
+// slices. Lists are bound to arrays of NNEF expressions.
+#include "translate/lower_util.h"
+#include "translate/registry.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <limits>
+
+namespace t2n::translate {
+
+namespace {
+
+// prim::ListConstruct / TupleConstruct of tensors: nothing to emit, the
+// consumers read the elements (Context::list), each in the form it needs.
+void lowerConstruct(Context&) {}
+
+void lowerUnpack(Context& ctx) {
+    std::vector<Expr> items = ctx.list(ctx.node().inputs[0]);
+    if (items.size() != ctx.node().outputs.size())
+        ctx.unsupported(fmt::format("unpacking {} values from a list of {}",
+                                    ctx.node().outputs.size(), items.size()));
+    for (size_t i = 0; i < items.size(); ++i)
+        if (!ctx.isBound(ctx.node().outputs[i]))
+            ctx.bindOut(items[i], i);
+}
+
+// Operands of cat/stack with the output dtype; empty 1-D tensors, which
+// PyTorch's cat skips, are dropped.
+std::vector<Expr> listOperands(Context& ctx, ir::ValueId list, int64_t rank) {
+    const ir::Value& l = ctx.graph().value(list);
+    std::vector<Expr> out;
+    if (!l.elements.empty()) {
+        for (ir::ValueId e : l.elements) {
+            const ir::Value& v = ctx.graph().value(e);
+            if (v.shape.size() == 1 && v.shape[0] == 0 && rank != 1)
+                continue;
+            out.push_back(ctx.operand(e, rankOf(v), ctx.out().dtype));
+        }
+        return out;
+    }
+    return ctx.list(list);
+}
+
+void lowerCat(Context& ctx) {
+    const int64_t r = rankOf(ctx.out());
+    int64_t axis = ctx.axis(ctx.intArg(1), r);
+    auto items = listOperands(ctx, ctx.node().inputs[0], r);
+    if (items.size() == 1) {
+        ctx.bindOut(items[0]);
+        return;
+    }
+    ctx.emitOut("concat", {Expr::array(items)}, {{"axis", Expr::i(axis)}});
+}
+
+void lowerStack(Context& ctx) {
+    int64_t axis = ctx.axis(ctx.intArg(1), rankOf(ctx.out()));
+    auto items = listOperands(ctx, ctx.node().inputs[0], rankOf(ctx.out()) - 1);
+    ctx.emitOut("stack", {Expr::array(items)}, {{"axis", Expr::i(axis)}});
+}
+
+// Emits one slice per piece; pieces are named after the values a later
+// prim::ListUnpack hands out when there is one.
+void emitPieces(Context& ctx, int64_t axis, const std::vector<int64_t>& sizes, bool squeeze) {
+    const ir::Value& list = ctx.out();
+    std::vector<Expr> pieces;
+    int64_t begin = 0;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        Kwargs k = sliceArgs(axis, begin, begin + sizes[i]);
+        begin += sizes[i];
+        bool named = i < list.elements.size();
+        if (squeeze) {
+            Expr s = ctx.emitTemp("slice", {ctx.input(0)}, k, fmt::format("piece{}", i));
+            Kwargs q{{"axes", Expr::ints({axis})}};
+            pieces.push_back(named ? ctx.emitFor(list.elements[i], "squeeze", {s}, q)
+                                   : ctx.emitTemp("squeeze", {s}, q, fmt::format("item{}", i)));
+        } else {
+            pieces.push_back(
+                named ? ctx.emitFor(list.elements[i], "slice", {ctx.input(0)}, k)
+                      : ctx.emitTemp("slice", {ctx.input(0)}, k, fmt::format("piece{}", i)));
+        }
+    }
+    ctx.bindOut(Expr::array(std::move(pieces)));
+}
+
+int64_t dimSize(Context& ctx, int64_t axis) {
+    const ir::Value& x = ctx.in(0);
+    if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty())
+        ctx.unsupported("splitting along a dynamic axis");
+    return x.shape[static_cast<size_t>(axis)];
+}
+
+// Pieces of `step` along an axis of size n, the last one shorter.
+std::vector<int64_t> evenPieces(int64_t n, int64_t step) {
+    std::vector<int64_t> sizes;
+    for (int64_t b = 0; b < n; b += step)
+        sizes.push_back(std::min(step, n - b));
+    return sizes;
+}
+
+// chunk(x, chunks, dim): pieces of ceil(n / chunks).
+void lowerChunk(Context& ctx) {
+    int64_t axis = ctx.axis(ctx.intArg(2), rankOf(ctx.in(0)));
+    int64_t n = dimSize(ctx, axis), chunks = ctx.intArg(1);
+    emitPieces(ctx, axis, evenPieces(n, (n + chunks - 1) / chunks), false);
+}
+
+// split(x, size_or_sizes, dim) and split_with_sizes(x, sizes, dim)
+void lowerSplit(Context& ctx) {
+    int64_t axis = ctx.axis(ctx.intArg(2), rankOf(ctx.in(0)));
+    int64_t n = dimSize(ctx, axis);
+    const ir::Value& arg = ctx.in(1);
+    emitPieces(ctx, axis,
+               arg.kind == ir::ValueKind::Int ? evenPieces(n, ctx.intArg(1)) : ctx.intsArg(1),
+               false);
+}
+
+void lowerUnbind(Context& ctx) {
+    int64_t axis = ctx.axis(ctx.numInputs() > 1 ? ctx.intArg(1) : 0, rankOf(ctx.in(0)));
+    emitPieces(ctx, axis, std::vector<int64_t>(static_cast<size_t>(dimSize(ctx, axis)), 1), true);
+}
+
+// slice(x, dim, start, end, step) with PyTorch's clamping, as static indices.
+void lowerSlice(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    const int64_t r = rankOf(x);
+    int64_t axis = ctx.axis(ctx.numInputs() > 1 ? ctx.intArg(1) : 0, r);
+    const int64_t n = x.shape[static_cast<size_t>(axis)];
+    const bool dynamic = !x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty();
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    int64_t start = ctx.numInputs() > 2 && !ctx.isNone(2) ? ctx.intArg(2) : 0;
+    int64_t end = ctx.numInputs() > 3 && !ctx.isNone(3) ? ctx.intArg(3) : kMax;
+    int64_t step = ctx.numInputs() > 4 ? ctx.intArg(4) : 1;
+    if (step < 1)
+        ctx.unsupported("slice with a step below 1");
+    if (dynamic && (start < 0 || (end != kMax && end > 0 && end < n) || end < 0))
+        ctx.warn("slice along a dynamic axis uses indices of the example size");
+    auto clamp = [n](int64_t v) {
+        if (v < 0)
+            v += n;
+        return std::clamp<int64_t>(v, 0, n);
+    };
+    int64_t b = clamp(start), e = end >= n ? n : clamp(end);
+    if (e < b)
+        e = b;
+    if (b == 0 && e == n && step == 1) {
+        ctx.bindOut(ctx.input(0));
+        return;
+    }
+    ctx.emitOut("slice", {ctx.input(0)}, sliceArgs(axis, b, e, step));
+}
+
+// select(x, dim, index) and narrow(x, dim, start, length): a slice from a
+// possibly negative index; select then drops the axis.
+void lowerSelectOrNarrow(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    const bool select = ctx.node().kind == "aten::select";
+    int64_t axis = ctx.axis(ctx.intArg(1), rankOf(x));
+    int64_t n = x.shape[static_cast<size_t>(axis)];
+    int64_t i = ctx.intArg(2) < 0 ? ctx.intArg(2) + n : ctx.intArg(2);
+    int64_t length = select ? 1 : ctx.intArg(3);
+    if (i < 0 || i + length > n)
+        ctx.unsupported(
+            fmt::format("index {} (length {}) out of range for size {}", ctx.intArg(2), length, n));
+    Kwargs k = sliceArgs(axis, i, i + length);
+    if (!select) {
+        ctx.emitOut("slice", {ctx.input(0)}, k);
+        return;
+    }
+    Expr s = ctx.emitTemp("slice", {ctx.input(0)}, k, "slice");
+    ctx.emitOut("squeeze", {s}, {{"axes", Expr::ints({axis})}});
+}
+
+} // namespace
+
+void registerListOps(Registry& r) {
+    r.beginFamily("lists");
+    r.add("prim::ListConstruct", lowerConstruct, "tensor lists");
+    r.add("prim::TupleConstruct", lowerConstruct, "tensor tuples");
+    r.add("prim::ListUnpack", lowerUnpack);
+    r.add("prim::TupleUnpack", lowerUnpack);
+    r.add("aten::cat", lowerCat);
+    r.add("aten::concat", lowerCat);
+    r.add("aten::stack", lowerStack);
+    r.add("aten::chunk", lowerChunk, "static axis");
+    r.add("aten::split", lowerSplit, "static axis");
+    r.add("aten::split_with_sizes", lowerSplit, "static axis");
+    r.add("aten::unbind", lowerUnbind, "static axis");
+    r.add("aten::slice", lowerSlice, "static indices");
+    r.add("aten::select", lowerSelectOrNarrow);
+    r.add("aten::narrow", lowerSelectOrNarrow);
+}
+
+} // namespace t2n::translate

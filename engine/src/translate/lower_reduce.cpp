@@ -1,0 +1,120 @@
+// Reductions. NNEF reductions keep the reduced axes (size 1); PyTorch's
+// keepdim=False is a squeeze afterwards.
+#include "translate/lower_util.h"
+#include "translate/registry.h"
+
+#include <algorithm>
+
+namespace t2n::translate {
+
+namespace {
+
+std::vector<int64_t> allAxes(int64_t rank) {
+    std::vector<int64_t> a;
+    for (int64_t i = 0; i < rank; ++i)
+        a.push_back(i);
+    return a;
+}
+
+std::vector<int64_t> normalized(Context& ctx, std::vector<int64_t> dims, int64_t rank) {
+    if (dims.empty())
+        return allAxes(rank);
+    for (auto& d : dims)
+        d = ctx.axis(d, rank);
+    std::sort(dims.begin(), dims.end());
+    dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+    return dims;
+}
+
+// `op` over `axes`, squeezed unless keepdim; bound to output `out`.
+void reduce(Context& ctx, const std::string& op, std::vector<int64_t> axes, bool keepdim,
+            size_t out = 0, std::optional<DType> compute = {}) {
+    const ir::Value& x = ctx.in(0);
+    if (rankOf(x) == 0) {
+        ctx.bindOut(ctx.input(0), out);
+        return;
+    }
+    Expr e = ctx.operand(ctx.node().inputs[0], rankOf(x), compute.value_or(x.dtype));
+    Kwargs k{{"axes", Expr::ints(axes)}};
+    if (keepdim) {
+        ctx.emitOut(op, {e}, k, out);
+        return;
+    }
+    Expr r = ctx.emitTemp(op, {e}, k, op);
+    ctx.emitOut("squeeze", {r}, {{"axes", Expr::ints(axes)}}, out);
+}
+
+// mean/sum(x[, dims, keepdim][, dtype]): the single-argument forms reduce all.
+template <const char* Op> void lowerSumLike(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    std::vector<int64_t> axes = allAxes(r);
+    bool keep = false;
+    // (x, dtype) has an int or None second argument; (x, dims, keepdim, ...)
+    // a list, or None for "all axes" followed by keepdim.
+    if (ctx.numInputs() > 2 && ctx.in(2).kind == ir::ValueKind::Bool) {
+        if (ctx.in(1).kind == ir::ValueKind::IntList)
+            axes = normalized(ctx, ctx.intsArg(1), r);
+        keep = ctx.boolArg(2);
+    }
+    reduce(ctx, Op, axes, keep, 0, ctx.out().dtype);
+}
+
+// max/min(x) over everything, max/min(x, dim, keepdim) -> (values, indices),
+// and max/min(x, other) element-wise.
+template <const char* Reduce, const char* Arg, const char* Binary> void lowerMaxLike(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    if (ctx.numInputs() == 1) {
+        reduce(ctx, Reduce, allAxes(r), false);
+        return;
+    }
+    if (ctx.in(1).kind == ir::ValueKind::Tensor) {
+        emitBinary(ctx, Binary);
+        return;
+    }
+    std::vector<int64_t> axes{ctx.axis(ctx.intArg(1), r)};
+    bool keep = ctx.numInputs() > 2 && ctx.boolArg(2);
+    reduce(ctx, Reduce, axes, keep, 0);
+    if (ctx.node().outputs.size() > 1 && ctx.isUsed(ctx.node().outputs[1]))
+        reduce(ctx, Arg, axes, keep, 1);
+}
+
+// amax/amin(x, dims, keepdim)
+template <const char* Reduce> void lowerAmax(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    reduce(ctx, Reduce, normalized(ctx, ctx.intsArg(1), r), ctx.numInputs() > 2 && ctx.boolArg(2));
+}
+
+// argmax/argmin(x, dim, keepdim); without dim over the flattened tensor.
+template <const char* Arg> void lowerArgmax(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    if (ctx.isNone(1)) {
+        Expr flat = ctx.emitTemp("reshape", {ctx.input(0)}, {{"shape", Expr::ints({-1})}}, "flat");
+        Expr a = ctx.emitTemp(Arg, {flat}, {{"axes", Expr::ints({0})}}, "arg");
+        if (ctx.numInputs() > 2 && ctx.boolArg(2))
+            ctx.emitOut("reshape", {a}, {{"shape", Expr::ints(std::vector<int64_t>(r, 1))}});
+        else
+            ctx.emitOut("squeeze", {a}, {{"axes", Expr::ints({0})}});
+        return;
+    }
+    reduce(ctx, Arg, {ctx.axis(ctx.intArg(1), r)}, ctx.numInputs() > 2 && ctx.boolArg(2));
+}
+
+constexpr char kMean[] = "mean_reduce", kSum[] = "sum_reduce", kMaxR[] = "max_reduce",
+               kMinR[] = "min_reduce", kArgMax[] = "argmax_reduce", kArgMin[] = "argmin_reduce",
+               kMax[] = "max", kMin[] = "min";
+
+} // namespace
+
+void registerReduceOps(Registry& r) {
+    r.beginFamily("reduce");
+    r.add("aten::mean", lowerSumLike<kMean>, "over all, one or several axes");
+    r.add("aten::sum", lowerSumLike<kSum>, "over all, one or several axes");
+    r.add("aten::max", lowerMaxLike<kMaxR, kArgMax, kMax>, "values and indices, or element-wise");
+    r.add("aten::min", lowerMaxLike<kMinR, kArgMin, kMin>, "values and indices, or element-wise");
+    r.add("aten::amax", lowerAmax<kMaxR>);
+    r.add("aten::amin", lowerAmax<kMinR>);
+    r.add("aten::argmax", lowerArgmax<kArgMax>);
+    r.add("aten::argmin", lowerArgmax<kArgMin>);
+}
+
+} // namespace t2n::translate

@@ -1,0 +1,41 @@
+// Helpers shared by the lowering families.
+#pragma once
+
+#include "translate/context.h"
+
+#include <vector>
+
+namespace t2n::translate {
+
+inline int64_t rankOf(const ir::Value& v) {
+    return static_cast<int64_t>(v.shape.size());
+}
+
+/// PyTorch's result type of a comparison between two operands (tensors or
+/// Python numbers): the widest float of the tensors, else f32 when a Python
+/// float meets int tensors, else the tensors' integer type.
+DType comparisonType(const ir::Value& a, const ir::Value& b);
+
+/// `op` over input 0 (dtype converted to the output's), bound to output 0.
+Expr emitUnary(Context& ctx, const std::string& op, Kwargs kwargs = {});
+/// `op` over inputs 0 and 1, broadcast to the output rank and converted to
+/// `compute` (default: the output dtype), bound to output 0.
+Expr emitBinary(Context& ctx, const std::string& op, std::optional<DType> compute = {});
+
+/// emitOut when this is the node's last operation, else emitTemp(suffix).
+Expr emitStep(Context& ctx, bool last, const std::string& op, std::vector<Expr> args, Kwargs kwargs,
+              const std::string& suffix);
+
+/// An int list of length n from a list that may hold one value for all axes.
+std::vector<int64_t> expandInts(std::vector<int64_t> v, size_t n, int64_t fill);
+
+/// A sliding-window operand (kernel, stride, ...) over every axis of a
+/// rank-`rank` tensor: `pre` leading 1s then the spatial values.
+Expr fullWindow(const std::vector<int64_t>& spatial, int64_t rank, int64_t pre);
+/// NNEF padding pairs [(0,0), ..., (b,a)] for spatial (before, after) pairs.
+Expr paddingPairs(const std::vector<std::pair<int64_t, int64_t>>& spatial, int64_t pre);
+
+/// slice(x, axes=[axis], begin=[b], end=[e] (, stride=[s]))
+Kwargs sliceArgs(int64_t axis, int64_t begin, int64_t end, int64_t stride = 1);
+
+} // namespace t2n::translate

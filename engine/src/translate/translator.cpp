@@ -1,0 +1,270 @@
+#include "translate/translator.h"
+
+#include "nnef/identifiers.h"
+#include "translate/registry.h"
+
+#include <fmt/format.h>
+#include <set>
+
+namespace t2n::translate {
+
+namespace {
+
+bool producesOnlyScalars(const ir::Graph& g, const ir::Node& n) {
+    for (ir::ValueId id : n.outputs) {
+        const auto& v = g.value(id);
+        if (v.kind == ir::ValueKind::Tensor || v.kind == ir::ValueKind::TensorList || !v.constant)
+            return false;
+    }
+    return !n.outputs.empty();
+}
+
+void validateName(const std::string& name, const char* what) {
+    if (name.empty() || nnef::sanitizeIdentifier(name) != name)
+        throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                    fmt::format("{} name '{}' is not a valid NNEF identifier", what, name),
+                    "use letters, digits and '_', not starting with a digit and not an NNEF "
+                    "keyword");
+}
+
+std::vector<std::string> inputNames(const ir::Graph& g, const ExportOptions& o) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < g.inputs.size(); ++i) {
+        if (i < o.inputNames.size())
+            names.push_back(o.inputNames[i]);
+        else if (i < o.inputs.size())
+            names.push_back(o.inputs[i].name);
+        else
+            names.push_back(nnef::sanitizeIdentifier(g.value(g.inputs[i]).debugName));
+    }
+    if (!o.inputNames.empty() && o.inputNames.size() != g.inputs.size())
+        throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                    fmt::format("{} input names given for {} graph inputs", o.inputNames.size(),
+                                g.inputs.size()),
+                    "give one name per forward() argument");
+    return names;
+}
+
+std::vector<std::string> outputNames(const ir::Graph& g, const ExportOptions& o) {
+    if (!o.outputNames.empty() && o.outputNames.size() != g.outputs.size()) {
+        if (o.checkIoNamesQuantityMatch)
+            throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                        fmt::format("{} output names given but the model has {} outputs",
+                                    o.outputNames.size(), g.outputs.size()),
+                        "give one --output-name per output, or turn off the io names quantity "
+                        "check (--no-check-io-names) to name only the first ones");
+    }
+    std::vector<std::string> names;
+    for (size_t i = 0; i < g.outputs.size(); ++i)
+        names.push_back(i < o.outputNames.size() ? o.outputNames[i] : fmt::format("output_{}", i));
+    return names;
+}
+
+void checkNames(const std::vector<std::string>& ins, const std::vector<std::string>& outs,
+                const ir::Graph& g, const ExportOptions& o, std::vector<std::string>& warnings) {
+    std::set<std::string> seen;
+    for (const auto& n : ins) {
+        validateName(n, "input");
+        if (!seen.insert(n).second)
+            throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                        fmt::format("input name '{}' is used twice", n), "input names must differ");
+    }
+    std::set<std::string> seenOut;
+    for (size_t i = 0; i < outs.size(); ++i) {
+        validateName(outs[i], "output");
+        if (!seenOut.insert(outs[i]).second)
+            throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                        fmt::format("output name '{}' is used twice", outs[i]),
+                        "output names must differ");
+        for (size_t k = 0; k < ins.size(); ++k) {
+            if (ins[k] != outs[i])
+                continue;
+            if (!o.allowSameIoNames)
+                throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                            fmt::format("'{}' names both an input and an output", outs[i]),
+                            "rename the output (--output-name), or pass --allow-same-io-names "
+                            "when the output really is the input passed through");
+            if (g.outputs[i] != g.inputs[k])
+                throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                            fmt::format("'{}' names both an input and an output, but the output "
+                                        "is computed: one NNEF identifier cannot hold both",
+                                        outs[i]),
+                            "same input and output names only work for a pass-through output");
+            warnings.push_back(fmt::format(
+                "output '{}' is input '{}' passed through (allowed by --allow-same-io-names)",
+                outs[i], ins[k]));
+        }
+    }
+}
+
+// Graph inputs that no translated node and no output reads.
+std::vector<size_t> unusedInputs(const ir::Graph& g) {
+    std::set<ir::ValueId> used(g.outputs.begin(), g.outputs.end());
+    for (const auto& n : g.nodes)
+        if (!n.folded)
+            used.insert(n.inputs.begin(), n.inputs.end());
+    std::vector<size_t> out;
+    for (size_t i = 0; i < g.inputs.size(); ++i)
+        if (!used.count(g.inputs[i]))
+            out.push_back(i);
+    return out;
+}
+
+void checkSupport(const ir::Graph& g, const Registry& reg) {
+    std::vector<const ir::Node*> missing;
+    std::set<std::string> kinds;
+    for (const auto& n : g.nodes)
+        if (!n.folded && !producesOnlyScalars(g, n) && !reg.find(n.kind)) {
+            missing.push_back(&n);
+            kinds.insert(n.kind);
+        }
+    if (missing.empty())
+        return;
+    Error err(Stage::Translate, ErrorCode::Unsupported,
+              fmt::format("{} operator kind(s) not supported for tract: {} ({} node(s))",
+                          kinds.size(), fmt::join(kinds, ", "), missing.size()),
+              "see `t2n ops` for the supported list; nothing was written");
+    for (const ir::Node* n : missing)
+        err.addDetail(Diagnostic{fmt::format("{} is not supported", n->kind), n->where, true});
+    throw err;
+}
+
+std::vector<std::map<int, std::string>>
+inputSymbols(const ir::Graph& g, const std::vector<std::string>& names, const ExportOptions& o) {
+    std::vector<std::map<int, std::string>> out(g.inputs.size());
+    for (const auto& d : o.dynamicAxes) {
+        bool found = false;
+        for (size_t i = 0; i < names.size(); ++i) {
+            if (names[i] != d.tensor && !(i < o.inputs.size() && o.inputs[i].name == d.tensor))
+                continue;
+            int64_t rank = static_cast<int64_t>(g.value(g.inputs[i]).shape.size());
+            int64_t axis = d.axis < 0 ? d.axis + rank : d.axis;
+            if (axis < 0 || axis >= rank)
+                throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                            fmt::format("dynamic axis {} of '{}' is out of range (rank {})", d.axis,
+                                        d.tensor, rank),
+                            "axes count from 0; negative axes count from the end");
+            out[i][static_cast<int>(axis)] = d.symbol;
+            found = true;
+        }
+        if (!found)
+            throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                        fmt::format("dynamic axis names '{}', which is not an input", d.tensor),
+                        fmt::format("inputs are: {}", fmt::join(names, ", ")));
+    }
+    return out;
+}
+
+void addCustomExtensions(nnef::Document& doc, const ExportOptions& o) {
+    for (const auto& ext : o.customExtensions) {
+        std::string text = ext;
+        if (text.starts_with("extension "))
+            text = text.substr(10);
+        while (!text.empty() && (text.back() == ';' || text.back() == ' '))
+            text.pop_back();
+        if (text.empty() || text.find_first_of(";\n\r") != std::string::npos ||
+            text.find("{{") != std::string::npos || text.find("{%") != std::string::npos ||
+            text.find("{#") != std::string::npos)
+            throw Error(Stage::Translate, ErrorCode::Usage,
+                        fmt::format("custom extension '{}' is not one extension line", ext),
+                        "write e.g. 'tract_assert S >= 1' (no ';', newline or template marks)");
+        doc.addExtension(text);
+    }
+}
+
+} // namespace
+
+Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
+                           const target::PropertyContext& props) {
+    Translation tr;
+    target::TractTarget target(options.target);
+    if (!target.versionWarning().empty())
+        tr.warnings.push_back(target.versionWarning());
+    const Registry& reg = defaultRegistry();
+
+    auto ins = inputNames(graph, options);
+    auto outs = outputNames(graph, options);
+    checkNames(ins, outs, graph, options, tr.warnings);
+    auto symbols = inputSymbols(graph, ins, options);
+    for (size_t i : unusedInputs(graph)) {
+        if (options.checkIoNamesQuantityMatch)
+            throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                        fmt::format("input '{}' does not contribute to any output", ins[i]),
+                        "pass --no-check-io-names to export without it");
+        tr.warnings.push_back(fmt::format("input '{}' does not contribute to any output; it is "
+                                          "still declared so that the input count stays the same",
+                                          ins[i]));
+    }
+    checkSupport(graph, reg);
+
+    Context ctx(graph, target, tr.doc, options);
+    ctx.declareOutputs(outs);
+    ctx.declareInputs(ins, symbols);
+
+    Error failures(Stage::Translate, ErrorCode::Unsupported, "");
+    std::set<ir::ValueId> poisoned;
+    for (const auto& node : graph.nodes) {
+        if (node.folded)
+            continue;
+        ctx.setNode(&node);
+        if (producesOnlyScalars(graph, node)) {
+            bool fromData = false;
+            for (ir::ValueId id : node.outputs)
+                fromData = fromData || graph.value(id).dataDependent;
+            if (fromData)
+                ctx.warn(fmt::format("{} computes a number from input data; it was frozen at its "
+                                     "value for the example inputs",
+                                     node.kind));
+            continue;
+        }
+        bool skip = false;
+        for (ir::ValueId id : node.inputs)
+            skip = skip || poisoned.count(id);
+        if (skip) {
+            poisoned.insert(node.outputs.begin(), node.outputs.end());
+            continue;
+        }
+        try {
+            reg.find(node.kind)->lower(ctx);
+            ++tr.torchOps[node.kind];
+        } catch (const Error& e) {
+            for (const auto& d : e.details())
+                failures.addDetail(d);
+            if (e.details().empty())
+                failures.addDetail(Diagnostic{e.message(), node.where, true});
+            poisoned.insert(node.outputs.begin(), node.outputs.end());
+        }
+    }
+    if (!failures.details().empty()) {
+        Error err(
+            Stage::Translate, ErrorCode::Unsupported,
+            fmt::format("{} node(s) could not be translated for tract", failures.details().size()),
+            "each entry says what was found and what t2n needs; nothing was written");
+        for (const auto& d : failures.details())
+            err.addDetail(d);
+        throw err;
+    }
+
+    ctx.setNode(nullptr);
+    for (size_t i = 0; i < graph.outputs.size(); ++i) {
+        Expr e = ctx.tensor(graph.outputs[i]);
+        if (e.isIdentifier() && e.text == outs[i])
+            continue;
+        tr.doc.body.push_back(nnef::Invocation{"copy", "", {e}, {}, {outs[i]}, false, -1});
+    }
+    tr.doc.inputs = ins;
+    tr.doc.outputs = outs;
+    for (auto& w : ctx.takeWarnings())
+        tr.warnings.push_back(std::move(w));
+
+    tr.doc.properties = target::buildProperties(options, target, props);
+    target.declareRegistries(tr.doc);
+    addCustomExtensions(tr.doc, options);
+    tr.text = nnef::print(tr.doc);
+    target.checkDocument(tr.doc, tr.text, options.allowSameIoNames);
+    for (const auto& inv : tr.doc.body)
+        ++tr.nnefOps[inv.op];
+    return tr;
+}
+
+} // namespace t2n::translate

@@ -1,0 +1,29 @@
+// Stage translate: IR -> NNEF document for the tract target.
+#pragma once
+
+#include "nnef/document.h"
+#include "t2n/ir.h"
+#include "t2n/options.h"
+#include "target/properties.h"
+#include "target/tract_target.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace t2n::translate {
+
+struct Translation {
+    nnef::Document doc;
+    std::string text; ///< graph.nnef
+    std::vector<std::string> warnings;
+    std::map<std::string, int> torchOps;
+    std::map<std::string, int> nnefOps;
+};
+
+/// Throws t2n::Error: Unsupported listing every unsupported node of the model
+/// at once, InvalidOption for inconsistent names or dynamic axes.
+Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
+                           const target::PropertyContext& props);
+
+} // namespace t2n::translate

@@ -1,0 +1,53 @@
+#include "t2n/input_spec.h"
+#include "t2n/error.h"
+#include "util/strings.h"
+
+#include <fmt/format.h>
+
+namespace t2n {
+
+namespace {
+Error usage(std::string_view text, std::string why) {
+    return Error(Stage::Load, ErrorCode::Usage, fmt::format("bad input spec '{}': {}", text, why),
+                 "write NAME:SHAPE:DTYPE, e.g. input:1x3x224x224:f32 (dtype one of f32, f16, "
+                 "f64, i64, i32, i16, i8, u8, bool; SHAPE 'scalar' for a 0-d tensor)");
+}
+} // namespace
+
+InputSpec InputSpec::parse(std::string_view text) {
+    auto parts = util::split(text, ':');
+    if (parts.size() < 2 || parts.size() > 3)
+        throw usage(text, "expected two or three ':'-separated fields");
+    InputSpec spec;
+    spec.name = std::string(parts[0]);
+    if (spec.name.empty())
+        throw usage(text, "the name is empty");
+    std::string_view shape = parts[1];
+    if (!shape.empty() && shape != "scalar") {
+        for (auto dim : util::split(shape, 'x')) {
+            auto v = util::parseInt<int64_t>(dim);
+            if (!v || *v < 0)
+                throw usage(text,
+                            fmt::format("'{}' is not a dimension (a non-negative integer)", dim));
+            spec.shape.push_back(*v);
+        }
+    }
+    if (parts.size() == 3) {
+        auto dt = parseDType(parts[2]);
+        if (!dt)
+            throw usage(text, fmt::format("unknown dtype '{}'", parts[2]));
+        spec.dtype = *dt;
+    }
+    return spec;
+}
+
+std::string InputSpec::toString() const {
+    std::string s = name + ":";
+    if (shape.empty())
+        s += "scalar";
+    for (size_t i = 0; i < shape.size(); ++i)
+        s += (i ? "x" : "") + std::to_string(shape[i]);
+    return s + ":" + std::string(dtypeName(dtype));
+}
+
+} // namespace t2n

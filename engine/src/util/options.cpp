@@ -1,0 +1,118 @@
+#include "t2n/options.h"
+#include "t2n/error.h"
+#include "util/strings.h"
+
+#include <array>
+#include <fmt/format.h>
+
+namespace t2n {
+
+namespace {
+constexpr std::array<std::pair<NamingScheme, std::string_view>, 4> kSchemes{{
+    {NamingScheme::Raw, "raw"},
+    {NamingScheme::NaturalVerbose, "natural_verbose"},
+    {NamingScheme::NaturalVerboseCamel, "natural_verbose_camel"},
+    {NamingScheme::Numeric, "numeric"},
+}};
+constexpr std::array<std::pair<LogLevel, std::string_view>, 6> kLevels{{
+    {LogLevel::Trace, "trace"},
+    {LogLevel::Debug, "debug"},
+    {LogLevel::Info, "info"},
+    {LogLevel::Warn, "warn"},
+    {LogLevel::Error, "error"},
+    {LogLevel::Off, "off"},
+}};
+
+template <typename E, size_t N>
+std::optional<E> lookup(const std::array<std::pair<E, std::string_view>, N>& table,
+                        std::string_view name) {
+    for (auto& [e, n] : table)
+        if (n == name)
+            return e;
+    return std::nullopt;
+}
+template <typename E, size_t N>
+std::string_view nameOf(const std::array<std::pair<E, std::string_view>, N>& table, E e) {
+    for (auto& [v, n] : table)
+        if (v == e)
+            return n;
+    return "?";
+}
+} // namespace
+
+std::string_view namingSchemeName(NamingScheme s) {
+    return nameOf(kSchemes, s);
+}
+std::optional<NamingScheme> parseNamingScheme(std::string_view n) {
+    return lookup(kSchemes, n);
+}
+std::string_view logLevelName(LogLevel l) {
+    return nameOf(kLevels, l);
+}
+std::optional<LogLevel> parseLogLevel(std::string_view n) {
+    return lookup(kLevels, n);
+}
+
+const std::vector<std::string>& knownTractVersions() {
+    // torch_to_nnef's officially supported versions over its releases, plus the
+    // last tract tag read for reference/nnef-and-tract.md.
+    static const std::vector<std::string> versions{"0.20.22", "0.21.13", "0.21.15", "0.22.0",
+                                                   "0.22.1",  "0.23.0",  "0.23.3",  "0.23.5"};
+    return versions;
+}
+
+TargetSpec TargetSpec::parse(std::string_view text) {
+    TargetSpec spec;
+    auto at = text.find('@');
+    std::string_view kind = text.substr(0, at);
+    if (kind != "tract")
+        throw Error(Stage::Load, ErrorCode::Usage, fmt::format("unknown target '{}'", kind),
+                    "use 'tract' or 'tract@X.Y.Z'");
+    if (at != std::string_view::npos) {
+        std::string_view v = text.substr(at + 1);
+        if (!v.empty() && v.front() == 'v')
+            v.remove_prefix(1);
+        auto parts = util::split(v, '.');
+        bool ok = parts.size() == 3;
+        for (auto p : parts)
+            ok = ok && util::parseInt<int>(p).has_value();
+        if (!ok)
+            throw Error(Stage::Load, ErrorCode::Usage,
+                        fmt::format("bad tract version '{}'", text.substr(at + 1)),
+                        "write the version as X.Y.Z, e.g. tract@0.21.13");
+        spec.version = std::string(v);
+    }
+    return spec;
+}
+
+std::string TargetSpec::toString() const {
+    return "tract@" + (version.empty() ? knownTractVersions().back() : version);
+}
+
+DynamicAxis DynamicAxis::parse(std::string_view text) {
+    auto bad = [&](std::string why) {
+        return Error(Stage::Load, ErrorCode::Usage,
+                     fmt::format("bad dynamic axis '{}': {}", text, why),
+                     "write NAME:AXIS=SYMBOL, e.g. input:0=B (the symbol a letter followed by "
+                     "letters, digits or '_')");
+    };
+    auto colon = text.rfind(':');
+    auto eq = text.find('=', colon == std::string_view::npos ? 0 : colon);
+    if (colon == std::string_view::npos || eq == std::string_view::npos)
+        throw bad("expected NAME:AXIS=SYMBOL");
+    DynamicAxis d;
+    d.tensor = std::string(text.substr(0, colon));
+    auto axis = util::parseInt<int>(text.substr(colon + 1, eq - colon - 1));
+    if (!axis)
+        throw bad("the axis is not an integer");
+    d.axis = *axis;
+    d.symbol = std::string(text.substr(eq + 1));
+    bool ok = !d.symbol.empty() && std::isalpha(static_cast<unsigned char>(d.symbol[0]));
+    for (char c : d.symbol)
+        ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (d.tensor.empty() || !ok)
+        throw bad("the name is empty or the symbol is not an identifier");
+    return d;
+}
+
+} // namespace t2n

@@ -1,0 +1,115 @@
+#include "t2n/tensor_data.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace t2n {
+
+TensorData::TensorData(DType dtype, std::vector<int64_t> shape, const std::byte* bytes,
+                       std::shared_ptr<const void> owner)
+    : dtype_(dtype), shape_(std::move(shape)), bytes_(bytes), owner_(std::move(owner)) {}
+
+TensorData TensorData::copyOf(DType dtype, std::vector<int64_t> shape,
+                              std::span<const std::byte> bytes) {
+    auto buffer = std::make_shared<std::vector<std::byte>>(bytes.begin(), bytes.end());
+    const std::byte* data = buffer->data();
+    return TensorData(dtype, std::move(shape), data, std::move(buffer));
+}
+
+int64_t TensorData::numel() const {
+    int64_t n = 1;
+    for (int64_t d : shape_)
+        n *= d;
+    return n;
+}
+
+std::size_t TensorData::byteSize() const {
+    return static_cast<std::size_t>(numel()) * dtypeBits(dtype_) / 8;
+}
+
+namespace {
+uint16_t loadU16(const std::byte* p) {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+}
+
+// IEEE binary16 to binary32, exact for every half value.
+float halfToFloat(uint16_t h) {
+    const uint32_t sign = (h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1fu;
+    uint32_t mant = h & 0x3ffu;
+    uint32_t bits;
+    if (exp == 0x1f) {
+        bits = sign | 0x7f800000u | (mant << 13);
+    } else if (exp == 0) {
+        if (mant == 0) {
+            bits = sign;
+        } else {
+            exp = 127 - 15 + 1;
+            while ((mant & 0x400u) == 0) {
+                mant <<= 1;
+                --exp;
+            }
+            bits = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
+        }
+    } else {
+        bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+    }
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+template <typename T> T load(const std::byte* base, int64_t i) {
+    T v;
+    std::memcpy(&v, base + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+    return v;
+}
+} // namespace
+
+double TensorData::asDouble(int64_t i) const {
+    if (i < 0 || i >= numel())
+        throw std::out_of_range("TensorData element index out of range");
+    switch (dtype_) {
+    case DType::F16:
+        return halfToFloat(loadU16(bytes_ + i * 2));
+    case DType::F32:
+        return load<float>(bytes_, i);
+    case DType::F64:
+        return load<double>(bytes_, i);
+    default:
+        return static_cast<double>(asInt(i));
+    }
+}
+
+int64_t TensorData::asInt(int64_t i) const {
+    if (i < 0 || i >= numel())
+        throw std::out_of_range("TensorData element index out of range");
+    switch (dtype_) {
+    case DType::I8:
+        return load<int8_t>(bytes_, i);
+    case DType::I16:
+        return load<int16_t>(bytes_, i);
+    case DType::I32:
+        return load<int32_t>(bytes_, i);
+    case DType::I64:
+        return load<int64_t>(bytes_, i);
+    case DType::U8:
+        return load<uint8_t>(bytes_, i);
+    case DType::Bool:
+        return load<uint8_t>(bytes_, i) != 0 ? 1 : 0;
+    default:
+        return static_cast<int64_t>(asDouble(i));
+    }
+}
+
+TensorData TensorData::reshaped(std::vector<int64_t> shape) const {
+    TensorData t = *this;
+    t.shape_ = std::move(shape);
+    if (t.numel() != numel())
+        throw std::invalid_argument("TensorData::reshaped changes the element count");
+    return t;
+}
+
+} // namespace t2n

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The two commands of the README, for a fresh Debian bookworm machine (root,
+# apt reachable) or a developer machine:
+#
+#   packaging/bootstrap.sh demo   install what is missing, build t2n, export
+#                                 the bundled sample model and say where it is
+#   packaging/bootstrap.sh test   install what is missing, build everything,
+#                                 run every test (CTest's summary closes the run)
+#
+# BUILD_DIR (default: build) selects the build tree.
+set -euo pipefail
+
+mode=${1:-}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+case "$mode" in
+  demo|test) ;;
+  *) echo "usage: $0 demo|test" >&2; exit 2 ;;
+esac
+
+"$root/packaging/install-deps.sh" "$build"
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+echo "bootstrap: building in $build with $jobs jobs"
+
+if [ "$mode" = demo ]; then
+  cmake --build "$build" --target t2n_cli -j "$jobs"
+  out="$root/out"
+  mkdir -p "$out"
+  "$build/bin/t2n" export "$root/resources/sample/sample_cnn.pt" \
+    --input image:1x3x32x32:f32 --output-name probabilities \
+    -o "$out/sample_cnn.nnef.tgz" --report "$out/sample_cnn.report.json"
+  echo
+  echo "The sample model's NNEF archive is $out/sample_cnn.nnef.tgz"
+  echo "and its export report is $out/sample_cnn.report.json."
+  echo "Look inside with: tar xzf $out/sample_cnn.nnef.tgz -O graph.nnef"
+  exit 0
+fi
+
+cmake --build "$build" -j "$jobs"
+cd "$build"
+QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs"

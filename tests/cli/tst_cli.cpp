@@ -1,0 +1,169 @@
+// The t2n command line: exit codes, one clear error line per failure, the
+// report, inspect and ops. Runs the real binary.
+#include "suite_macros.h"
+#include "support.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace t2n::test;
+namespace fs = std::filesystem;
+
+namespace {
+ProcessResult runT2n(const QStringList& args) {
+    return run(QString::fromStdString(t2nBinary()), args);
+}
+QString model(const QString& fixture) {
+    return QString::fromStdString(fixtureModel(fixture));
+}
+} // namespace
+
+class CliTest : public QObject {
+    Q_OBJECT
+    fs::path work_;
+
+    QString out(const QString& name) { return QString::fromStdString(work_ / name.toStdString()); }
+
+private Q_SLOTS:
+    void initTestCase() {
+        if (fixtureInfo("naming_blocks").isEmpty())
+            QSKIP("no fixtures: run the fixtures.generate test first");
+        work_ = freshDir("cli");
+    }
+
+    void helpEverywhere_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("root") << QStringList{"--help"};
+        QTest::newRow("export") << QStringList{"export", "--help"};
+        QTest::newRow("inspect") << QStringList{"inspect", "--help"};
+        QTest::newRow("ops") << QStringList{"ops", "--help"};
+        QTest::newRow("bench") << QStringList{"bench", "--help"};
+    }
+    void helpEverywhere() {
+        QFETCH(QStringList, args);
+        auto r = runT2n(args);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("Usage:"));
+    }
+
+    void exportWritesArtifactAndReport() {
+        auto r =
+            runT2n({"export", model("naming_blocks"), "--input", "x:2x3x6x5:f32", "-o",
+                    out("nb.nnef.tgz"), "--report", out("nb.json"), "--output-name", "logits"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(fs::exists(work_ / "nb.nnef.tgz"));
+        QVERIFY(r.err.contains("wrote"));
+        QFile f(out("nb.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject report = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(report.value("outputs").toArray().first().toString(), QString("logits"));
+        QCOMPARE(report.value("artifact").toObject().value("form").toString(), QString("tgz"));
+        QCOMPARE(report.value("variables").toArray().size(), 8);
+        QVERIFY(report.value("stages").toArray().size() >= 4);
+    }
+
+    // One distinct exit code per failure family, and a message naming the cause.
+    void exitCodes_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        const QString nb = model("naming_blocks");
+        QTest::newRow("bad input spec")
+            << QStringList{"export", nb, "--input", "x:2xAx6:f32", "-o", out("a.nnef")} << 2
+            << "bad input spec 'x:2xAx6:f32'";
+        QTest::newRow("unknown flag")
+            << QStringList{"export", nb, "--frobnicate", "-o", out("a.nnef")} << 2 << "frobnicate";
+        QTest::newRow("missing model")
+            << QStringList{"export", out("nope.pt"), "--input", "x:1:f32", "-o", out("a.nnef")} << 3
+            << "does not exist";
+        QTest::newRow("not torchscript")
+            << QStringList{"export", model("err_not_torchscript"), "-o", out("a.nnef")} << 3
+            << "not a TorchScript archive";
+        QTest::newRow("unsupported") << QStringList{"export",  model("err_unsupported_ops"),
+                                                    "--input", "x:2x6:f32",
+                                                    "-o",      out("a.nnef.tar")}
+                                     << 4 << "aten::cumsum";
+        QTest::newRow("unwritable output")
+            << QStringList{"export",        nb,   "--input",
+                           "x:2x3x6x5:f32", "-o", out("missing/dir/a.nnef.tar")}
+            << 5 << "missing/dir";
+        QTest::newRow("bad suffix")
+            << QStringList{"export", nb, "--input", "x:2x3x6x5:f32", "-o", out("a.onnx")} << 5
+            << ".nnef";
+        QTest::newRow("model rejects input")
+            << QStringList{"export", nb, "--input", "x:2x5x6x5:f32", "-o", out("a.nnef.tar")} << 6
+            << "failed on the example inputs";
+        QTest::newRow("input and output share a name")
+            << QStringList{"export",        nb,  "--input", "x:2x3x6x5:f32",
+                           "--output-name", "x", "-o",      out("a.nnef.tar")}
+            << 7 << "allow-same-io-names";
+    }
+    void exitCodes() {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        auto r = runT2n(args);
+        QCOMPARE(r.exitCode, code);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(!fs::exists(work_ / "a.nnef.tar") && !fs::exists(work_ / "a.nnef"));
+    }
+
+    // The unsupported-operator error names every node with module and line.
+    void unsupportedNamesEachNode() {
+        auto r = runT2n({"export", model("err_unsupported_ops"), "--input", "x:2x6:f32", "-o",
+                         out("u.nnef.tar")});
+        QCOMPARE(r.exitCode, 4);
+        for (const auto& v :
+             fixtureInfo("err_unsupported_ops").value("expect_unsupported").toArray()) {
+            QJsonObject x = v.toObject();
+            QString at = QString("in module '%1' at ").arg(x.value("module_path").toString());
+            QString line = QString("generate.py:%1").arg(x.value("source_line").toInt());
+            QVERIFY2(r.err.contains(x.value("kind").toString()), qPrintable(r.err));
+            QVERIFY2(r.err.contains(at), qPrintable(r.err));
+            QVERIFY2(r.err.contains(line), qPrintable(r.err));
+        }
+    }
+
+    void inspectShowsModulePaths() {
+        auto r = runT2n({"inspect", model("naming_blocks"), "--input", "x:2x3x6x5:f32", "--show",
+                         "torchscript", "--show", "ir"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("# TorchScript graph of forward()"));
+        QVERIFY(r.out.contains("aten::_convolution"));
+        QVERIFY(r.out.contains("# encoder.conv"));
+        QVERIFY(r.out.contains("# head"));
+        QVERIFY(r.out.contains("f32[2, 4, 6, 5]"));
+    }
+
+    void opsListsTheRegistry() {
+        auto r = runT2n({"ops"});
+        QCOMPARE(r.exitCode, 0);
+        for (const char* k : {"aten::_convolution", "aten::batch_norm", "aten::linear",
+                              "aten::max_pool2d", "aten::softmax", "aten::cat"})
+            QVERIFY2(r.out.contains(k), k);
+        auto md = runT2n({"ops", "--markdown"});
+        QVERIFY(md.out.startsWith("# Supported operators"));
+    }
+
+    // docs/supported-operators.md is what `t2n ops --markdown` prints now.
+    void supportedOperatorsDocIsCurrent() {
+        QFile f(QString::fromStdString(sourceDir() / "docs/supported-operators.md"));
+        QVERIFY2(f.open(QIODevice::ReadOnly),
+                 "docs/supported-operators.md is missing: build the supported-operators target");
+        auto md = runT2n({"ops", "--markdown"});
+        QVERIFY2(QString::fromUtf8(f.readAll()) == md.out,
+                 "docs/supported-operators.md is stale: run `cmake --build BUILD --target "
+                 "supported-operators` and commit it");
+    }
+
+    void version() {
+        auto r = runT2n({"--version"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith("t2n "));
+    }
+};
+
+T2N_TEST_SUITE(CliTest)
+#include "tst_cli.moc"

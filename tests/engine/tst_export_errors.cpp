@@ -1,0 +1,173 @@
+// Bad input gets a clear error naming the stage, the node (kind, module
+// path, source line) and a hint, and nothing is written: no partial
+// artifact, and an existing artifact at the destination stays as it was.
+#include "suite_macros.h"
+#include "support.h"
+#include "t2n/error.h"
+#include "t2n/session.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+#include <fstream>
+
+using namespace t2n::test;
+namespace fs = std::filesystem;
+
+namespace {
+// Runs a full export and returns the error it must raise.
+t2n::Error exportError(const fs::path& model, const fs::path& out, t2n::ExportOptions options) {
+    try {
+        t2n::Session s;
+        s.load(model);
+        s.exportModel(out, options);
+    } catch (const t2n::Error& e) {
+        return e;
+    }
+    return t2n::Error(t2n::Stage::Report, t2n::ErrorCode::Internal, "NO ERROR RAISED");
+}
+
+int entries(const fs::path& dir) {
+    int n = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir))
+        ++n;
+    return n;
+}
+} // namespace
+
+class ExportErrorsTest : public QObject {
+    Q_OBJECT
+    fs::path work_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        if (fixtureInfo("err_unsupported_ops").isEmpty())
+            QSKIP("no fixtures: run the fixtures.generate test first");
+        work_ = freshDir("export_errors");
+    }
+
+    // Both unsupported kinds are reported at once, each with its module path
+    // and the line of the Python source that the fixture recorded.
+    void unsupportedOperatorsAllListed() {
+        fs::path dir = work_ / "unsupported";
+        fs::create_directories(dir);
+        auto e = exportError(fixtureModel("err_unsupported_ops"), dir / "m.nnef.tgz",
+                             fixtureOptions("err_unsupported_ops"));
+        QCOMPARE(e.code(), t2n::ErrorCode::Unsupported);
+        QCOMPARE(e.stage(), t2n::Stage::Translate);
+        QString text = QString::fromStdString(e.render());
+        const QJsonArray expected =
+            fixtureInfo("err_unsupported_ops").value("expect_unsupported").toArray();
+        QCOMPARE(expected.size(), 2);
+        for (const auto& v : expected) {
+            QJsonObject x = v.toObject();
+            const QString kind = x.value("kind").toString();
+            QVERIFY2(QString::fromStdString(e.message()).contains(kind), qPrintable(text));
+            bool found = false;
+            for (const auto& d : e.details()) {
+                if (QString::fromStdString(d.node.kind) != kind)
+                    continue;
+                found = true;
+                QCOMPARE(QString::fromStdString(d.node.modulePath),
+                         x.value("module_path").toString());
+                QCOMPARE(d.node.sourceLine, x.value("source_line").toInt());
+                QVERIFY(QString::fromStdString(d.node.sourceFile).endsWith("generate.py"));
+                QVERIFY2(!d.node.sourceText.empty(), qPrintable(text));
+            }
+            QVERIFY2(found, qPrintable(kind + " missing from:\n" + text));
+        }
+        QVERIFY(!e.hint().empty());
+        QCOMPARE(entries(dir), 0);
+    }
+
+    void missingModelFile() {
+        auto e = exportError(work_ / "no-such-model.pt", work_ / "m.nnef.tar", {});
+        QCOMPARE(e.code(), t2n::ErrorCode::ModelFile);
+        QCOMPARE(e.stage(), t2n::Stage::Load);
+        QVERIFY(QString::fromStdString(e.message()).contains("no-such-model.pt"));
+        QVERIFY(QString::fromStdString(e.message()).contains("does not exist"));
+    }
+
+    void notTorchScript_data() {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("hint");
+        QTest::newRow("state_dict pickle") << "err_not_torchscript"
+                                           << "torch.save";
+        QTest::newRow("random bytes") << "err_garbage"
+                                      << "torch.jit.save";
+    }
+    void notTorchScript() {
+        QFETCH(QString, fixture);
+        QFETCH(QString, hint);
+        auto e = exportError(fixtureModel(fixture), work_ / "m.nnef.tar", {});
+        QCOMPARE(e.code(), t2n::ErrorCode::ModelFile);
+        QVERIFY(QString::fromStdString(e.message()).contains("not a TorchScript archive"));
+        QVERIFY2(QString::fromStdString(e.hint()).contains(hint), e.hint().c_str());
+    }
+
+    void wrongNumberOfInputs() {
+        t2n::ExportOptions options = fixtureOptions("naming_blocks");
+        options.inputs.push_back(options.inputs.front());
+        auto e = exportError(fixtureModel("naming_blocks"), work_ / "m.nnef.tar", options);
+        QCOMPARE(e.code(), t2n::ErrorCode::Usage);
+        QVERIFY(QString::fromStdString(e.message()).contains("1 tensor argument"));
+        QVERIFY(QString::fromStdString(e.hint()).contains(
+            QString("--input %1:SHAPE:DTYPE").arg(QString::fromStdString(options.inputs[0].name))));
+    }
+
+    void inputShapeTheModelRejects() {
+        t2n::ExportOptions options = fixtureOptions("naming_blocks");
+        options.inputs[0].shape = {2, 5, 6, 5}; // conv expects 3 channels
+        auto e = exportError(fixtureModel("naming_blocks"), work_ / "m.nnef.tar", options);
+        QCOMPARE(e.code(), t2n::ErrorCode::ModelRun);
+        QCOMPARE(e.stage(), t2n::Stage::Trace);
+    }
+
+    void badOutputPaths_data() {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("missing folder") << "no/such/dir/m.nnef.tar";
+        QTest::newRow("wrong suffix") << "m.onnx";
+        QTest::newRow("kernel folder") << "/proc/t2n-test/m.nnef.tar";
+    }
+    void badOutputPaths() {
+        QFETCH(QString, path);
+        fs::path out =
+            path.startsWith('/') ? fs::path(path.toStdString()) : work_ / path.toStdString();
+        auto e = exportError(fixtureModel("naming_blocks"), out, fixtureOptions("naming_blocks"));
+        QCOMPARE(e.code(), t2n::ErrorCode::OutputPath);
+        QVERIFY(!fs::exists(out));
+    }
+
+    // A failing export leaves a previous artifact at the same path untouched.
+    void existingArtifactSurvivesFailure() {
+        fs::path dir = work_ / "survive";
+        fs::create_directories(dir);
+        fs::path out = dir / "m.nnef.tar";
+        std::ofstream(out) << "previous good archive";
+        auto e = exportError(fixtureModel("err_unsupported_ops"), out,
+                             fixtureOptions("err_unsupported_ops"));
+        QCOMPARE(e.code(), t2n::ErrorCode::Unsupported);
+        std::ifstream in(out);
+        std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        QCOMPARE(QString::fromStdString(content), QString("previous good archive"));
+        QCOMPARE(entries(dir), 1);
+    }
+
+    void inconsistentNames() {
+        t2n::ExportOptions options = fixtureOptions("naming_blocks");
+        options.outputNames = {options.inputs[0].name}; // same as the input
+        auto e = exportError(fixtureModel("naming_blocks"), work_ / "m.nnef.tar", options);
+        QCOMPARE(e.code(), t2n::ErrorCode::InvalidOption);
+        QVERIFY(QString::fromStdString(e.hint()).contains("--allow-same-io-names"));
+        options.outputNames = {"a", "b"}; // one output only
+        e = exportError(fixtureModel("naming_blocks"), work_ / "m.nnef.tar", options);
+        QCOMPARE(e.code(), t2n::ErrorCode::InvalidOption);
+        options.outputNames = {"2bad"};
+        e = exportError(fixtureModel("naming_blocks"), work_ / "m.nnef.tar", options);
+        QCOMPARE(e.code(), t2n::ErrorCode::InvalidOption);
+        QVERIFY(!fs::exists(work_ / "m.nnef.tar"));
+    }
+};
+
+T2N_TEST_SUITE(ExportErrorsTest)
+#include "tst_export_errors.moc"

@@ -1,0 +1,203 @@
+// graph.nnef text: literals that read back as what they mean, the document
+// layout of NNEF 1.0.5 with tract's properties fragment, and tract's
+// reader quirks enforced on the finished document.
+#include "nnef/document.h"
+#include "suite_macros.h"
+#include "t2n/error.h"
+#include "target/tract_target.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using t2n::nnef::Expr;
+
+class NnefPrinterTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void scalars_data() {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("integral") << 2.0 << "2.0";
+        QTest::newRow("negative") << -2.5 << "-2.5";
+        QTest::newRow("epsilon") << 1e-5 << "1.0e-05";
+        QTest::newRow("tenth") << 0.1 << "0.1";
+        QTest::newRow("large") << 1e20 << "1.0e+20";
+        QTest::newRow("zero") << 0.0 << "0.0";
+        QTest::newRow("f32 eps as double") << double(1e-5f) << "9.999999747378752e-06";
+    }
+    void scalars() {
+        QFETCH(double, value);
+        QFETCH(QString, text);
+        std::string s = t2n::nnef::formatScalar(value);
+        QCOMPARE(QString::fromStdString(s), text);
+        // Reads back exactly, and NNEF's lexer sees a scalar (a '.' is present).
+        QCOMPARE(std::strtod(s.c_str(), nullptr), value);
+        QVERIFY(s.find('.') != std::string::npos);
+    }
+
+    void nonFiniteIsRefused() {
+        QVERIFY_THROWS_EXCEPTION(t2n::Error,
+                                 t2n::nnef::formatScalar(std::numeric_limits<double>::infinity()));
+        QVERIFY_THROWS_EXCEPTION(t2n::Error, t2n::nnef::formatScalar(std::nan("")));
+    }
+
+    void expressions() {
+        QCOMPARE(
+            QString::fromStdString(t2n::nnef::printExpr(Expr::array(
+                {Expr::tuple({Expr::i(0), Expr::i(1)}), Expr::tuple({Expr::i(2), Expr::i(3)})}))),
+            "[(0, 1), (2, 3)]");
+        QCOMPARE(QString::fromStdString(t2n::nnef::printExpr(
+                     Expr::array({Expr::array({Expr::f(1), Expr::f(-0.5)}), Expr::array({})}))),
+                 "[[1.0, -0.5], []]");
+        QCOMPARE(QString::fromStdString(t2n::nnef::printExpr(Expr::str("features.0.weight"))),
+                 "'features.0.weight'");
+        QCOMPARE(QString::fromStdString(t2n::nnef::printExpr(Expr::b(true))), "true");
+        QCOMPARE(QString::fromStdString(t2n::nnef::printExpr(Expr::id("x"))), "x");
+    }
+
+    void document() {
+        t2n::nnef::Document doc;
+        doc.addExtension("tract_registry tract_core");
+        doc.addExtension("tract_symbol B");
+        doc.addExtension("tract_registry tract_core"); // deduplicated
+        doc.properties = {{"tract_target_version", "0.21.13"}, {"t2n_version", "0.1.0"}};
+        doc.inputs = {"input"};
+        doc.outputs = {"output", "indices"};
+        doc.body.push_back({"external",
+                            "scalar",
+                            {},
+                            {{"shape", Expr::array({Expr::id("B"), Expr::i(3)})}},
+                            {"input"},
+                            false,
+                            -1});
+        doc.body.push_back({"max_reduce",
+                            "",
+                            {Expr::id("input")},
+                            {{"axes", Expr::ints({1})}},
+                            {"output"},
+                            false,
+                            0});
+        doc.body.push_back({"argmax_reduce",
+                            "",
+                            {Expr::id("input")},
+                            {{"axes", Expr::ints({1})}},
+                            {"indices"},
+                            false,
+                            1});
+        const char* expected = R"(version 1.0;
+
+extension tract_registry tract_core;
+extension tract_symbol B;
+
+fragment tract_core_properties(
+) -> (properties: (string, tensor<scalar>)[])
+{
+  properties = [
+    ("tract_target_version", "0.21.13"),
+    ("t2n_version", "0.1.0")
+  ];
+}
+
+graph network(input) -> (output, indices)
+{
+  input = external<scalar>(shape = [B, 3]);
+  output = max_reduce(input, axes = [1]);
+  indices = argmax_reduce(input, axes = [1]);
+}
+)";
+        QCOMPARE(QString::fromStdString(t2n::nnef::print(doc)), QString(expected));
+    }
+
+    void multipleResults() {
+        t2n::nnef::Document doc;
+        doc.inputs = {"x"};
+        doc.outputs = {"a", "b"};
+        doc.body.push_back(
+            {"tract_core_topk", "", {Expr::id("x")}, {{"k", Expr::i(2)}}, {"a", "b"}, false, 0});
+        QVERIFY(QString::fromStdString(t2n::nnef::print(doc))
+                    .contains("  (a, b) = tract_core_topk(x, k = 2);\n"));
+    }
+
+    void tractRules_data() {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("complaint"); // empty: accepted
+        QTest::newRow("fine") << "relu"
+                              << "a.weight"
+                              << ""
+                              << "";
+        QTest::newRow("rcp") << "rcp"
+                             << "w"
+                             << ""
+                             << "'rcp'";
+        QTest::newRow("split") << "split"
+                               << "w"
+                               << ""
+                               << "'split'";
+        QTest::newRow("constant") << "constant"
+                                  << "w"
+                                  << ""
+                                  << "'constant'";
+        QTest::newRow("liquid braces") << "relu"
+                                       << "w"
+                                       << "{{ x }}"
+                                       << "'{{'";
+        QTest::newRow("liquid tag") << "relu"
+                                    << "w"
+                                    << "{% if %}"
+                                    << "'{%'";
+        QTest::newRow("liquid comment") << "relu"
+                                        << "w"
+                                        << "{# c #}"
+                                        << "'{#'";
+        QTest::newRow("dot label") << "relu"
+                                   << "sub/.hidden"
+                                   << ""
+                                   << "dot-prefixed";
+    }
+    void tractRules() {
+        QFETCH(QString, op);
+        QFETCH(QString, label);
+        QFETCH(QString, text);
+        QFETCH(QString, complaint);
+        t2n::nnef::Document doc;
+        doc.inputs = {"x"};
+        doc.outputs = {"y"};
+        doc.body.push_back({op.toStdString(), "", {Expr::id("x")}, {}, {"y"}, false, 0});
+        doc.variables.push_back({"w", label.toStdString(), {}, "parameter", ""});
+        t2n::target::TractTarget target(t2n::TargetSpec{});
+        try {
+            target.checkDocument(doc, t2n::nnef::print(doc) + text.toStdString(), false);
+            QVERIFY2(complaint.isEmpty(), "a document breaking a tract rule was accepted");
+        } catch (const t2n::Error& e) {
+            QVERIFY2(!complaint.isEmpty(), e.what());
+            QVERIFY2(QString::fromStdString(e.message()).contains(complaint), e.what());
+        }
+    }
+
+    void outputMayNotBeInput() {
+        t2n::nnef::Document doc;
+        doc.inputs = {"x"};
+        doc.outputs = {"x"};
+        t2n::target::TractTarget target(t2n::TargetSpec{});
+        QVERIFY_THROWS_EXCEPTION(t2n::Error,
+                                 target.checkDocument(doc, t2n::nnef::print(doc), false));
+        target.checkDocument(doc, t2n::nnef::print(doc), true); // --allow-same-io-names
+    }
+
+    void propertyValues() {
+        using t2n::target::sanitizePropertyValue;
+        QCOMPARE(QString::fromStdString(sanitizePropertyValue("a\nb\"c\\d")), "a b'c d");
+        std::string s = sanitizePropertyValue("x {{ y }} {% z %} {# w #}");
+        QVERIFY(s.find("{{") == std::string::npos);
+        QVERIFY(s.find("{%") == std::string::npos);
+        QVERIFY(s.find("{#") == std::string::npos);
+    }
+};
+
+T2N_TEST_SUITE(NnefPrinterTest)
+#include "tst_nnef_printer.moc"

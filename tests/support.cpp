@@ -1,0 +1,110 @@
+#include "support.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+
+namespace t2n::test {
+
+std::filesystem::path fixturesDir() {
+    return T2N_FIXTURES_DIR;
+}
+std::filesystem::path t2nBinary() {
+    return T2N_CLI_BINARY;
+}
+std::filesystem::path sourceDir() {
+    return T2N_SOURCE_DIR;
+}
+QString python() {
+    return QStringLiteral("/usr/bin/python3");
+}
+
+namespace {
+QJsonArray allFixtures() {
+    static QJsonArray cached = [] {
+        QFile f(QString::fromStdString((fixturesDir() / "fixtures.json").string()));
+        if (!f.open(QIODevice::ReadOnly))
+            return QJsonArray();
+        return QJsonDocument::fromJson(f.readAll()).object().value("fixtures").toArray();
+    }();
+    return cached;
+}
+} // namespace
+
+QJsonObject fixtureInfo(const QString& name) {
+    for (const auto& v : allFixtures())
+        if (v.toObject().value("name").toString() == name)
+            return v.toObject();
+    return {};
+}
+
+QStringList fixtureNames(const QString& kind) {
+    QStringList out;
+    for (const auto& v : allFixtures())
+        if (v.toObject().value("kind").toString() == kind)
+            out << v.toObject().value("name").toString();
+    return out;
+}
+
+QStringList fixtureInputArgs(const QString& name) {
+    QStringList args;
+    for (const auto& v : fixtureInfo(name).value("inputs").toArray()) {
+        auto in = v.toObject();
+        QStringList dims;
+        for (const auto& d : in.value("shape").toArray())
+            dims << QString::number(d.toInteger());
+        args << "--input"
+             << QString("%1:%2:%3")
+                    .arg(in.value("name").toString(), dims.isEmpty() ? "scalar" : dims.join('x'),
+                         in.value("dtype").toString());
+    }
+    return args;
+}
+
+t2n::ExportOptions fixtureOptions(const QString& name) {
+    t2n::ExportOptions o;
+    for (const auto& v : fixtureInfo(name).value("inputs").toArray()) {
+        auto in = v.toObject();
+        t2n::InputSpec spec;
+        spec.name = in.value("name").toString().toStdString();
+        for (const auto& d : in.value("shape").toArray())
+            spec.shape.push_back(d.toInteger());
+        spec.dtype = t2n::parseDType(in.value("dtype").toString().toStdString()).value();
+        o.inputs.push_back(spec);
+    }
+    return o;
+}
+
+std::filesystem::path fixtureModel(const QString& name) {
+    return fixturesDir() / (name.toStdString() + ".pt");
+}
+
+ProcessResult run(const QString& program, const QStringList& args, int timeoutMs) {
+    QProcess p;
+    p.start(program, args);
+    ProcessResult r;
+    if (!p.waitForStarted(10000)) {
+        r.err = "could not start " + program;
+        return r;
+    }
+    if (!p.waitForFinished(timeoutMs)) {
+        r.timedOut = true;
+        p.kill();
+        p.waitForFinished();
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+std::filesystem::path freshDir(const QString& name) {
+    auto dir = std::filesystem::path(T2N_TEST_WORK_DIR) / name.toStdString();
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+} // namespace t2n::test

@@ -1,0 +1,44 @@
+// Shared helpers of the Qt Test suites: where fixtures and binaries are,
+// and how to run a child process with a timeout.
+#pragma once
+
+#include "t2n/options.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <filesystem>
+#include <string>
+
+namespace t2n::test {
+
+/// Build-tree folder the fixture generator writes into.
+std::filesystem::path fixturesDir();
+/// fixtures.json entry of one fixture; QSKIP-worthy empty object when absent.
+QJsonObject fixtureInfo(const QString& name);
+/// Every fixture of one kind ("torchvision", "op", "naming", "error").
+QStringList fixtureNames(const QString& kind);
+/// "--input" arguments for a fixture, from its json: name:1x3x64x64:f32.
+QStringList fixtureInputArgs(const QString& name);
+
+/// Export options with the fixture's input specs (everything else default).
+t2n::ExportOptions fixtureOptions(const QString& name);
+std::filesystem::path fixtureModel(const QString& name);
+
+std::filesystem::path t2nBinary();
+std::filesystem::path sourceDir();
+/// Debian's Python with torch and numpy (never the PATH python).
+QString python();
+
+struct ProcessResult {
+    int exitCode = -1;
+    QString out, err;
+    bool timedOut = false;
+};
+ProcessResult run(const QString& program, const QStringList& args, int timeoutMs = 600000);
+
+/// A fresh empty directory under the build tree, removed by the caller's scope.
+std::filesystem::path freshDir(const QString& name);
+
+} // namespace t2n::test
