@@ -9,6 +9,7 @@
     X(nnef_printer, NnefPrinterTest)                                                               \
     X(export_fixtures, ExportFixturesTest)                                                         \
     X(naming, NamingTest)                                                                          \
+    X(export_options, ExportOptionsTest)                                                           \
     X(export_errors, ExportErrorsTest)                                                             \
     X(cli, CliTest)
 

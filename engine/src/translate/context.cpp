@@ -402,8 +402,11 @@ void Context::warn(const std::string& message) {
 }
 
 void Context::declareInputs(const std::vector<std::string>& names,
-                            const std::vector<std::map<int, std::string>>& symbols) {
+                            const std::vector<std::map<int, std::string>>& symbols,
+                            const std::vector<bool>& keep) {
     for (size_t i = 0; i < graph_.inputs.size(); ++i) {
+        if (!keep.at(i))
+            continue;
         const auto& v = graph_.value(graph_.inputs[i]);
         const std::string& name = names.at(i);
         pool_.reserve(name);

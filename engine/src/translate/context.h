@@ -87,9 +87,11 @@ public:
     std::vector<std::string> takeWarnings() { return std::move(warnings_); }
 
     // --- finishing ------------------------------------------------------------
-    /// Declares inputs (external) with the given names; call before lowering.
+    /// Declares the kept inputs (external) with the given names; call
+    /// before lowering.
     void declareInputs(const std::vector<std::string>& names,
-                       const std::vector<std::map<int, std::string>>& symbols);
+                       const std::vector<std::map<int, std::string>>& symbols,
+                       const std::vector<bool>& keep);
     /// Names graph outputs, adding copies where a value cannot carry the name.
     void declareOutputs(const std::vector<std::string>& names);
     /// Output name reserved for IR value `id`, if it is a graph output.

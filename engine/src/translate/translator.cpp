@@ -186,20 +186,24 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
     auto outs = outputNames(graph, options);
     checkNames(ins, outs, graph, options, tr.warnings);
     auto symbols = inputSymbols(graph, ins, options);
+    // Like torch_to_nnef: inputs that reach no output are an error while the
+    // io names quantity check is on, and are left out of the graph otherwise.
+    std::vector<bool> keep(ins.size(), true);
     for (size_t i : unusedInputs(graph)) {
         if (options.checkIoNamesQuantityMatch)
             throw Error(Stage::Translate, ErrorCode::InvalidOption,
                         fmt::format("input '{}' does not contribute to any output", ins[i]),
-                        "pass --no-check-io-names to export without it");
-        tr.warnings.push_back(fmt::format("input '{}' does not contribute to any output; it is "
-                                          "still declared so that the input count stays the same",
-                                          ins[i]));
+                        "pass --no-check-io-names to export the graph without it");
+        tr.warnings.push_back(fmt::format(
+            "input '{}' does not contribute to any output; the NNEF graph does without it",
+            ins[i]));
+        keep[i] = false;
     }
     checkSupport(graph, reg);
 
     Context ctx(graph, target, tr.doc, options);
     ctx.declareOutputs(outs);
-    ctx.declareInputs(ins, symbols);
+    ctx.declareInputs(ins, symbols, keep);
 
     Error failures(Stage::Translate, ErrorCode::Unsupported, "");
     std::set<ir::ValueId> poisoned;
@@ -252,7 +256,6 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
             continue;
         tr.doc.body.push_back(nnef::Invocation{"copy", "", {e}, {}, {outs[i]}, false, -1});
     }
-    tr.doc.inputs = ins;
     tr.doc.outputs = outs;
     for (auto& w : ctx.takeWarnings())
         tr.warnings.push_back(std::move(w));
