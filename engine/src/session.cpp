@@ -58,6 +58,7 @@ struct Session::Impl {
     std::optional<torch::jit::Module> module;
     std::optional<harden::PreparedModule> prepared;
     std::optional<ir::Graph> graph;
+    std::vector<const torch::jit::Value*> jitValues;  // per IR value id
     std::optional<translate::Translation> translation;
     ExportReport report;
 
@@ -195,7 +196,9 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     in.main = &main;
     in.probe = probe ? &*probe : nullptr;
     in.inputSymbols = symbols;
-    d->graph = ir::buildGraph(in);
+    auto traced = ir::buildGraph(in);
+    d->graph = std::move(traced.graph);
+    d->jitValues = std::move(traced.jitValues);
     ir::applyNaming(*d->graph, options.naming);
     d->report.graphNodes = static_cast<int>(d->graph->nodes.size());
     return *d->graph;

@@ -168,7 +168,7 @@ class Builder {
 public:
     explicit Builder(const TraceInputs& in) : in_(in) {}
 
-    Graph build() {
+    TracedGraph build() {
         const auto& g = *in_.prepared->graph;
         auto inputs = g.inputs();
         for (size_t i = 1; i < inputs.size(); ++i) {
@@ -186,7 +186,10 @@ public:
             addNode(n);
         for (const JitValue* out : g.outputs())
             flattenOutput(out);
-        return std::move(graph_);
+        std::vector<const JitValue*> jit(graph_.values.size(), nullptr);
+        for (const auto& [jv, id] : valueIds_)
+            jit[static_cast<size_t>(id)] = jv;
+        return {std::move(graph_), std::move(jit)};
     }
 
 private:
@@ -423,7 +426,7 @@ NodeRef describeNode(const torch::jit::Node* node) {
     return ref;
 }
 
-Graph buildGraph(const TraceInputs& in) {
+TracedGraph buildGraph(const TraceInputs& in) {
     return Builder(in).build();
 }
 

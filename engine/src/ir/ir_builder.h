@@ -22,9 +22,17 @@ struct TraceInputs {
     std::vector<std::map<int, std::string>> inputSymbols;
 };
 
+/// The IR and, per IR value id, the TorchScript value it stands for (null for
+/// values with no TorchScript counterpart), so that later runs of the graph
+/// can be read in IR terms.
+struct TracedGraph {
+    Graph graph;
+    std::vector<const torch::jit::Value*> jitValues;
+};
+
 /// Throws t2n::Error (Trace) for constructs the IR cannot hold yet (control
 /// flow left after hardening), naming the node.
-Graph buildGraph(const TraceInputs& in);
+TracedGraph buildGraph(const TraceInputs& in);
 
 /// Where a TorchScript node comes from: module path and original source line.
 NodeRef describeNode(const torch::jit::Node* node);

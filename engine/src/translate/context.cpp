@@ -196,7 +196,7 @@ Expr Context::tensor(ir::ValueId id) {
         if (auto* t = std::get_if<TensorData>(&*v.constant)) {
             Expr e = constantTensor(*t, v.paramName, v.name.empty() ? v.debugName : v.name);
             if (e.isIdentifier())
-                bound_[id] = e;
+                bind(id, e);
             return e;
         }
         if (auto* n = std::get_if<int64_t>(&*v.constant))

@@ -86,6 +86,10 @@ public:
     void warn(const std::string& message);
     std::vector<std::string> takeWarnings() { return std::move(warnings_); }
 
+    /// The IR value each NNEF identifier stands for (the first binding wins:
+    /// identity lowerings rebind an existing identifier to an equal value).
+    const std::map<std::string, ir::ValueId>& identifierValues() const { return identifiers_; }
+
     // --- finishing ------------------------------------------------------------
     /// Declares the kept inputs (external) with the given names; call
     /// before lowering.
@@ -110,6 +114,7 @@ private:
     const ir::Node* node_ = nullptr;
     nnef::IdentifierPool pool_;
     std::map<ir::ValueId, Expr> bound_;
+    std::map<std::string, ir::ValueId> identifiers_;
     std::vector<int> uses_;
     std::map<ir::ValueId, std::string> outputNames_; // first graph-output name per value
     std::map<std::pair<ir::ValueId, int64_t>, Expr> aligned_;

@@ -259,6 +259,7 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
     tr.doc.outputs = outs;
     for (auto& w : ctx.takeWarnings())
         tr.warnings.push_back(std::move(w));
+    tr.identifierValues = ctx.identifierValues();
 
     tr.doc.properties = target::buildProperties(options, target, props);
     target.declareRegistries(tr.doc);

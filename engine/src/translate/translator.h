@@ -19,6 +19,8 @@ struct Translation {
     std::vector<std::string> warnings;
     std::map<std::string, int> torchOps;
     std::map<std::string, int> nnefOps;
+    /// NNEF identifier -> the IR value it stands for (see Context).
+    std::map<std::string, ir::ValueId> identifierValues;
 };
 
 /// Throws t2n::Error: Unsupported listing every unsupported node of the model
