@@ -15,6 +15,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config ccache git xz-utils dpkg-dev
+  # libFuzzer for the reader's fuzz test
+  clang libclang-rt-14-dev
   # engine
   libtorch-dev libarchive-dev nlohmann-json3-dev libcli11-dev libdtl-dev
   libfmt-dev libspdlog-dev zlib1g-dev

@@ -11,6 +11,20 @@
     X(naming, NamingTest)                                                                          \
     X(export_options, ExportOptionsTest)                                                           \
     X(export_errors, ExportErrorsTest)                                                             \
+    X(harden_folds, HardenFoldsTest)                                                               \
+    X(harden_ifs, HardenIfsTest)                                                                   \
+    X(harden_chain, HardenChainTest)                                                               \
+    X(nnef_reader, NnefReaderTest)                                                                 \
+    X(structure_check, StructureCheckTest)                                                         \
+    X(interpreter, InterpreterTest)                                                                \
+    X(interpreter_ops, InterpreterOpsTest)                                                         \
+    X(interpreter_nn, InterpreterNnTest)                                                           \
+    X(interpreter_fixtures, InterpreterFixturesTest)                                               \
+    X(check_mutations, CheckMutationsTest)                                                         \
+    X(compare, CompareTest)                                                                        \
+    X(npz, NpzTest)                                                                                \
+    X(tract_cli, TractCliTest)                                                                     \
+    X(debug_bundle, DebugBundleTest)                                                               \
     X(cli, CliTest)
 
 namespace t2n::test {

@@ -74,6 +74,10 @@ t2n::ExportOptions fixtureOptions(const QString& name) {
         spec.dtype = t2n::parseDType(in.value("dtype").toString().toStdString()).value();
         o.inputs.push_back(spec);
     }
+    // Models whose export is checked at a looser level say so, with the reason.
+    auto tolerance = fixtureInfo(name).value("check_tolerance").toObject();
+    if (!tolerance.isEmpty())
+        o.checkTolerance = tolerance.value("level").toString().toStdString();
     return o;
 }
 

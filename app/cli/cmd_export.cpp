@@ -33,6 +33,17 @@ void writeReport(const std::string& path, const std::string& json) {
 }
 } // namespace
 
+int checkExitCode(const CheckReport& check, Observer& observer) {
+    if (!check.ran || check.passed)
+        return 0;
+    observer.log(LogLevel::Error,
+                 check.debugBundle.empty()
+                     ? "the archive does not compute what the model computes (see above); "
+                       "--debug-bundle PATH collects what is needed to reproduce it"
+                     : "the archive does not compute what the model computes (see above)");
+    return 1;
+}
+
 Command addExportCommand(CLI::App& root) {
     auto args = std::make_shared<ExportArgs>();
     CLI::App* app = root.add_subcommand("export", "export a TorchScript model to an NNEF artifact");
@@ -41,6 +52,8 @@ Command addExportCommand(CLI::App& root) {
                     "artifact path ending in .nnef (folder), .nnef.tar or .nnef.tgz")
         ->required();
     app->add_option("--report", args->report, "write the JSON report to FILE ('-' for stdout)");
+    app->add_flag("--no-check", args->flags.noCheck,
+                  "do not check the archive against the model (reference interpreter, tract)");
     return {app, [args] {
                 ExportOptions options = toOptions(args->flags);
                 CliObserver observer(options.logLevel);
@@ -62,7 +75,7 @@ Command addExportCommand(CLI::App& root) {
                                          artifactFormName(report.artifact.form),
                                          report.bytesWritten, ops, report.variables.size(),
                                          report.warnings.size(), total));
-                return 0;
+                return checkExitCode(report.check, observer);
             }};
 }
 

@@ -6,6 +6,11 @@
 
 #include <functional>
 
+namespace t2n {
+struct CheckReport;
+class Observer;
+} // namespace t2n
+
 namespace t2n::cli {
 
 struct Command {
@@ -14,8 +19,13 @@ struct Command {
 };
 
 Command addExportCommand(CLI::App& root);
+Command addCheckCommand(CLI::App& root);
 Command addInspectCommand(CLI::App& root);
+Command addHardenCommand(CLI::App& root);
 Command addOpsCommand(CLI::App& root);
 Command addBenchCommand(CLI::App& root);
+
+/// 0 when the check passed or did not run, 1 (a mismatch) otherwise.
+int checkExitCode(const CheckReport& check, Observer& observer);
 
 } // namespace t2n::cli

@@ -10,6 +10,10 @@ namespace t2n::cli {
 
 void addModelFlags(CLI::App& app, ExportFlags& f) {
     app.add_option("model", f.model, "TorchScript file written by torch.jit.save")->required();
+    addInputFlags(app, f);
+}
+
+void addInputFlags(CLI::App& app, ExportFlags& f) {
     app.add_option("-i,--input", f.inputs,
                    "one per forward() argument, in order: NAME:SHAPE:DTYPE, e.g. "
                    "input:1x3x224x224:f32 (dtypes f32 f16 f64 i64 i32 i16 i8 u8 bool)");
@@ -20,6 +24,22 @@ void addModelFlags(CLI::App& app, ExportFlags& f) {
 
 void addExportFlags(CLI::App& app, ExportFlags& f) {
     addModelFlags(app, f);
+    addExportOptionFlags(app, f);
+    addCheckFlags(app, f);
+}
+
+void addCheckFlags(CLI::App& app, ExportFlags& f) {
+    app.add_option("--tolerance", f.tolerance,
+                   "check tolerance: exact, close, approximate, very, super, ultra, "
+                   "custom:ATOL,RTOL,OUTLIERS")
+        ->capture_default_str();
+    app.add_option("--tract-bin", f.tractBin,
+                   "tract binary for the check (default: $T2N_TRACT_BIN, then tract on PATH)");
+    app.add_option("--debug-bundle", f.debugBundle,
+                   "when the check fails, write a debug bundle (folder, or .tgz) here");
+}
+
+void addExportOptionFlags(CLI::App& app, ExportFlags& f) {
     app.add_option("--input-name", f.inputNames,
                    "NNEF names of the inputs, replacing the --input names (same count)");
     app.add_option("--output-name", f.outputNames, "NNEF names of the outputs (default output_N)");
@@ -93,6 +113,10 @@ ExportOptions toOptions(const ExportFlags& f) {
                     "use trace, debug, info, warn, error or off");
     o.logLevel = *level;
     o.seed = f.seed;
+    o.check = !f.noCheck;
+    o.checkTolerance = f.tolerance;
+    o.tractBinary = f.tractBin;
+    o.debugBundle = f.debugBundle;
     return o;
 }
 

@@ -28,10 +28,21 @@ struct ExportFlags {
     std::vector<std::string> extensions;
     std::string logLevel = "info";
     uint64_t seed = 0;
+    bool noCheck = false;
+    std::string tolerance = "approximate";
+    std::string tractBin;
+    std::string debugBundle;
 };
 
-/// The model argument and --input; `all` adds every export option.
+/// --input, --seed, --log-level.
+void addInputFlags(CLI::App& app, ExportFlags& f);
+/// The model argument and the input flags.
 void addModelFlags(CLI::App& app, ExportFlags& f);
+/// Names, target, properties, compression ... (everything but the model).
+void addExportOptionFlags(CLI::App& app, ExportFlags& f);
+/// --tolerance, --tract-bin, --debug-bundle.
+void addCheckFlags(CLI::App& app, ExportFlags& f);
+/// The model, the inputs, every export option and the check flags.
 void addExportFlags(CLI::App& app, ExportFlags& f);
 
 /// Throws t2n::Error (Usage) with a hint for malformed values.

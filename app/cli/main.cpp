@@ -13,10 +13,9 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("t2n ") + std::string(t2n::version()));
     app.require_subcommand(1);
     std::vector<t2n::cli::Command> commands{
-        t2n::cli::addExportCommand(app),
-        t2n::cli::addInspectCommand(app),
-        t2n::cli::addOpsCommand(app),
-        t2n::cli::addBenchCommand(app),
+        t2n::cli::addExportCommand(app),  t2n::cli::addCheckCommand(app),
+        t2n::cli::addInspectCommand(app), t2n::cli::addHardenCommand(app),
+        t2n::cli::addOpsCommand(app),     t2n::cli::addBenchCommand(app),
     };
     try {
         app.parse(argc, argv);

@@ -22,6 +22,7 @@ std::string ExportReport::toJson() const {
     j["stages"] = stages;
     j["warnings"] = warnings;
     j["graph_nodes"] = graphNodes;
+    j["harden"] = json::parse(harden::toJson(harden));
     j["torch_ops"] = torchOps;
     j["nnef_ops"] = nnefOps;
     j["inputs"] = inputs;
@@ -39,6 +40,42 @@ std::string ExportReport::toJson() const {
         vars.push_back(std::move(e));
     }
     j["variables"] = vars;
+    if (check.ran) {
+        json outs = json::array();
+        for (const auto& o : check.outputs)
+            outs.push_back({{"name", o.name},
+                            {"ok", o.ok},
+                            {"elements", o.elements},
+                            {"mismatches", o.mismatches},
+                            {"mismatch_ratio", o.mismatchRatio},
+                            {"max_abs_error", o.maxAbsError},
+                            {"max_rel_error", o.maxRelError},
+                            {"worst_index", o.worstIndex},
+                            {"worst_expected", o.expected},
+                            {"worst_got", o.got},
+                            {"note", o.note}});
+        json c{{"passed", check.passed},
+               {"tolerance", check.tolerance},
+               {"structure_problems", check.structureProblems},
+               {"outputs", outs},
+               {"tract", check.tract},
+               {"seconds", check.seconds}};
+        if (!check.tractCommand.empty())
+            c["tract_command"] = check.tractCommand;
+        if (check.diverged)
+            c["divergence"] = {{"identifier", check.divergence.identifier},
+                               {"operation", check.divergence.operation},
+                               {"nnef_line", check.divergence.nnefLine},
+                               {"torch_node", check.divergence.node.describe()},
+                               {"torch_kind", check.divergence.node.kind},
+                               {"module_path", check.divergence.node.modulePath},
+                               {"source_file", check.divergence.node.sourceFile},
+                               {"source_line", check.divergence.node.sourceLine},
+                               {"detail", check.divergence.detail}};
+        if (!check.debugBundle.empty())
+            c["debug_bundle"] = check.debugBundle;
+        j["check"] = c;
+    }
     return j.dump(2);
 }
 

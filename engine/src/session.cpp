@@ -1,10 +1,11 @@
 #include "t2n/session.h"
 
 #include "archive/write_document.h"
-#include "harden/prepare_graph.h"
+#include "check/check_stage.h"
+#include "harden/graph_runner.h"
+#include "harden/harden.h"
 #include "ir/ir_builder.h"
 #include "ir/naming.h"
-#include "ir/value_recorder.h"
 #include "load/module_loader.h"
 #include "translate/translator.h"
 
@@ -57,8 +58,9 @@ struct Session::Impl {
     std::filesystem::path modelPath;
     std::optional<torch::jit::Module> module;
     std::optional<harden::PreparedModule> prepared;
+    bool hardenedWithInputs = false;
     std::optional<ir::Graph> graph;
-    std::vector<const torch::jit::Value*> jitValues;  // per IR value id
+    std::vector<const torch::jit::Value*> jitValues; // per IR value id
     std::optional<translate::Translation> translation;
     ExportReport report;
 
@@ -106,23 +108,6 @@ std::vector<std::string> Session::forwardArgumentNames() const {
     return load::forwardArgumentNames(d->requireModule());
 }
 
-void Session::harden(const ExportOptions&) {
-    StageScope scope(Stage::Harden, d->observer, d->report);
-    d->prepared = harden::prepareGraph(d->requireModule(), /*freeze=*/true);
-    for (const auto& w : d->prepared->warnings)
-        d->warn(w);
-    d->log(LogLevel::Info, fmt::format("{} calls and attributes ({} nodes)",
-                                       d->prepared->froze ? "froze" : "inlined",
-                                       std::distance(d->prepared->graph->nodes().begin(),
-                                                     d->prepared->graph->nodes().end())));
-}
-
-std::string Session::hardenedText() const {
-    if (!d->prepared)
-        throw Error(Stage::Harden, ErrorCode::Internal, "the model has not been hardened yet");
-    return graphText(d->prepared->graph);
-}
-
 namespace {
 void checkInputSpecs(const std::vector<InputSpec>& specs, const std::vector<std::string>& args) {
     if (specs.size() == args.size())
@@ -148,8 +133,32 @@ std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
 }
 } // namespace
 
-const ir::Graph& Session::trace(const ExportOptions& options) {
+void Session::harden(const ExportOptions& options) {
+    StageScope scope(Stage::Harden, d->observer, d->report);
+    const auto& m = d->requireModule();
+    // The passes that specialise the graph run it on the same seeded inputs
+    // as trace(), so the branches they keep are the ones the recording sees.
+    std::vector<at::Tensor> examples;
+    if (!options.inputs.empty()) {
+        checkInputSpecs(options.inputs, forwardArgumentNames());
+        examples = load::makeExampleInputs(options.inputs, options.seed);
+    }
+    d->prepared = harden::hardenForExport(m, examples, options.harden);
+    d->hardenedWithInputs = !examples.empty();
+    d->report.harden = d->prepared->diagnostics;
+    for (const auto& w : d->prepared->warnings)
+        d->warn(w);
+    d->log(LogLevel::Info, harden::summarize(d->prepared->diagnostics));
+}
+
+std::string Session::hardenedText() const {
     if (!d->prepared)
+        throw Error(Stage::Harden, ErrorCode::Internal, "the model has not been hardened yet");
+    return graphText(d->prepared->graph);
+}
+
+const ir::Graph& Session::trace(const ExportOptions& options) {
+    if (!d->prepared || !d->hardenedWithInputs)
         harden(options);
     StageScope scope(Stage::Trace, d->observer, d->report);
     checkInputSpecs(options.inputs, forwardArgumentNames());
@@ -166,13 +175,14 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
             }
     const auto& m = d->prepared->module;
     std::vector<std::string> torchWarnings;
-    auto main =
-        ir::recordValues(m, d->prepared->graph,
-                         load::makeExampleInputs(options.inputs, options.seed), &torchWarnings);
+    harden::RunOptions run;
+    run.warnings = &torchWarnings;
+    auto main = harden::runGraph(&m, *d->prepared->graph,
+                                 load::makeExampleInputs(options.inputs, options.seed), run);
     for (const auto& w : torchWarnings)
         d->warn("PyTorch: " + w);
     d->checkCancel(Stage::Trace);
-    std::optional<ir::Recording> probe;
+    std::optional<harden::Recorded> probe;
     bool dynamic = false;
     for (const auto& s : symbols)
         dynamic = dynamic || !s.empty();
@@ -180,7 +190,7 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
         for (int64_t delta : {1, 2}) {
             try {
                 auto specs = probeSpecs(options.inputs, symbols, delta);
-                probe = ir::recordValues(m, d->prepared->graph,
+                probe = harden::runGraph(&m, *d->prepared->graph,
                                          load::makeExampleInputs(specs, options.seed + 1));
                 break;
             } catch (const Error& e) {
@@ -260,6 +270,43 @@ Artifact Session::write(const std::filesystem::path& path, const ExportOptions& 
     return artifact;
 }
 
+const CheckReport& Session::check(const std::filesystem::path& artifact,
+                                  const ExportOptions& options) {
+    if (!d->translation)
+        translate(options);
+    StageScope scope(Stage::Check, d->observer, d->report);
+    check::CheckInputs in;
+    in.model = &d->requireModule();
+    in.prepared = &*d->prepared;
+    in.graph = &*d->graph;
+    in.jitValues = &d->jitValues;
+    in.translation = &*d->translation;
+    in.artifact = artifact;
+    in.options = &options;
+    in.reportJson = [this] { return d->report.toJson(); };
+    in.log = [this](LogLevel l, const std::string& m) { d->log(l, m); };
+    d->report.check = check::runCheck(in);
+    const CheckReport& c = d->report.check;
+    for (const auto& o : c.outputs)
+        d->log(o.ok ? LogLevel::Info : LogLevel::Warn,
+               fmt::format("check {}: {} (max abs error {:.3g}, max rel error {:.3g}, {} of {} "
+                           "elements beyond {}){}",
+                           o.name, o.ok ? "matches" : "DIFFERS", o.maxAbsError, o.maxRelError,
+                           o.mismatches, o.elements, c.tolerance,
+                           o.note.empty() ? "" : " - " + o.note));
+    for (const auto& p : c.structureProblems)
+        d->log(LogLevel::Error, "check: " + p);
+    if (c.diverged)
+        d->log(LogLevel::Error,
+               fmt::format("first diverging operation: {} = {}(...) at graph.nnef:{}, from {}: {}",
+                           c.divergence.identifier, c.divergence.operation, c.divergence.nnefLine,
+                           c.divergence.node.describe(), c.divergence.detail));
+    d->log(LogLevel::Info, c.tract);
+    if (!c.debugBundle.empty())
+        d->log(LogLevel::Info, "debug bundle written to " + c.debugBundle);
+    return c;
+}
+
 ExportReport Session::exportModel(const std::filesystem::path& output,
                                   const ExportOptions& options) {
     // Check the destination first: a bad path should not cost a translation.
@@ -268,7 +315,9 @@ ExportReport Session::exportModel(const std::filesystem::path& output,
     harden(options);
     trace(options);
     translate(options);
-    write(output, options);
+    Artifact artifact = write(output, options);
+    if (options.check)
+        check(artifact.path, options);
     return d->report;
 }
 

@@ -158,6 +158,81 @@ private Q_SLOTS:
                  "supported-operators` and commit it");
     }
 
+    // t2n check: 0 on a match, 1 on a mismatch naming the diverging operation,
+    // and a debug bundle when asked.
+    void checkCommand() {
+        const QString nb = model("naming_blocks");
+        const QString dir = out("checked.nnef");
+        auto r = runT2n({"export", nb, "--input", "image:2x3x6x5:f32", "-o", dir, "--compression",
+                         "none", "--no-check"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(!r.err.contains("check "));
+        r = runT2n({"check", dir, "--model", nb, "--input", "image:2x3x6x5:f32"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.err.contains("matches the model at approximate"));
+        QVERIFY(r.err.contains("tract: skipped (not found)"));
+
+        QFile g(dir + "/graph.nnef");
+        QVERIFY(g.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(g.readAll());
+        g.close();
+        text.replace("encoder_act__relu = relu(", "encoder_act__relu = sigmoid(");
+        QVERIFY(g.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        g.write(text.toUtf8());
+        g.close();
+        r = runT2n({"check", dir, "--model", nb, "--input", "image:2x3x6x5:f32", "--debug-bundle",
+                    out("bundle.tgz"), "--report", out("check.json")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("first diverging operation: encoder_act__relu = sigmoid(...)"),
+                 qPrintable(r.err));
+        QVERIFY(r.err.contains("in module 'encoder.act'"));
+        QVERIFY(fs::exists(work_ / "bundle.tgz"));
+        QFile report(out("check.json"));
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        QJsonObject check = QJsonDocument::fromJson(report.readAll()).object()["check"].toObject();
+        QCOMPARE(check["passed"].toBool(), false);
+        QCOMPARE(check["divergence"].toObject()["identifier"].toString(),
+                 QString("encoder_act__relu"));
+        QVERIFY(check["outputs"].toArray().first().toObject()["max_abs_error"].toDouble() > 0);
+    }
+
+    // The export runs a tract found through --tract-bin with torch_to_nnef's
+    // command line; a tract that reports an error fails the export.
+    void exportRunsTract() {
+        auto script = work_ / "tract";
+        QFile f(QString::fromStdString(script.string()));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QString("#!/bin/sh\n"
+                        "if [ \"$1\" = --version ]; then echo 'tract 0.21.13'; exit 0; fi\n"
+                        "echo \"$@\" > %1/tract-argv\n"
+                        "[ -n \"$T2N_FAKE_TRACT_ERROR\" ] && echo 'ERROR mismatch' >&2\n"
+                        "exit 0\n")
+                    .arg(QString::fromStdString(work_.string()))
+                    .toUtf8());
+        f.close();
+        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const QStringList args{"export",      model("naming_blocks"),
+                               "--input",     "image:2x3x6x5:f32",
+                               "-o",          out("tracted.nnef.tgz"),
+                               "--tract-bin", QString::fromStdString(script.string())};
+        auto r = runT2n(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("tract: passed"), qPrintable(r.err));
+        QFile argv(out("tract-argv"));
+        QVERIFY(argv.open(QIODevice::ReadOnly));
+        const QString line = QString::fromUtf8(argv.readAll());
+        for (const char* part :
+             {"tracted.nnef.tgz --nnef-tract-core --nnef-tract-pulse --nnef-tract-extra -O run "
+              "--input-from-bundle",
+              "--assert-output-bundle", "--allow-float-casts --approx approximate"})
+            QVERIFY2(line.contains(part), qPrintable(line));
+        qputenv("T2N_FAKE_TRACT_ERROR", "1");
+        r = runT2n(args);
+        qunsetenv("T2N_FAKE_TRACT_ERROR");
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("tract: failed"), qPrintable(r.err));
+    }
+
     void version() {
         auto r = runT2n({"--version"});
         QCOMPARE(r.exitCode, 0);

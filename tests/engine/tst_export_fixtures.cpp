@@ -1,4 +1,6 @@
-// Every fixture model exports, and an independent reader
+// Every fixture model exports and checks against its TorchScript model (the
+// reference interpreter at 'approximate', or the level its fixture states
+// with a reason), and an independent reader
 // (tests/tools/verify_nnef_archive.py: Python, numpy and torch, no code
 // shared with the writer) re-reads each archive: .dat headers byte by byte
 // against the NNEF spec, one .dat per variable with the declared shape, and
@@ -26,6 +28,7 @@ class ExportFixturesTest : public QObject {
         QString error;
         QString archive;
         int variables = 0;
+        t2n::CheckReport check;
         QJsonObject verified;
     };
     std::map<QString, Outcome> outcomes_;
@@ -48,7 +51,8 @@ private Q_SLOTS:
     void initTestCase() {
         if (fixtureNames("torchvision").isEmpty())
             QSKIP("no fixtures: run the fixtures.generate test first");
-        names_ = fixtureNames("torchvision") + fixtureNames("op") + fixtureNames("naming");
+        names_ = fixtureNames("torchvision") + fixtureNames("op") + fixtureNames("naming") +
+                 fixtureNames("scripted");
         work_ = freshDir("export_fixtures");
         QJsonArray jobs;
         int i = 0;
@@ -68,6 +72,7 @@ private Q_SLOTS:
                 t2n::ExportReport report = session.exportModel(out, options);
                 std::ofstream(reportPath) << report.toJson();
                 o.archive = QString::fromStdString(report.artifact.path.string());
+                o.check = report.check;
                 o.variables = static_cast<int>(report.variables.size());
                 jobs.append(QJsonObject{{"archive", o.archive},
                                         {"model", QString::fromStdString(fixtureModel(name))},
@@ -117,6 +122,38 @@ private Q_SLOTS:
         // The reader saw exactly the variables the report lists.
         QCOMPARE(o.verified.value("variables").toInt(), o.variables);
         QCOMPARE(o.verified.value("graph").toString(), QString("network"));
+    }
+
+    // The export computes what the model computes: every output compared,
+    // with its figures in the report.
+    void checksAgainstTorchScript_data() { exportsAndReadsBack_data(); }
+    void checksAgainstTorchScript() {
+        QFETCH(QString, name);
+        const Outcome& o = outcomes_.at(name);
+        QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
+        QVERIFY(o.check.ran);
+        QStringList problems;
+        for (const auto& p : o.check.structureProblems)
+            problems << QString::fromStdString(p);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join("\n")));
+        QVERIFY2(!o.check.outputs.empty(), "no output was compared");
+        for (const auto& out : o.check.outputs) {
+            QVERIFY2(out.ok,
+                     qPrintable(QString("%1: %2 of %3 elements beyond %4, max abs error "
+                                        "%5, max rel error %6 %7; divergence: %8 %9")
+                                    .arg(QString::fromStdString(out.name))
+                                    .arg(out.mismatches)
+                                    .arg(out.elements)
+                                    .arg(QString::fromStdString(o.check.tolerance))
+                                    .arg(out.maxAbsError)
+                                    .arg(out.maxRelError)
+                                    .arg(QString::fromStdString(out.note))
+                                    .arg(QString::fromStdString(o.check.divergence.identifier))
+                                    .arg(QString::fromStdString(o.check.divergence.detail))));
+            QVERIFY(out.elements > 0);
+        }
+        QVERIFY(o.check.passed);
+        QVERIFY(QString::fromStdString(o.check.tract).startsWith("tract: "));
     }
 
     // Model weights are stored as the parameters themselves: every

@@ -2,6 +2,7 @@
 // TractNNEF options (seed 000) where they exist there.
 #pragma once
 
+#include "t2n/harden.h"
 #include "t2n/input_spec.h"
 
 #include <filesystem>
@@ -75,6 +76,18 @@ struct ExportOptions {
     /// 1-9: .tgz at that gzip level. See resolveArtifact().
     std::optional<int> compressionLevel = 0;
     LogLevel logLevel = LogLevel::Info;
+    /// The JIT-only hardening chain (seed 001): freeze, passes to skip, a
+    /// rewrite limit to step through it.
+    harden::HardenOptions harden;
+    /// Check the written artifact against the TorchScript model (torch_to_nnef's
+    /// check_io): reference interpreter always, the tract CLI when found.
+    bool check = true;
+    /// exact, close, approximate, very, super, ultra, custom:ATOL,RTOL,OUTLIERS
+    std::string checkTolerance = "approximate";
+    /// tract binary; empty: T2N_TRACT_BIN, then `tract` on PATH.
+    std::string tractBinary;
+    /// Where to write a debug bundle when the check fails (folder or .tgz).
+    std::string debugBundle;
     /// Seed of the random example inputs used for shape recording.
     uint64_t seed = 0;
 };

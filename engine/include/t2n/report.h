@@ -3,6 +3,7 @@
 
 #include "t2n/artifact.h"
 #include "t2n/error.h"
+#include "t2n/harden.h"
 
 #include <map>
 #include <string>
@@ -26,6 +27,45 @@ struct VariableRecord {
     std::string from;
 };
 
+/// One graph output compared with the TorchScript model's.
+struct OutputComparison {
+    std::string name;
+    bool ok = false;
+    int64_t elements = 0;
+    int64_t mismatches = 0;
+    double mismatchRatio = 0;
+    double maxAbsError = 0;
+    double maxRelError = 0;
+    std::vector<int64_t> worstIndex;
+    double expected = 0, got = 0; ///< values at the worst index
+    std::string note;             ///< shape or dtype mismatch, ...
+};
+
+/// The first NNEF operation (in graph order) whose value differs from the
+/// TorchScript value it stands for.
+struct Divergence {
+    std::string identifier; ///< NNEF identifier of the first differing value
+    std::string operation;  ///< NNEF operation (or "variable")
+    int nnefLine = 0;       ///< line in graph.nnef
+    NodeRef node;           ///< the TorchScript node the value comes from
+    std::string detail;     ///< what differs, with figures
+};
+
+struct CheckReport {
+    bool ran = false;
+    bool passed = false;
+    std::string tolerance;
+    std::vector<std::string> structureProblems;
+    std::vector<OutputComparison> outputs;
+    bool diverged = false;
+    Divergence divergence;
+    /// "passed (tract 0.21.13)", "failed: ...", "skipped (not found)"
+    std::string tract;
+    std::string tractCommand;
+    std::string debugBundle; ///< where the debug bundle was written, if any
+    double seconds = 0;
+};
+
 struct ExportReport {
     std::string model;
     std::string t2nVersion;
@@ -40,6 +80,8 @@ struct ExportReport {
     std::vector<std::string> extensions;
     int64_t bytesWritten = 0;
     int graphNodes = 0;
+    harden::HardenDiagnostics harden;
+    CheckReport check;
 
     std::string toJson() const;
 };

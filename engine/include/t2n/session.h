@@ -42,7 +42,9 @@ public:
     /// Names of forward()'s tensor arguments, as TorchScript recorded them.
     std::vector<std::string> forwardArgumentNames() const;
 
-    /// Stage harden: inline calls and fold module attributes to constants.
+    /// Stage harden: the JIT-only hardening chain (seed 001) with
+    /// options.harden; the passes that run the graph use the example inputs
+    /// of options.inputs. Records per pass are in report().harden.
     void harden(const ExportOptions& options);
     std::string hardenedText() const;
 
@@ -59,7 +61,16 @@ public:
     /// Stage write: the artifact, written under a temporary name and renamed last.
     Artifact write(const std::filesystem::path& path, const ExportOptions& options);
 
-    /// All stages. Never leaves a partial artifact behind.
+    /// Stage check: reads `artifact` back, checks its structure, runs it with
+    /// the reference interpreter and compares every output with the
+    /// TorchScript model's at options.checkTolerance (finding the first
+    /// diverging operation on a mismatch), then runs the tract CLI when one is
+    /// found. Translates first if needed (for the identifier <-> node map).
+    const CheckReport& check(const std::filesystem::path& artifact, const ExportOptions& options);
+
+    /// All stages, the check included unless options.check is off. Never
+    /// leaves a partial artifact behind; an artifact that fails the check is
+    /// kept (for inspection) and report().check says why.
     ExportReport exportModel(const std::filesystem::path& output, const ExportOptions& options);
 
     /// Report of everything done so far in this session.

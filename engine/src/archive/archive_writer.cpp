@@ -1,4 +1,5 @@
 #include "archive/archive_writer.h"
+#include "archive/sibling_path.h"
 
 #include "t2n/error.h"
 
@@ -10,7 +11,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <random>
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -41,19 +41,6 @@ constexpr la_int64_t kEntryOwner = 0; // uid and gid 0, no user or group name
 
 std::string errnoText(int err) {
     return std::strerror(err);
-}
-
-std::string randomTag() {
-    thread_local std::mt19937_64 rng{(static_cast<uint64_t>(std::random_device{}()) << 32) ^
-                                     static_cast<uint64_t>(::getpid())};
-    return fmt::format("{:016x}", rng());
-}
-
-/// ".<name>.t2n-<kind>-<random>" next to `final`: hidden (tract ignores dot files) and
-/// in the same directory, so the final rename never crosses file systems.
-fs::path siblingName(const fs::path& final, std::string_view kind) {
-    return final.parent_path() /
-           fmt::format(".{}.t2n-{}-{}", final.filename().string(), kind, randomTag());
 }
 
 /// Relative, '/'-separated, no empty, "." or ".." component, no NUL.
@@ -124,7 +111,7 @@ struct ArchiveWriter::Impl {
 void ArchiveWriter::Impl::openArchive() {
     // O_EXCL: the temporary name is ours alone.
     for (int attempt = 0; fd < 0; ++attempt) {
-        tempPath = siblingName(finalPath, "tmp");
+        tempPath = siblingPath(finalPath, "tmp");
         fd = ::open(tempPath.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && (errno != EEXIST || attempt > 8)) {
             const int err = errno;
@@ -277,7 +264,7 @@ uint64_t ArchiveWriter::Impl::commitFolder() {
     fs::path old;
     std::error_code ec;
     if (fs::exists(fs::symlink_status(finalPath, ec))) {
-        old = siblingName(finalPath, "old");
+        old = siblingPath(finalPath, "old");
         if (::rename(finalPath.c_str(), old.c_str()) != 0)
             throwOutput(finalPath,
                         fmt::format("cannot move the existing folder aside: {}", errnoText(errno)));
@@ -359,7 +346,7 @@ ArchiveWriter::ArchiveWriter(const Artifact& artifact) : d(std::make_unique<Impl
     try {
         if (artifact.form == ArtifactForm::Folder) {
             for (int attempt = 0; d->tempPath.empty(); ++attempt) {
-                const fs::path candidate = siblingName(d->finalPath, "tmp");
+                const fs::path candidate = siblingPath(d->finalPath, "tmp");
                 if (::mkdir(candidate.c_str(), 0777) == 0) {
                     d->tempPath = candidate;
                 } else if (errno != EEXIST || attempt > 8) {

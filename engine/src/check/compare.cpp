@@ -98,8 +98,7 @@ ElementClass classify(c10::ScalarType expected, c10::ScalarType got) {
     if (c10::isFloatingType(expected))
         // tract casts an f32 reference to the f16 result's type (--allow-float-casts)
         // and then picks the f16 row of the table.
-        return expected == at::kFloat && isHalfLike(got) ? ElementClass::Half
-                                                         : ElementClass::Float;
+        return expected == at::kFloat && isHalfLike(got) ? ElementClass::Half : ElementClass::Float;
     return ElementClass::Integer;
 }
 
@@ -137,8 +136,7 @@ struct Scan {
     double maxAbs = 0, maxRel = 0;
 };
 
-template <typename T>
-void scanValues(const T* a, const T* b, int64_t n, T atol, T rtol, Scan& s) {
+template <typename T> void scanValues(const T* a, const T* b, int64_t n, T atol, T rtol, Scan& s) {
     for (int64_t i = 0; i < n; ++i) {
         const T x = a[i], y = b[i];
         bool pass;
@@ -159,8 +157,8 @@ void scanValues(const T* a, const T* b, int64_t n, T atol, T rtol, Scan& s) {
                 // (inf <= inf); t2n reports that as the mismatch it is.
                 pass = std::isfinite(d) && d <= atol + rtol * std::abs(y);
         }
-        const bool finite = std::isfinite(static_cast<double>(x)) &&
-                            std::isfinite(static_cast<double>(y));
+        const bool finite =
+            std::isfinite(static_cast<double>(x)) && std::isfinite(static_cast<double>(y));
         if (finite) {
             s.maxAbs = std::max(s.maxAbs, diff);
             if (y != T(0))
@@ -319,8 +317,8 @@ Comparison compare(const at::Tensor& expected, const at::Tensor& got, const Tole
                                       c.expectedDtype, c.gotDtype);
     for (const auto* t : {&expected, &got})
         if (t->is_complex())
-            throw Error(Stage::Check, ErrorCode::Unsupported,
-                        "t2n cannot compare complex tensors", "compare real and imaginary parts");
+            throw Error(Stage::Check, ErrorCode::Unsupported, "t2n cannot compare complex tensors",
+                        "compare real and imaginary parts");
 
     c.elementClass = classify(expected.scalar_type(), got.scalar_type());
     double scale = 0;
@@ -412,7 +410,7 @@ std::string Comparison::toJson() const {
         j["worst"] = {{"index", worstIndex}, {"expected", worstExpected}, {"got", worstGot}};
     if (mismatches > 0)
         j["first_mismatch_index"] = firstMismatchIndex;
-    return j.dump();
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace t2n::check

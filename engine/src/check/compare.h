@@ -4,12 +4,16 @@
 // target, under torch.allclose(equal_nan=True).
 #pragma once
 
-#include <ATen/core/Tensor.h>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+// Declared only: Tolerance is used by torch-free code (tract_cli), and the
+// callers of compare() include LibTorch themselves.
+namespace at {
+class Tensor;
+} // namespace at
 
 namespace t2n::check {
 
@@ -29,6 +33,7 @@ struct Bounds {
     double atol = 0;
     double rtol = 0;
     double outliers = 0; ///< largest allowed fraction of failing elements
+    bool operator==(const Bounds&) const = default;
 };
 
 struct Tolerance {
@@ -57,21 +62,21 @@ std::string_view toleranceLevelName(ToleranceLevel level);
 
 struct Comparison {
     bool ok = false;
-    std::string tolerance;      ///< Tolerance::str() of the request
+    std::string tolerance; ///< Tolerance::str() of the request
     ElementClass elementClass = ElementClass::Float;
-    Bounds applied;             ///< the bounds used after the dtype selection
-    std::string expectedDtype;  ///< "f32", "f16", "i64", "bool", "qint8", ...
+    Bounds applied;            ///< the bounds used after the dtype selection
+    std::string expectedDtype; ///< "f32", "f16", "i64", "bool", "qint8", ...
     std::string gotDtype;
     std::vector<int64_t> expectedShape;
     std::vector<int64_t> gotShape;
-    std::string shapeMismatch;  ///< non-empty when the shapes differ (then ok == false)
-    std::string dtypeMismatch;  ///< non-empty when the dtypes differ (values still compared)
+    std::string shapeMismatch; ///< non-empty when the shapes differ (then ok == false)
+    std::string dtypeMismatch; ///< non-empty when the dtypes differ (values still compared)
 
     int64_t elements = 0;
     int64_t mismatches = 0;
-    double mismatchRatio = 0;   ///< mismatches / elements
-    double maxAbsError = 0;     ///< over pairs where both values are finite
-    double maxRelError = 0;     ///< |expected - got| / |got|, over finite pairs with got != 0
+    double mismatchRatio = 0; ///< mismatches / elements
+    double maxAbsError = 0;   ///< over pairs where both values are finite
+    double maxRelError = 0;   ///< |expected - got| / |got|, over finite pairs with got != 0
 
     /// The failing element furthest beyond its bound (a NaN or infinity
     /// mismatch counts as infinitely far); when nothing fails, the element with

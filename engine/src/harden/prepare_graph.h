@@ -1,8 +1,9 @@
-// The part of stage harden that every model needs before tracing: resolve
-// method calls and module attributes (freeze, else inline), and turn
-// in-place tensor ops into functional ones where that is provably safe.
-// The full JIT-only hardening chain of seed 001 builds on this.
+// Stage harden's output: the module and the hardened forward() graph the IR
+// builder reads, with the diagnostics of the chain that made it. The chain
+// itself (seed 001) is in harden.h; prepareGraph() is the old entry point.
 #pragma once
+
+#include "t2n/harden.h"
 
 #include <torch/script.h>
 
@@ -15,14 +16,18 @@ namespace t2n::harden {
 struct PreparedModule {
     /// Receiver passed as the graph's first input when running it.
     torch::jit::Module module;
-    /// forward() with every call inlined; its first input is `self`.
+    /// forward() after the chain; its first input is `self`. It is the
+    /// module's own forward graph, so module.forward() runs it too.
     std::shared_ptr<torch::jit::Graph> graph;
     /// Storage address of each parameter and buffer -> its qualified name.
     std::unordered_map<const void*, std::string> paramNames;
     bool froze = false;
     std::vector<std::string> warnings;
+    HardenDiagnostics diagnostics;
 };
 
+/// The chain without example inputs (the passes that need a run skip, with
+/// a remark): hardenForExport(model, {}, options with `freeze`).
 PreparedModule prepareGraph(const torch::jit::Module& model, bool freeze);
 
 } // namespace t2n::harden

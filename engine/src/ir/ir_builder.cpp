@@ -20,9 +20,9 @@ using JitNode = torch::jit::Node;
 // Kinds whose result depends only on tensor shapes (and constants), never
 // on data: their outputs are folded like constants.
 const std::unordered_set<std::string> kShapeOnly{
-    "aten::size",      "aten::dim",        "aten::numel",     "aten::len",
-    "prim::shape",     "aten::zeros_like", "aten::ones_like", "aten::full_like",
-    "aten::new_zeros", "aten::new_ones",   "aten::new_full"};
+    "aten::size",       "aten::dim",       "aten::numel",     "aten::len",       "prim::shape",
+    "aten::zeros_like", "aten::ones_like", "aten::full_like", "aten::new_zeros", "aten::new_ones",
+    "aten::new_full",   "prim::device",    "prim::dtype",     "prim::layout"};
 
 ValueKind kindOf(const c10::IValue& v) {
     if (v.isTensor())
@@ -193,7 +193,7 @@ public:
     }
 
 private:
-    const c10::IValue* recorded(const Recording* rec, const JitValue* v) const {
+    const c10::IValue* recorded(const harden::Recorded* rec, const JitValue* v) const {
         if (!rec)
             return nullptr;
         auto it = rec->find(v);

@@ -15,8 +15,8 @@
 namespace t2n::nnef {
 
 enum class ReadMode {
-    Strict,  ///< Khronos NNEF 1.0.5: KHR_* extensions only, no tract_* operations
-    Tract,   ///< tract: free-form extension lines, symbols, asserts, tract_core_properties
+    Strict, ///< Khronos NNEF 1.0.5: KHR_* extensions only, no tract_* operations
+    Tract,  ///< tract: free-form extension lines, symbols, asserts, tract_core_properties
 };
 
 struct ReadOptions {
@@ -33,6 +33,9 @@ struct LoadedModel {
     /// Every .dat of the artifact, by label (path without ".dat").
     std::map<std::string, TensorData> tensors;
     std::vector<ast::QuantEntry> quant;
+    /// Things tract would silently skip: dot-prefixed entries, sub-models,
+    /// files that are neither graph.nnef, graph.quant nor .dat.
+    std::vector<std::string> warnings;
 };
 
 /// Throws t2n::Error (Stage::Check) naming the file, line and column of a

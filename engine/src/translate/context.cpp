@@ -335,6 +335,8 @@ std::vector<Expr> Context::emitMulti(const std::string& op, std::vector<Expr> ar
 }
 
 void Context::bind(ir::ValueId id, Expr e) {
+    if (e.isIdentifier())
+        identifiers_.emplace(e.text, id);
     bound_[id] = std::move(e);
 }
 

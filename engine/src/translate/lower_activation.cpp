@@ -92,6 +92,23 @@ void lowerGelu(Context& ctx) {
     ctx.emitOut("mul", {half, one});
 }
 
+// prelu(x, weight): NNEF's prelu with the [C] slopes as [1, C], which
+// trailing broadcasting aligns with the channel axis (a single slope stays 1-D).
+void lowerPrelu(Context& ctx) {
+    const ir::Value& w = ctx.in(1);
+    const int64_t n = w.shape.empty() ? 1 : w.shape[0];
+    Expr alpha;
+    if (n == 1) {
+        alpha = ctx.operand(ctx.node().inputs[1], 1, ctx.out().dtype);
+    } else if (w.constant && std::holds_alternative<TensorData>(*w.constant)) {
+        alpha = ctx.constantTensor(std::get<TensorData>(*w.constant).reshaped({1, n}), w.paramName,
+                                   w.name.empty() ? w.debugName : w.name);
+    } else {
+        alpha = ctx.emitTemp("unsqueeze", {ctx.input(1)}, {{"axes", Expr::ints({0})}}, "slopes");
+    }
+    ctx.emitOut("prelu", {in0(ctx), alpha});
+}
+
 void lowerLeakyRelu(Context& ctx) {
     double slope = ctx.numInputs() > 1 ? ctx.floatArg(1) : 0.01;
     ctx.emitOut("leaky_relu", {in0(ctx)}, {{"alpha", lit(ctx, slope)}});
@@ -175,6 +192,7 @@ void registerActivationOps(Registry& r) {
     r.add("aten::silu", lowerSilu, "x * sigmoid(x)");
     r.add("aten::gelu", lowerGelu, "exact (tract_core_erf) and tanh approximations");
     r.add("aten::leaky_relu", lowerLeakyRelu);
+    r.add("aten::prelu", lowerPrelu, "one slope or one per channel");
     r.add("aten::elu", lowerElu, "spelled out unless alpha = scale = 1 (tract's elu has no alpha)");
     r.add("aten::softplus", lowerSoftplus, "with PyTorch's linear threshold");
     r.add("aten::softmax", lowerSoftmax, "no dtype argument");

@@ -84,7 +84,10 @@ void emitConv(Context& ctx, ConvArgs a) {
             for (size_t i = 0; i < n; ++i)
                 a.padding[i].second -= a.outputPadding[i];
         } else {
-            k.emplace_back("output_shape", Expr::ints(ctx.out().shape));
+            // tract honours output_shape only when it lists the spatial axes.
+            const auto& o = ctx.out().shape;
+            k.emplace_back("output_shape",
+                           Expr::ints(std::vector<int64_t>(o.end() - spatial, o.end())));
         }
     }
     std::vector<Expr> pads;

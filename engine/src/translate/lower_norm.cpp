@@ -38,11 +38,56 @@ void lowerBatchNorm(Context& ctx) {
                 {{"epsilon", Expr::f(ctx.floatArg(7))}});
 }
 
+// group_norm(x, groups, weight, bias, eps, cudnn): statistics over each
+// group of channels and the spatial axes, then the per-channel affine.
+void lowerGroupNorm(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    const int64_t rank = rankOf(x);
+    if (rank < 2)
+        ctx.unsupported("group_norm of an input without a channel axis");
+    const int64_t c = x.shape[1], groups = ctx.intArg(1);
+    DType t = ctx.out().dtype;
+    Expr e = ctx.operand(ctx.node().inputs[0], rank, t);
+    Expr grouped =
+        ctx.emitTemp("reshape", {e}, {{"shape", Expr::ints({0, groups, -1})}}, "grouped");
+    Kwargs axes{{"axes", Expr::ints({2})}};
+    Expr mean = ctx.emitTemp("mean_reduce", {grouped}, axes, "mean");
+    Expr centered = ctx.emitTemp("sub", {grouped, mean}, {}, "centered");
+    Expr sq = ctx.emitTemp("mul", {centered, centered}, {}, "squared");
+    Expr var = ctx.emitTemp("mean_reduce", {sq}, axes, "variance");
+    Expr eps = ctx.emitTemp("add", {var, Context::scalarLiteral(ctx.floatArg(4), t)}, {}, "eps");
+    Expr normed =
+        ctx.emitTemp("div", {centered, ctx.emitTemp("sqrt", {eps}, {}, "std")}, {}, "normalized");
+    std::vector<int64_t> shape = x.shape;
+    shape[0] = 0; // the batch is copied, so a dynamic batch stays dynamic
+    const bool affine = !ctx.isNone(2) || !ctx.isNone(3);
+    Expr y =
+        emitStep(ctx, !affine, "reshape", {normed}, {{"shape", Expr::ints(shape)}}, "ungrouped");
+    if (!affine)
+        return;
+    // [C] parameters as [1, C, 1, ...] to meet the channel axis.
+    auto perChannel = [&](size_t i, double absent) {
+        if (ctx.isNone(i))
+            return Context::scalarLiteral(absent, t);
+        std::vector<int64_t> s(static_cast<size_t>(rank), 1);
+        s[1] = c;
+        const ir::Value& v = ctx.in(i);
+        if (v.constant)
+            if (auto* d = std::get_if<TensorData>(&*v.constant))
+                return ctx.constantTensor(d->reshaped(s), v.paramName,
+                                          v.name.empty() ? v.debugName : v.name);
+        return ctx.emitTemp("reshape", {ctx.input(i)}, {{"shape", Expr::ints(s)}}, "param");
+    };
+    Expr scaled = ctx.emitTemp("mul", {y, perChannel(2, 1.0)}, {}, "scaled");
+    ctx.emitOut("add", {scaled, perChannel(3, 0.0)});
+}
+
 } // namespace
 
 void registerNormOps(Registry& r) {
     r.beginFamily("norm");
     r.add("aten::batch_norm", lowerBatchNorm, "inference mode (running statistics)");
+    r.add("aten::group_norm", lowerGroupNorm, "affine or not; dynamic batch kept");
 }
 
 } // namespace t2n::translate

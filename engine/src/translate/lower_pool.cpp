@@ -70,9 +70,11 @@ void lowerMaxPool(Context& ctx) {
 }
 
 // avg_pool{1,2,3}d(x, kernel, stride, padding, ceil_mode, count_include_pad
-// [, divisor_override]). With count_include_pad the explicit padding counts
-// in the divisor but the ceil_mode overhang does not: pad explicitly with
-// zeros first, then pool with the overhang ignored.
+// [, divisor_override]). tract reads both 'constant' and 'ignore' as
+// "average over the cells inside the input" (its sum_pool never counts
+// padding), so the pool itself always ignores padding. count_include_pad
+// makes PyTorch count the explicit padding but not the ceil_mode overhang:
+// pad with real zeros first, then pool with only the overhang left.
 void lowerAvgPool(Context& ctx) {
     size_t n = spatialAxes(ctx.node().kind);
     bool countPad = ctx.numInputs() > 5 ? ctx.boolArg(5) : true;
@@ -81,12 +83,10 @@ void lowerAvgPool(Context& ctx) {
     Window w = makeWindow(ctx, n, ctx.intsArg(1), ctx.intsArg(2), ctx.intsArg(3), {});
     const int64_t rank = rankOf(ctx.in(0));
     Expr x = ctx.input(0);
-    bool explicitPad = false, overhang = false;
-    for (auto [b, a] : w.padding) {
+    bool explicitPad = false;
+    for (auto [b, a] : w.padding)
         explicitPad = explicitPad || b > 0;
-        overhang = overhang || a > b;
-    }
-    if (countPad && explicitPad && overhang) {
+    if (countPad && explicitPad) {
         std::vector<std::pair<int64_t, int64_t>> zeros;
         for (auto& [b, a] : w.padding) {
             zeros.emplace_back(b, b);
@@ -99,8 +99,7 @@ void lowerAvgPool(Context& ctx) {
                           {"value", Expr::f(0.0)}},
                          "padded");
     }
-    std::string border = countPad && !overhang ? "constant" : "ignore";
-    ctx.emitOut("avg_pool", {x}, windowArgs(w, rank, border));
+    ctx.emitOut("avg_pool", {x}, windowArgs(w, rank, "ignore"));
 }
 
 // One output cell of an adaptive pool covers [floor(i*in/out), ceil((i+1)*in/out)).

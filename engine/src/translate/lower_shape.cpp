@@ -179,6 +179,7 @@ void registerShapeOps(Registry& r) {
     r.add("aten::clone", lowerIdentity, "identity");
     r.add("aten::detach", lowerIdentity, "identity");
     r.add("aten::alias", lowerIdentity, "identity");
+    r.add("prim::unchecked_cast", lowerIdentity, "identity (an Optional refinement)");
     r.add("aten::dropout", lowerDropout, "identity at inference");
     r.add("aten::feature_dropout", lowerDropout, "identity at inference");
     r.add("aten::alpha_dropout", lowerDropout, "identity at inference");

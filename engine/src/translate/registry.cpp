@@ -36,6 +36,7 @@ const Registry& defaultRegistry() {
         registerListOps(r);
         registerReduceOps(r);
         registerPadOps(r);
+        registerRnnOps(r);
         return r;
     }();
     return registry;

@@ -45,6 +45,7 @@ void registerShapeOps(Registry& r);
 void registerListOps(Registry& r);
 void registerReduceOps(Registry& r);
 void registerPadOps(Registry& r);
+void registerRnnOps(Registry& r);
 
 const Registry& defaultRegistry();
 

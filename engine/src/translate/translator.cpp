@@ -260,6 +260,9 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
     for (auto& w : ctx.takeWarnings())
         tr.warnings.push_back(std::move(w));
     tr.identifierValues = ctx.identifierValues();
+    for (size_t i = 0; i < keep.size(); ++i)
+        if (keep[i])
+            tr.inputIndices.push_back(i);
 
     tr.doc.properties = target::buildProperties(options, target, props);
     target.declareRegistries(tr.doc);

@@ -19,6 +19,9 @@ struct Translation {
     std::vector<std::string> warnings;
     std::map<std::string, int> torchOps;
     std::map<std::string, int> nnefOps;
+    /// For each NNEF graph input, in order, the index of the model input
+    /// (forward() argument) it is: inputs that reach no output may be left out.
+    std::vector<size_t> inputIndices;
     /// NNEF identifier -> the IR value it stands for (see Context).
     std::map<std::string, ir::ValueId> identifierValues;
 };

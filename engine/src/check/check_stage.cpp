@@ -1,0 +1,255 @@
+#include "check/check_stage.h"
+
+#include "check/compare.h"
+#include "check/debug_bundle.h"
+#include "check/divergence.h"
+#include "check/interpreter.h"
+#include "check/npz_writer.h"
+#include "check/structure_check.h"
+#include "check/tract_cli.h"
+#include "load/module_loader.h"
+#include "nnef/model_reader.h"
+
+#include <chrono>
+#include <cstring>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace t2n::check {
+
+namespace {
+
+// forward()'s result as a flat list of tensors, tuples and lists unfolded in
+// order: the order of the NNEF graph outputs.
+void flatten(const c10::IValue& v, std::vector<at::Tensor>& out) {
+    if (v.isTensor()) {
+        out.push_back(v.toTensor());
+    } else if (v.isTuple()) {
+        for (const auto& e : v.toTupleRef().elements())
+            flatten(e, out);
+    } else if (v.isList()) {
+        for (const auto& e : v.toListRef())
+            flatten(e, out);
+    }
+}
+
+std::vector<at::Tensor> referenceOutputs(const torch::jit::Module& model,
+                                         const std::vector<at::Tensor>& inputs) {
+    torch::NoGradGuard noGrad;
+    std::vector<c10::IValue> args(inputs.begin(), inputs.end());
+    std::vector<at::Tensor> out;
+    try {
+        flatten(const_cast<torch::jit::Module&>(model).forward(args), out);
+    } catch (const std::exception& e) {
+        std::string what = e.what();
+        throw Error(Stage::Check, ErrorCode::ModelRun,
+                    "the TorchScript model failed on the check inputs: " +
+                        what.substr(0, what.find('\n')));
+    }
+    return out;
+}
+
+OutputComparison toReport(const std::string& name, const Comparison& c) {
+    OutputComparison o;
+    o.name = name;
+    o.ok = c.ok;
+    o.elements = c.elements;
+    o.mismatches = c.mismatches;
+    o.mismatchRatio = c.mismatchRatio;
+    o.maxAbsError = c.maxAbsError;
+    o.maxRelError = c.maxRelError;
+    if (c.hasWorst) {
+        o.worstIndex = c.worstIndex;
+        o.expected = c.worstExpected;
+        o.got = c.worstGot;
+    }
+    o.note = !c.shapeMismatch.empty() ? c.shapeMismatch : c.dtypeMismatch;
+    return o;
+}
+
+// Variables are data, not arithmetic: each .dat must hold exactly the bytes
+// the exporter meant to write, whatever the tolerance.
+std::optional<Divergence> firstVariableDifference(const CheckInputs& in,
+                                                  const nnef::LoadedModel& loaded) {
+    for (const auto& v : in.translation->doc.variables) {
+        auto it = loaded.tensors.find(v.label);
+        if (it == loaded.tensors.end())
+            continue; // the structural check reports missing files
+        const TensorData& got = it->second;
+        std::string why;
+        if (got.dtype() != v.data.dtype() || got.shape() != v.data.shape()) {
+            why = fmt::format("{} [{}] in the archive, {} [{}] exported", dtypeName(got.dtype()),
+                              fmt::join(got.shape(), ", "), dtypeName(v.data.dtype()),
+                              fmt::join(v.data.shape(), ", "));
+        } else {
+            auto a = v.data.bytes(), b = got.bytes();
+            for (int64_t i = 0; why.empty() && i < got.numel(); ++i) {
+                const size_t w = dtypeBits(got.dtype()) / 8;
+                if (std::memcmp(a.data() + i * w, b.data() + i * w, w) != 0)
+                    why = fmt::format("element {} is {} in the archive but {} in the model", i,
+                                      got.asDouble(i), v.data.asDouble(i));
+            }
+        }
+        if (why.empty())
+            continue;
+        Divergence d;
+        d.identifier = v.identifier;
+        d.operation = "variable";
+        d.detail = fmt::format("'{}.dat' ({}): {}", v.label,
+                               v.origin == "parameter" ? "a model parameter" : v.from, why);
+        // The parameter (or folded constant) the variable holds.
+        const std::string source = v.origin == "parameter" && !v.from.empty() ? v.from : v.label;
+        d.node.kind = v.origin == "parameter" ? "parameter" : "constant";
+        d.node.valueName = source;
+        if (auto dot = source.rfind('.'); v.origin == "parameter" && dot != std::string::npos)
+            d.node.modulePath = source.substr(0, dot);
+        for (const auto& a : loaded.document.graph.body)
+            if (a.lhs && a.lhs->kind == nnef::ast::Expr::Kind::Identifier &&
+                a.lhs->text == v.identifier)
+                d.nnefLine = a.loc.line;
+        return d;
+    }
+    return std::nullopt;
+}
+
+std::string divergenceJson(const Divergence& d) {
+    nlohmann::json j{{"identifier", d.identifier},
+                     {"operation", d.operation},
+                     {"nnef_line", d.nnefLine},
+                     {"torch_node", d.node.describe()},
+                     {"torch_kind", d.node.kind},
+                     {"module_path", d.node.modulePath},
+                     {"source", fmt::format("{}:{}", d.node.sourceFile, d.node.sourceLine)},
+                     {"detail", d.detail}};
+    return j.dump(2);
+}
+
+} // namespace
+
+CheckReport runCheck(const CheckInputs& in) {
+    const auto start = std::chrono::steady_clock::now();
+    const ExportOptions& options = *in.options;
+    CheckReport report;
+    report.ran = true;
+    Tolerance tolerance = Tolerance::parse(options.checkTolerance);
+    report.tolerance = tolerance.str();
+    auto log = [&](LogLevel l, const std::string& m) {
+        if (in.log)
+            in.log(l, m);
+    };
+    auto finish = [&]() {
+        report.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return report;
+    };
+
+    // Tier 0: read back with the independent reader; structural rules.
+    nnef::LoadedModel loaded;
+    try {
+        loaded = nnef::readModel(in.artifact);
+    } catch (const Error& e) {
+        report.structureProblems.push_back(e.render());
+        return finish();
+    }
+    for (const auto& p : checkStructure(loaded, nnef::ReadMode::Tract)) {
+        if (p.severity == Problem::Severity::Error)
+            report.structureProblems.push_back(formatProblem(p));
+        else
+            log(LogLevel::Debug, formatProblem(p));
+    }
+    std::optional<Interpreter> interpreter;
+    try {
+        interpreter.emplace(loaded);
+    } catch (const Error& e) {
+        report.structureProblems.push_back(e.render());
+    }
+    if (!report.structureProblems.empty())
+        return finish();
+
+    // Tier 1: the reference interpreter against the TorchScript model.
+    const auto& doc = in.translation->doc;
+    std::vector<at::Tensor> inputs = load::makeExampleInputs(options.inputs, options.seed);
+    std::map<std::string, at::Tensor> nnefInputs;
+    for (size_t k = 0; k < doc.inputs.size(); ++k)
+        nnefInputs[doc.inputs[k]] = inputs.at(in.translation->inputIndices.at(k));
+    std::vector<at::Tensor> expected = referenceOutputs(*in.model, inputs);
+    Interpreter::RunOptions runOptions;
+    runOptions.captureFailure = true;
+    RunResult run = interpreter->run(nnefInputs, runOptions);
+    bool allOk = !run.failure && expected.size() == doc.outputs.size();
+    if (expected.size() != doc.outputs.size())
+        report.structureProblems.push_back(
+            fmt::format("the model returns {} tensors but the NNEF graph has {} outputs",
+                        expected.size(), doc.outputs.size()));
+    for (size_t i = 0; !run.failure && i < doc.outputs.size() && i < expected.size(); ++i) {
+        Comparison c = compare(expected[i], run.outputs.at(doc.outputs[i]), tolerance);
+        report.outputs.push_back(toReport(doc.outputs[i], c));
+        allOk = allOk && c.ok;
+    }
+    if (auto d = firstVariableDifference(in, loaded)) {
+        allOk = false;
+        report.diverged = true;
+        report.divergence = *d;
+    } else if (!allOk) {
+        if (auto found = findDivergence(in, *interpreter, nnefInputs, inputs, tolerance)) {
+            report.diverged = true;
+            report.divergence = *found;
+        } else {
+            log(LogLevel::Warn, "no single operation differs beyond the tolerance when fed "
+                                "TorchScript's values: the difference accumulates over the graph "
+                                "(a looser --tolerance may be what this model needs)");
+        }
+    }
+
+    // Tier 2: the tract CLI, when there is one.
+    std::filesystem::path work = std::filesystem::temp_directory_path() /
+                                 fmt::format("t2n-check-{}", static_cast<long>(getpid()));
+    std::filesystem::create_directories(work);
+    std::vector<NpzEntry> io;
+    for (const auto& [name, t] : nnefInputs)
+        io.push_back({name, t});
+    for (size_t i = 0; i < doc.outputs.size() && i < expected.size(); ++i)
+        if (!nnefInputs.count(doc.outputs[i]))
+            io.push_back({doc.outputs[i], expected[i]});
+    const auto npz = work / "io.npz";
+    writeNpz(npz, io);
+    TractCheckOptions tract;
+    tract.tractBin = options.tractBinary;
+    tract.archive = std::filesystem::absolute(in.artifact);
+    tract.ioBundle = npz;
+    tract.tolerance = tolerance;
+    TractCheckResult tr = runTractCheck(tract);
+    report.tract = tr.summary;
+    if (!tr.command.empty())
+        report.tractCommand = fmt::format("{}", fmt::join(tr.command, " "));
+    for (const auto& w : tr.warnings)
+        log(LogLevel::Warn, "tract: " + w);
+    allOk = allOk && !tr.failed();
+    report.passed = allOk && report.structureProblems.empty();
+
+    if (!report.passed && !options.debugBundle.empty()) {
+        DebugBundle b;
+        b.modelArchive = in.artifact;
+        b.ioNpz = npz;
+        b.tract.tolerance = tolerance;
+        if (tr.version.empty())
+            b.tract.version =
+                target::SemVer::parse(options.target.version.empty() ? knownTractVersions().back()
+                                                                     : options.target.version);
+        else
+            b.tract.version = target::SemVer::parse(tr.version);
+        b.tractProgram = tr.tractPath;
+        b.reportJson = in.reportJson ? in.reportJson() : std::string("{}");
+        std::ostringstream hardened;
+        hardened << *in.prepared->graph;
+        b.hardenedGraph = hardened.str();
+        if (report.diverged)
+            b.divergenceJson = divergenceJson(report.divergence);
+        writeDebugBundle(options.debugBundle, b);
+        report.debugBundle = options.debugBundle;
+    }
+    std::filesystem::remove_all(work);
+    return finish();
+}
+
+} // namespace t2n::check

@@ -1,0 +1,110 @@
+#include "check/divergence.h"
+
+#include "harden/graph_runner.h"
+#include "tensors/torch_bridge.h"
+
+#include <fmt/format.h>
+
+namespace t2n::check {
+
+namespace {
+
+// The TorchScript value an IR value holds on the check inputs: its constant
+// (parameters, folded values) or what the recording saw.
+std::optional<at::Tensor> referenceOf(const CheckInputs& in, const harden::Recorded& rec,
+                                      ir::ValueId id) {
+    const ir::Value& v = in.graph->value(id);
+    if (v.constant)
+        if (auto* t = std::get_if<TensorData>(&*v.constant))
+            return tensors::toTensor(*t);
+    const torch::jit::Value* jv = in.jitValues->at(static_cast<size_t>(id));
+    if (!jv)
+        return std::nullopt;
+    auto it = rec.find(jv);
+    if (it == rec.end() || !it->second.isTensor())
+        return std::nullopt;
+    return it->second.toTensor();
+}
+
+NodeRef whereOf(const CheckInputs& in, ir::ValueId id) {
+    const ir::Value& v = in.graph->value(id);
+    if (v.producer >= 0)
+        return in.graph->node(v.producer).where;
+    NodeRef ref;
+    ref.kind = v.paramName.empty() ? "prim::Constant" : "parameter";
+    ref.valueName = v.paramName.empty() ? v.debugName : v.paramName;
+    return ref;
+}
+
+// Compares an NNEF value with its reference; operand alignment may have
+// added unit axes, so equal element counts compare flattened.
+std::optional<std::string> differs(const at::Tensor& expected, const at::Tensor& got,
+                                   const Tolerance& tolerance) {
+    if (expected.numel() != got.numel())
+        return fmt::format("shape [{}] where TorchScript has [{}]", fmt::join(got.sizes(), ", "),
+                           fmt::join(expected.sizes(), ", "));
+    at::Tensor e = expected.reshape({-1}), g = got.reshape({-1});
+    if (e.is_floating_point() != g.is_floating_point()) {
+        e = e.to(at::kDouble);
+        g = g.to(at::kDouble);
+    }
+    Comparison c = compare(e, g, tolerance);
+    if (c.ok)
+        return std::nullopt;
+    return c.summary();
+}
+
+} // namespace
+
+std::optional<Divergence> findDivergence(const CheckInputs& in, const Interpreter& interpreter,
+                                         const std::map<std::string, at::Tensor>& nnefInputs,
+                                         const std::vector<at::Tensor>& modelInputs,
+                                         const Tolerance& tolerance) {
+    harden::RunOptions torchRun;
+    torchRun.stage = Stage::Check;
+    harden::Recorded rec =
+        harden::runGraph(&in.prepared->module, *in.prepared->graph, modelInputs, torchRun);
+    const auto& ids = in.translation->identifierValues;
+    // Every operation gets the TorchScript values of its operands, so that a
+    // faulty operation differs on its own instead of through accumulated error.
+    std::map<std::string, at::Tensor> references;
+    for (const auto& [name, id] : ids)
+        if (auto t = referenceOf(in, rec, id))
+            references.emplace(name, *t);
+    Interpreter::RunOptions options;
+    options.keepIntermediates = true;
+    options.captureFailure = true;
+    options.substitutes = &references;
+    RunResult run = interpreter.run(nnefInputs, options);
+    for (const TracedValue& tv : run.values) {
+        auto it = ids.find(tv.name);
+        if (it == ids.end())
+            continue; // a helper value with no TorchScript counterpart
+        auto expected = references.find(tv.name);
+        if (expected == references.end())
+            continue;
+        if (auto why = differs(expected->second, tv.value, tolerance)) {
+            Divergence d;
+            d.identifier = tv.name;
+            d.operation = tv.operation;
+            d.nnefLine = tv.line;
+            d.node = whereOf(in, it->second);
+            d.detail = *why;
+            return d;
+        }
+    }
+    if (run.failure) {
+        Divergence d;
+        const auto& detail = run.failure->details();
+        d.identifier = detail.empty() ? std::string() : detail.front().node.valueName;
+        d.operation = detail.empty() ? std::string() : detail.front().node.kind;
+        d.nnefLine = detail.empty() ? 0 : detail.front().node.sourceLine;
+        if (auto it = ids.find(d.identifier); it != ids.end())
+            d.node = whereOf(in, it->second);
+        d.detail = "the NNEF graph fails here: " + run.failure->message();
+        return d;
+    }
+    return std::nullopt;
+}
+
+} // namespace t2n::check

@@ -1,0 +1,52 @@
+// Small graph helpers shared by the hardening passes: walking nested
+// blocks, node counts, where a node comes from, constants, and inlining
+// one branch of a prim::If.
+#pragma once
+
+#include <torch/script.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace t2n::harden {
+
+/// Every node of `block` and its nested blocks, outer before inner, in order.
+/// A snapshot: safe to use while the passes edit the graph.
+std::vector<torch::jit::Node*> allNodes(torch::jit::Block* block);
+std::vector<torch::jit::Node*> nodesOfKind(torch::jit::Block* block, c10::Symbol kind);
+
+/// Nodes of the graph, nested blocks included.
+int64_t countNodes(const torch::jit::Graph& graph);
+std::string graphText(const torch::jit::Graph& graph);
+
+/// Bool, Int, Float, String, None, or lists / optionals / tuples of them.
+bool isPrimitive(const c10::TypePtr& type);
+
+/// "file.py:42" of the Python source the node came from, or "" when unknown.
+std::string where(const torch::jit::Node* node);
+/// "%c = aten::eq(%a, %b) at file.py:42" (one line).
+std::string describe(const torch::jit::Node* node);
+
+/// Value of a prim::Constant, or of a list / tuple construct of constants.
+std::optional<c10::IValue> constantValue(const torch::jit::Value* value);
+/// A prim::Constant holding `iv`, inserted before `before`; null if TorchScript
+/// cannot hold `iv` as a constant.
+torch::jit::Value* insertConstantBefore(torch::jit::Node* before, const c10::IValue& iv);
+/// Replaces the single-output `node` by a constant holding `iv` and destroys it;
+/// false (graph untouched) if TorchScript cannot hold `iv` as a constant.
+bool replaceWithConstant(torch::jit::Node* node, const c10::IValue& iv);
+
+/// Moves the nodes of block `branch` of the prim::If `node` before it, routes
+/// the If's outputs to that block's outputs and destroys the If.
+void inlineIfBranch(torch::jit::Node* node, size_t branch);
+
+/// aten::dim, aten::size, aten::len or aten::numel: values that depend on
+/// shapes only (and on list lengths).
+bool isSizeCall(const torch::jit::Node* node);
+
+/// Inside a prim::Loop body (at any depth): runs once per iteration.
+bool insideLoop(const torch::jit::Node* node);
+
+} // namespace t2n::harden

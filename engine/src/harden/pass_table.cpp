@@ -1,0 +1,83 @@
+#include "harden/pass_table.h"
+
+#include "harden/eliminate_dead_code.h"
+#include "harden/fold_constant_ifs.h"
+#include "harden/fold_constant_scalar_arithmetic.h"
+#include "harden/fold_data_dependent_ifs.h"
+#include "harden/fold_tuple_index_through_tuple_construct.h"
+#include "harden/fold_tuple_unpack_through_tuple_construct.h"
+#include "harden/freeze_module.h"
+#include "harden/inline_unresolvable_submodules.h"
+#include "harden/remove_tensor_mutation.h"
+#include "harden/replace_size_calls_with_constants.h"
+#include "harden/strip_assertion_ifs.h"
+#include "harden/strip_prim_data.h"
+
+namespace t2n::harden {
+
+namespace {
+constexpr Statistic kFreeze[] = {
+    {"calls_inlined", "method and function calls inlined by freezing"},
+    {"attributes_folded", "module attribute reads turned into constants"}};
+constexpr Statistic kInline[] = {
+    {"calls_inlined", "calls inlined (all but the torch.nn modules t2n translates whole)"},
+    {"container_indices_resolved", "module container indexings resolved to one submodule"}};
+constexpr Statistic kMutation[] = {
+    {"ops_made_functional", "in-place tensor ops replaced by their functional form"}};
+constexpr Statistic kSizes[] = {
+    {"size_calls_replaced", "dim/size/len/numel folded where they only feed control flow"}};
+constexpr Statistic kScalars[] = {
+    {"expressions_folded", "scalar comparisons, casts and arithmetic on constants evaluated"}};
+constexpr Statistic kConstIfs[] = {{"ifs_folded", "ifs with a constant condition inlined"}};
+constexpr Statistic kTupleIndex[] = {
+    {"tuple_indices_folded", "TupleIndex of a TupleConstruct replaced by the element"}};
+constexpr Statistic kTupleUnpack[] = {
+    {"tuple_unpacks_folded", "TupleUnpack of a TupleConstruct replaced by the elements"}};
+constexpr Statistic kData[] = {{"data_reads_stripped", "prim::data (.data) removed"}};
+constexpr Statistic kAsserts[] = {
+    {"assertions_stripped", "ifs whose one branch only raises dropped"}};
+constexpr Statistic kDataIfs[] = {
+    {"ifs_specialized", "ifs inlined with the branch the example inputs take"}};
+constexpr Statistic kDce[] = {{"nodes_removed", "nodes without users removed"}};
+
+constexpr PassInfo kPasses[] = {
+    {"freeze_module", "freeze_module: inline calls, fold attributes (not batch norms)", kFreeze,
+     true, false, &freezeModule},
+    {"inline_unresolvable_submodules",
+     "inline calls freezing left, except LSTM/GRU/RNN/LSTMCell modules", kInline, true, false,
+     &inlineUnresolvableSubmodules},
+    {"remove_tensor_mutation", "in-place tensor ops to functional ones where provably safe",
+     kMutation, true, true, &removeTensorMutation},
+    {"replace_size_calls_with_constants",
+     "fold sizes that only feed control flow, from a run on the example inputs", kSizes, true, true,
+     &replaceSizeCallsWithConstants},
+    {"fold_constant_scalar_arithmetic",
+     "evaluate scalar comparisons, casts and arithmetic of constants", kScalars, true, true,
+     &foldConstantScalarArithmetic},
+    {"fold_constant_ifs", "inline ifs whose condition is a constant", kConstIfs, true, true,
+     &foldConstantIfs},
+    {"fold_tuple_index_through_tuple_construct", "TupleIndex(TupleConstruct(...), k) -> element",
+     kTupleIndex, true, true, &foldTupleIndexThroughTupleConstruct},
+    {"fold_tuple_unpack_through_tuple_construct", "TupleUnpack(TupleConstruct(...)) -> elements",
+     kTupleUnpack, true, true, &foldTupleUnpackThroughTupleConstruct},
+    {"strip_prim_data", "prim::data(t) -> t", kData, true, true, &stripPrimData},
+    {"strip_assertion_ifs", "drop input checks whose one branch only raises", kAsserts, true, true,
+     &stripAssertionIfs},
+    {"fold_data_dependent_ifs", "inline the branch each remaining if takes on the example inputs",
+     kDataIfs, true, true, &foldDataDependentIfs},
+    {"eliminate_dead_code", "remove nodes without users", kDce, true, false, &eliminateDeadCode},
+};
+} // namespace
+
+std::span<const PassInfo> passTable() {
+    return kPasses;
+}
+
+const PassInfo* findPass(std::string_view name) {
+    for (const auto& p : kPasses)
+        if (p.name == name)
+            return &p;
+    return nullptr;
+}
+
+} // namespace t2n::harden
