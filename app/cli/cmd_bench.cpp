@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sys/resource.h>
 #include <vector>
 
@@ -58,6 +59,8 @@ Command addBenchCommand(CLI::App& root) {
         ->check(CLI::Range(1, 100));
     return {app, [args] {
                 ExportOptions options = toOptions(args->flags);
+                const bool check = options.check;
+                options.check = false; // timed apart below: export and check are different work
                 namespace fs = std::filesystem;
                 fs::path dir = args->dir.empty() ? fs::temp_directory_path() : fs::path(args->dir);
                 fs::path out = dir / "t2n-bench.nnef.tar";
@@ -73,6 +76,13 @@ Command addBenchCommand(CLI::App& root) {
                     best = std::min(best, seconds(start));
                 }
                 double rss = peakRssMiB();
+                std::optional<CheckReport> checked;
+                if (check) {
+                    CliObserver observer(LogLevel::Error);
+                    Session session(&observer);
+                    session.load(args->flags.model);
+                    checked = session.check(report.artifact.path, options);
+                }
                 fs::path copy = dir / "t2n-bench-copy.tar";
                 double bestCopy = 1e30;
                 for (int i = 0; i < args->repeat; ++i) {
@@ -93,6 +103,19 @@ Command addBenchCommand(CLI::App& root) {
                            bestCopy > 0 ? best / bestCopy : 0.0);
                 fmt::print("peak RSS         {:.0f} MiB (process baseline {:.0f} MiB)\n", rss,
                            rssBefore);
+                if (checked) {
+                    const double ratio =
+                        checked->torchForwardSeconds > 0
+                            ? checked->interpreterSeconds / checked->torchForwardSeconds
+                            : 0.0;
+                    fmt::print("check            {:.3f} s ({})\n", checked->seconds,
+                               checked->passed ? "passed" : "FAILED");
+                    fmt::print("  TorchScript forward     {:.3f} s\n",
+                               checked->torchForwardSeconds);
+                    fmt::print("  reference interpreter   {:.3f} s  (interpreter / forward = "
+                               "{:.1f}x)\n",
+                               checked->interpreterSeconds, ratio);
+                }
                 return 0;
             }};
 }

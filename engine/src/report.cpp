@@ -59,7 +59,9 @@ std::string ExportReport::toJson() const {
                {"structure_problems", check.structureProblems},
                {"outputs", outs},
                {"tract", check.tract},
-               {"seconds", check.seconds}};
+               {"seconds", check.seconds},
+               {"torch_forward_seconds", check.torchForwardSeconds},
+               {"interpreter_seconds", check.interpreterSeconds}};
         if (!check.tractCommand.empty())
             c["tract_command"] = check.tractCommand;
         if (check.diverged)

@@ -64,6 +64,8 @@ struct CheckReport {
     std::string tractCommand;
     std::string debugBundle; ///< where the debug bundle was written, if any
     double seconds = 0;
+    double torchForwardSeconds = 0; ///< the TorchScript model's forward on the inputs
+    double interpreterSeconds = 0;  ///< the reference interpreter on the same inputs
 };
 
 struct ExportReport {

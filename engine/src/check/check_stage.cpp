@@ -172,10 +172,17 @@ CheckReport runCheck(const CheckInputs& in) {
     std::map<std::string, at::Tensor> nnefInputs;
     for (size_t k = 0; k < doc.inputs.size(); ++k)
         nnefInputs[doc.inputs[k]] = inputs.at(in.translation->inputIndices.at(k));
+    auto since = [](std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    };
+    auto timer = std::chrono::steady_clock::now();
     std::vector<at::Tensor> expected = referenceOutputs(*in.model, inputs);
+    report.torchForwardSeconds = since(timer);
     Interpreter::RunOptions runOptions;
     runOptions.captureFailure = true;
+    timer = std::chrono::steady_clock::now();
     RunResult run = interpreter->run(nnefInputs, runOptions);
+    report.interpreterSeconds = since(timer);
     bool allOk = !run.failure && expected.size() == doc.outputs.size();
     if (expected.size() != doc.outputs.size())
         report.structureProblems.push_back(

@@ -24,7 +24,9 @@ std::vector<Value> kVariable(const Call& call) {
         data = call.runtime->findTensor(label.substr(1));
     if (!data)
         throw InterpError(fmt::format("no tensor data for label '{}'", label));
-    at::Tensor t = tensors::toTensor(*data).clone();
+    // No copy: the bytes stay alive with the model and no kernel writes to
+    // its operands.
+    at::Tensor t = tensors::toTensor(*data);
     const auto shape = call.integers("shape");
     if (!t.sizes().equals(shape)) // tract refuses the model in that case
         throw InterpError(fmt::format("variable '{}' is declared {} but its .dat holds {}", label,
