@@ -1,0 +1,1 @@
+# tests/ui/studio: target_sources(t2n_ui_tests PRIVATE ...) and t2n_ui_suite(NAME ...) here.
