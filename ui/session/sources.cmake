@@ -1,4 +1,13 @@
 # ui/session: the engine session on a worker thread, item models, selection.
 target_sources(t2n_ui PRIVATE
+  session/editable_table_model.cpp
+  session/editable_table_model.h
+  session/export_form_models.cpp
+  session/export_form_models.h
+  session/pass_list_model.cpp
+  session/pass_list_model.h
+  session/session_controller.cpp
+  session/session_controller.h
+  session/session_state.h
   session/ui_version.cpp
 )

@@ -1,0 +1,169 @@
+// The studio's item models over a real engine session, without windows:
+// the pass list against the engine's own diagnostics, the export form's
+// validation against the engine's parsers, and the worker-thread controller
+// (open, prepare, export with check, cancel).
+#include "session/export_form_models.h"
+#include "session/pass_list_model.h"
+#include "session/session_controller.h"
+#include "suite_macros.h"
+#include "support.h"
+
+#include "t2n/session.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace t2n::ui;
+
+namespace {
+QString sampleModel() {
+    return QString::fromStdString(
+        (t2n::test::sourceDir() / "resources/sample/sample_cnn.pt").string());
+}
+t2n::ExportOptions sampleOptions() {
+    t2n::ExportOptions o;
+    o.inputs = {t2n::InputSpec::parse("input:1x3x32x32:f32")};
+    return o;
+}
+} // namespace
+
+class SessionModelsTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// One row per pass record plus the input graph; the last row's snapshot
+    /// is the engine's hardened text, and hiding no-ops hides exactly the
+    /// records whose counts are all zero.
+    void passListMatchesEngine() {
+        t2n::Session s;
+        const auto fixture = t2n::test::fixtureModel(QStringLiteral("scripted_vad_like"));
+        if (!std::filesystem::exists(fixture))
+            QSKIP("fixture vad_like not generated");
+        s.load(fixture);
+        const auto options = t2n::test::fixtureOptions(QStringLiteral("scripted_vad_like"));
+        s.harden(options);
+        const auto& diag = s.report().harden;
+
+        PassListModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setDiagnostics(diag);
+        QCOMPARE(model.rowCount(), static_cast<int>(diag.passes.size()) + 1);
+        const QModelIndex last = model.index(model.rowCount() - 1, 0);
+        QCOMPARE(last.data(PassListModel::GraphTextRole).toString(),
+                 QString::fromStdString(s.hardenedText()));
+        QCOMPARE(model.index(1, 0).data(PassListModel::BeforeTextRole).toString(),
+                 QString::fromStdString(diag.inputGraphText));
+
+        PassFilterModel filter;
+        filter.setSourceModel(&model);
+        QAbstractItemModelTester filterTester(
+            &filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        filter.setHideNoOp(true);
+        int changed = 0;
+        for (const auto& rec : diag.passes)
+            changed += (!rec.skipped && rec.total() > 0) ? 1 : 0;
+        QVERIFY(changed > 0);
+        QCOMPARE(filter.rowCount(), changed + 1);
+        filter.setHideNoOp(false);
+        QCOMPARE(filter.rowCount(), model.rowCount());
+    }
+
+    /// Shape and dtype errors are the engine parser's; names must be unique.
+    void inputSpecsValidate() {
+        InputSpecsModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setSpecs({t2n::InputSpec::parse("x:1x3x8x8:f32"), t2n::InputSpec::parse("y:4:i64")});
+        QVERIFY(m.isValid());
+        QCOMPARE(m.specs().at(1).toString(), t2n::InputSpec::parse("y:4:i64").toString());
+        QSignalSpy validity(&m, &EditableTableModel::validityChanged);
+        m.setData(m.index(0, 1), QStringLiteral("1x3xbad"));
+        QVERIFY(!m.errorAt(0, 1).isEmpty());
+        QCOMPARE(validity.count(), 1);
+        m.setData(m.index(0, 1), QStringLiteral("1x3x8x8"));
+        m.setData(m.index(1, 2), QStringLiteral("f7"));
+        QVERIFY(!m.errorAt(1, 2).isEmpty());
+        m.setData(m.index(1, 2), QStringLiteral("i64"));
+        m.setData(m.index(1, 0), QStringLiteral("x"));
+        QVERIFY(m.errorAt(1, 0).contains(QStringLiteral("already")));
+    }
+
+    /// A dynamic axis must name a known tensor, an axis it has, once, and a
+    /// symbol; valid rows read back as the engine's DynamicAxis.
+    void dynamicAxesValidate() {
+        DynamicAxesModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setTensors({{QStringLiteral("x"), 4}, {QStringLiteral("output_0"), 2}});
+        m.appendRow({QStringLiteral("x"), QStringLiteral("0"), QStringLiteral("B")});
+        QVERIFY(m.isValid());
+        m.appendRow({QStringLiteral("z"), QStringLiteral("4"), QStringLiteral("1S")});
+        QVERIFY(!m.errorAt(1, 0).isEmpty()); // unknown tensor
+        QVERIFY(!m.errorAt(1, 2).isEmpty()); // bad symbol
+        m.setData(m.index(1, 0), QStringLiteral("x"));
+        QVERIFY(m.errorAt(1, 1).contains(QStringLiteral("4 axes")));
+        m.setData(m.index(1, 1), QStringLiteral("-4"));
+        QVERIFY(
+            m.errorAt(1, 1).contains(QStringLiteral("already"))); // -4 is axis 0 of a rank-4 tensor
+        m.setData(m.index(1, 1), QStringLiteral("-1"));
+        m.setData(m.index(1, 2), QStringLiteral("S"));
+        QVERIFY2(m.isValid(), qPrintable(m.errors().join(QLatin1Char('\n'))));
+        const auto axes = m.axes();
+        QCOMPARE(axes.size(), size_t(2));
+        QCOMPARE(axes[1].axis, -1);
+        QCOMPARE(QString::fromStdString(axes[1].symbol), QStringLiteral("S"));
+    }
+
+    /// Open, prepare and export run on the worker thread; the state carries
+    /// the engine's texts and the check's verdict; the GUI thread never waits
+    /// on the engine (signals arrive through the event loop).
+    void controllerExportsAndChecks() {
+        SessionController c;
+        QSignalSpy failed(&c, &SessionController::jobFailed);
+        QSignalSpy stages(&c, &SessionController::stageStarted);
+        c.open(sampleModel());
+        QVERIFY(c.waitIdle());
+        QCOMPARE(failed.count(), 0);
+        QVERIFY(c.state()->torchScriptText.find("aten::") != std::string::npos);
+
+        c.prepare(sampleOptions());
+        QVERIFY(c.waitIdle());
+        QVERIFY2(failed.isEmpty(),
+                 failed.isEmpty() ? ""
+                                  : qPrintable(failed.first().at(1).value<JobError>().rendered));
+        QVERIFY(c.state()->translated);
+        QVERIFY(c.state()->nnefText.find("graph ") != std::string::npos);
+        QVERIFY(!c.state()->graph.nodes.empty());
+
+        const auto dir = t2n::test::freshDir(QStringLiteral("ui-controller"));
+        const QString out = QString::fromStdString((dir / "sample.nnef.tgz").string());
+        c.exportModel(out, sampleOptions());
+        QVERIFY(c.waitIdle());
+        QVERIFY(failed.isEmpty());
+        QVERIFY(c.state()->exported);
+        QVERIFY(c.state()->report.check.ran);
+        QVERIFY(c.state()->report.check.passed);
+        QVERIFY(std::filesystem::exists(c.state()->artifactPath.toStdString()));
+        QVERIFY(stages.count() >= 5);
+        std::filesystem::remove_all(dir);
+    }
+
+    /// A cancelled export fails with `cancelled` and writes nothing.
+    void controllerCancels() {
+        SessionController c;
+        c.open(sampleModel());
+        QVERIFY(c.waitIdle());
+        QSignalSpy failed(&c, &SessionController::jobFailed);
+        const auto dir = t2n::test::freshDir(QStringLiteral("ui-cancel"));
+        c.exportModel(QString::fromStdString((dir / "s.nnef.tar").string()), sampleOptions());
+        c.cancel(); // before the worker picks the job up: the first poll stops it
+        QVERIFY(c.waitIdle());
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.first().at(1).value<JobError>().cancelled);
+        QVERIFY(std::filesystem::is_empty(dir));
+        std::filesystem::remove_all(dir);
+    }
+};
+
+T2N_TEST_SUITE(SessionModelsTest)
+#include "tst_session_models.moc"

@@ -1,0 +1,164 @@
+#include "session/export_form_models.h"
+
+#include "t2n/error.h"
+
+#include <QRegularExpression>
+
+namespace t2n::ui {
+
+namespace {
+bool isIdentifier(const QString& s) {
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    return re.match(s).hasMatch();
+}
+
+/// The engine's parse error for `text`, or an empty string when it parses.
+template <typename Parse> QString parseError(Parse&& parse) {
+    try {
+        parse();
+        return {};
+    } catch (const Error& e) {
+        return QString::fromStdString(e.message());
+    }
+}
+
+QString specText(const QStringList& cells) {
+    return QStringLiteral("%1:%2:%3").arg(cells.value(0), cells.value(1), cells.value(2));
+}
+} // namespace
+
+InputSpecsModel::InputSpecsModel(QObject* parent)
+    : EditableTableModel({tr("name"), tr("shape"), tr("dtype")}, parent) {}
+
+void InputSpecsModel::setSpecs(const std::vector<InputSpec>& specs) {
+    QVector<QStringList> rows;
+    for (const auto& s : specs) {
+        QStringList dims;
+        for (int64_t d : s.shape)
+            dims << QString::number(d);
+        rows.push_back({QString::fromStdString(s.name), dims.join(QLatin1Char('x')),
+                        QString::fromLatin1(dtypeName(s.dtype).data(),
+                                            static_cast<qsizetype>(dtypeName(s.dtype).size()))});
+    }
+    setRows(rows);
+}
+
+std::vector<InputSpec> InputSpecsModel::specs() const {
+    std::vector<InputSpec> out;
+    for (const auto& r : rows())
+        out.push_back(InputSpec::parse(specText(r).toStdString()));
+    return out;
+}
+
+QString InputSpecsModel::validate(int row, int column, const QStringList& cells) const {
+    if (column == 0) {
+        if (cells.value(0).isEmpty())
+            return tr("an input needs a name");
+        for (int r = 0; r < row; ++r)
+            if (cell(r, 0) == cells.value(0))
+                return tr("'%1' is already the name of input %2").arg(cells.value(0)).arg(r + 1);
+        return {};
+    }
+    // Shape and dtype errors come from the engine's parser, shown on the cell
+    // they are about.
+    QString probe = specText(
+        column == 1 ? QStringList{QStringLiteral("x"), cells.value(1), QStringLiteral("f32")}
+                    : QStringList{QStringLiteral("x"), QString(), cells.value(2)});
+    if (column == 1 && cells.value(1).isEmpty())
+        return {}; // a scalar input
+    return parseError([&] { InputSpec::parse(probe.toStdString()); });
+}
+
+DynamicAxesModel::DynamicAxesModel(QObject* parent)
+    : EditableTableModel({tr("tensor"), tr("axis"), tr("symbol")}, parent) {}
+
+void DynamicAxesModel::setTensors(const QHash<QString, int>& ranks) {
+    ranks_ = ranks;
+    revalidate();
+}
+
+void DynamicAxesModel::setAxes(const std::vector<DynamicAxis>& axes) {
+    QVector<QStringList> rows;
+    for (const auto& a : axes)
+        rows.push_back({QString::fromStdString(a.tensor), QString::number(a.axis),
+                        QString::fromStdString(a.symbol)});
+    setRows(rows);
+}
+
+std::vector<DynamicAxis> DynamicAxesModel::axes() const {
+    std::vector<DynamicAxis> out;
+    for (const auto& r : rows())
+        out.push_back(DynamicAxis::parse(
+            QStringLiteral("%1:%2=%3").arg(r.value(0), r.value(1), r.value(2)).toStdString()));
+    return out;
+}
+
+QString DynamicAxesModel::validate(int row, int column, const QStringList& cells) const {
+    const QString tensor = cells.value(0);
+    switch (column) {
+    case 0:
+        if (tensor.isEmpty())
+            return tr("name an input or output");
+        if (!ranks_.isEmpty() && !ranks_.contains(tensor))
+            return tr("the model has no input or output named '%1'").arg(tensor);
+        return {};
+    case 1: {
+        bool ok = false;
+        const int axis = cells.value(1).toInt(&ok);
+        if (!ok)
+            return tr("an axis is an integer (negative counts from the end)");
+        const int rank = ranks_.value(tensor, -1);
+        if (rank >= 0 && (axis < -rank || axis >= rank))
+            return tr("'%1' has %2 axes: use %3 to %4")
+                .arg(tensor)
+                .arg(rank)
+                .arg(-rank)
+                .arg(rank - 1);
+        // -1 and rank-1 are the same axis.
+        auto normal = [rank](int a) { return a < 0 && rank > 0 ? a + rank : a; };
+        for (int r = 0; r < row; ++r)
+            if (cell(r, 0) == tensor && normal(cell(r, 1).toInt()) == normal(axis))
+                return tr("axis %1 of '%2' is already dynamic (row %3)")
+                    .arg(axis)
+                    .arg(tensor)
+                    .arg(r + 1);
+        return {};
+    }
+    case 2:
+        if (!isIdentifier(cells.value(2)))
+            return tr("a symbol is a name such as B or S (letters, digits, _)");
+        return {};
+    }
+    return {};
+}
+
+PropertiesModel::PropertiesModel(QObject* parent)
+    : EditableTableModel({tr("key"), tr("value")}, parent) {}
+
+void PropertiesModel::setProperties(const std::vector<std::pair<std::string, std::string>>& props) {
+    QVector<QStringList> rows;
+    for (const auto& [k, v] : props)
+        rows.push_back({QString::fromStdString(k), QString::fromStdString(v)});
+    setRows(rows);
+}
+
+std::vector<std::pair<std::string, std::string>> PropertiesModel::properties() const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& r : rows())
+        out.emplace_back(r.value(0).toStdString(), r.value(1).toStdString());
+    return out;
+}
+
+QString PropertiesModel::validate(int row, int column, const QStringList& cells) const {
+    if (column != 0)
+        return {};
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_.\\-]*$"));
+    if (!re.match(cells.value(0)).hasMatch())
+        return tr("a key is a name such as model_version (letters, digits, '_', '.', '-')");
+    for (int r = 0; r < row; ++r)
+        if (cell(r, 0) == cells.value(0))
+            return tr("'%1' is set twice (row %2)").arg(cells.value(0)).arg(r + 1);
+    return {};
+}
+
+} // namespace t2n::ui

@@ -1,0 +1,182 @@
+#include "session/session_controller.h"
+
+#include "t2n/session.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QThread>
+
+namespace t2n::ui {
+
+namespace {
+QString qs(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+/// Forwards the engine's reports as the controller's signals (emitting from
+/// the worker thread is safe: receivers on the GUI thread get them queued).
+class ForwardingObserver : public Observer {
+public:
+    ForwardingObserver(SessionController* c, std::shared_ptr<std::atomic<bool>> cancel)
+        : c_(c), cancel_(std::move(cancel)) {}
+    void stageStarted(Stage s) override { Q_EMIT c_->stageStarted(qs(stageName(s))); }
+    void progress(Stage s, double fraction, const std::string& status) override {
+        Q_EMIT c_->progress(qs(stageName(s)), fraction, QString::fromStdString(status));
+    }
+    void log(LogLevel level, const std::string& message) override {
+        Q_EMIT c_->logLine(static_cast<int>(level), QString::fromStdString(message));
+    }
+    bool cancelRequested() override { return cancel_->load(); }
+
+private:
+    SessionController* c_;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+};
+} // namespace
+
+/// Lives on the worker thread and owns the engine session there.
+class SessionWorker : public QObject {
+public:
+    explicit SessionWorker(SessionController* c) : c_(c) {}
+    void run(SessionController::Job job, const SessionController::Work& work, StatePtr current,
+             std::shared_ptr<std::atomic<bool>> cancel) {
+        auto next = std::make_shared<SessionState>(*current);
+        std::optional<JobError> error;
+        if (!observer_) // the session keeps a pointer to it: one for the worker's life
+            observer_ = std::make_unique<ForwardingObserver>(c_, cancel);
+        try {
+            if (job == SessionController::Job::Open || !session_)
+                session_ = std::make_unique<Session>(observer_.get());
+            work(session_, *next);
+        } catch (const Error& e) {
+            JobError je;
+            je.stage = qs(stageName(e.stage()));
+            je.message = QString::fromStdString(e.message());
+            je.hint = QString::fromStdString(e.hint());
+            je.details = e.details();
+            je.cancelled = e.code() == ErrorCode::Cancelled;
+            je.rendered = QString::fromStdString(e.render());
+            error = std::move(je);
+        } catch (const std::exception& e) {
+            JobError je;
+            je.message = QString::fromUtf8(e.what());
+            je.rendered = je.message;
+            error = std::move(je);
+        }
+        StatePtr result;
+        if (error && job == SessionController::Job::Open) {
+            session_.reset(); // a model that failed to load leaves no session behind
+            result = current;
+        } else {
+            // A failed prepare or export keeps what its stages got to (the IR
+            // of a model that fails to translate is what the error points into).
+            if (error && session_)
+                next->report = session_->report();
+            result = std::move(next);
+        }
+        QMetaObject::invokeMethod(
+            c_, [c = c_, job, result, error] { c->finish(job, result, error); },
+            Qt::QueuedConnection);
+    }
+
+private:
+    SessionController* c_;
+    std::unique_ptr<ForwardingObserver> observer_; // declared first: outlives session_
+    std::unique_ptr<Session> session_;
+};
+
+SessionController::SessionController(QObject* parent)
+    : QObject(parent), state_(std::make_shared<SessionState>()),
+      cancel_(std::make_shared<std::atomic<bool>>(false)) {
+    qRegisterMetaType<StatePtr>();
+    qRegisterMetaType<JobError>();
+    thread_ = new QThread(this);
+    thread_->setObjectName(QStringLiteral("t2n-session"));
+    worker_ = new SessionWorker(this);
+    worker_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    thread_->start();
+}
+
+SessionController::~SessionController() {
+    cancel();
+    thread_->quit();
+    thread_->wait();
+}
+
+void SessionController::post(Job job, Work work) {
+    ++pending_;
+    Q_EMIT jobStarted(job);
+    cancel_->store(false);
+    StatePtr current = state_;
+    auto cancel = cancel_;
+    QMetaObject::invokeMethod(
+        worker_,
+        [w = worker_, job, work = std::move(work), current, cancel] {
+            w->run(job, work, current, cancel);
+        },
+        Qt::QueuedConnection);
+}
+
+void SessionController::finish(Job job, StatePtr next, std::optional<JobError> error) {
+    --pending_;
+    if (next != state_) {
+        state_ = std::move(next);
+        Q_EMIT stateChanged(state_);
+    }
+    if (error)
+        Q_EMIT jobFailed(job, *error);
+    Q_EMIT jobFinished(job, !error);
+}
+
+void SessionController::cancel() {
+    cancel_->store(true);
+}
+
+bool SessionController::waitIdle(int timeoutMs) {
+    QDeadlineTimer deadline(timeoutMs);
+    while (pending_ > 0 && !deadline.hasExpired())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    return pending_ == 0;
+}
+
+void SessionController::open(const QString& model) {
+    post(Job::Open, [model](std::unique_ptr<Session>& s, SessionState& st) {
+        s->load(model.toStdString());
+        st = SessionState{};
+        st.modelPath = model;
+        st.torchScriptText = s->torchScriptText();
+        st.forwardArgNames = s->forwardArgumentNames();
+    });
+}
+
+void SessionController::prepare(const ExportOptions& options) {
+    post(Job::Prepare, [options](std::unique_ptr<Session>& s, SessionState& st) {
+        st.options = options;
+        st.hardened = st.traced = st.translated = st.exported = false;
+        s->harden(options);
+        st.hardened = true;
+        st.hardenedText = s->hardenedText();
+        st.report = s->report();
+        st.graph = s->trace(options);
+        st.traced = true;
+        s->translate(options);
+        st.translated = true;
+        st.nnefText = s->nnefText();
+        st.report = s->report();
+    });
+}
+
+void SessionController::exportModel(const QString& output, const ExportOptions& options) {
+    post(Job::Export, [output, options](std::unique_ptr<Session>& s, SessionState& st) {
+        st.options = options;
+        st.report = s->exportModel(output.toStdString(), options);
+        st.hardened = st.traced = st.translated = st.exported = true;
+        st.hardenedText = s->hardenedText();
+        st.graph = s->graph();
+        st.nnefText = s->nnefText();
+        st.artifactPath = QString::fromStdString(st.report.artifact.path.string());
+    });
+}
+
+} // namespace t2n::ui

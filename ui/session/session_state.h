@@ -1,0 +1,47 @@
+// What the studio knows about the open model: an immutable value built on the
+// worker thread after each job and handed to the GUI thread whole, so that
+// views never read an engine session that another thread is changing.
+#pragma once
+
+#include "t2n/ir.h"
+#include "t2n/options.h"
+#include "t2n/report.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace t2n::ui {
+
+struct SessionState {
+    QString modelPath;
+    std::string torchScriptText;              ///< forward() as loaded
+    std::vector<std::string> forwardArgNames; ///< forward()'s tensor arguments
+    ExportOptions options;                    ///< the options of the last job
+    bool hardened = false, traced = false, translated = false, exported = false;
+    std::string hardenedText;
+    ir::Graph graph; ///< t2n's IR (after trace)
+    std::string nnefText;
+    ExportReport report; ///< harden diagnostics, warnings, check results, ...
+    QString artifactPath;
+};
+using StatePtr = std::shared_ptr<const SessionState>;
+
+/// What a failed job reports: the engine error rendered, with its parts.
+struct JobError {
+    QString stage;
+    QString message;
+    QString hint;
+    std::vector<Diagnostic> details;
+    bool cancelled = false;
+    QString rendered;
+};
+
+} // namespace t2n::ui
+
+Q_DECLARE_METATYPE(t2n::ui::StatePtr)
+Q_DECLARE_METATYPE(t2n::ui::JobError)
