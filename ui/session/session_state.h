@@ -45,3 +45,4 @@ struct JobError {
 
 Q_DECLARE_METATYPE(t2n::ui::StatePtr)
 Q_DECLARE_METATYPE(t2n::ui::JobError)
+Q_DECLARE_METATYPE(t2n::NodeRef)

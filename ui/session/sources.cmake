@@ -6,6 +6,8 @@ target_sources(t2n_ui PRIVATE
   session/export_form_models.h
   session/pass_list_model.cpp
   session/pass_list_model.h
+  session/report_models.cpp
+  session/report_models.h
   session/session_controller.cpp
   session/session_controller.h
   session/session_state.h

@@ -1,0 +1,120 @@
+#include "session/report_models.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QStringList>
+
+namespace t2n::ui {
+
+QString shapeText(const std::vector<int64_t>& shape) {
+    if (shape.empty())
+        return QStringLiteral("scalar");
+    QStringList dims;
+    for (int64_t d : shape)
+        dims << QString::number(d);
+    return dims.join(QLatin1Char('x'));
+}
+
+OutputComparisonModel::OutputComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void OutputComparisonModel::setOutputs(const std::vector<OutputComparison>& outputs) {
+    beginResetModel();
+    outputs_ = outputs;
+    endResetModel();
+}
+
+int OutputComparisonModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(outputs_.size());
+}
+
+int OutputComparisonModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant OutputComparisonModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid())
+        return {};
+    const auto& o = outputs_.at(static_cast<size_t>(index.row()));
+    if (role == Qt::ForegroundRole && index.column() == Verdict)
+        return QBrush(o.ok ? QColor(0x1b, 0x7f, 0x3b) : QColor(0xb0, 0x00, 0x20));
+    if (role == Qt::ToolTipRole && !o.note.empty())
+        return QString::fromStdString(o.note);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case Name:
+        return QString::fromStdString(o.name);
+    case Verdict:
+        return o.ok ? tr("matches") : tr("differs");
+    case MaxAbs:
+        return QString::number(o.maxAbsError, 'g', 3);
+    case MaxRel:
+        return QString::number(o.maxRelError, 'g', 3);
+    case Mismatches:
+        return tr("%1 of %2").arg(o.mismatches).arg(o.elements);
+    case Worst: {
+        QStringList idx;
+        for (int64_t i : o.worstIndex)
+            idx << QString::number(i);
+        return tr("[%1]: expected %2, got %3")
+            .arg(idx.join(QStringLiteral(", ")))
+            .arg(o.expected, 0, 'g', 6)
+            .arg(o.got, 0, 'g', 6);
+    }
+    }
+    return {};
+}
+
+QVariant OutputComparisonModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    static const char* names[] = {"Output",        "Verdict",          "Max abs error",
+                                  "Max rel error", "Beyond tolerance", "Worst element"};
+    return section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+VariablesModel::VariablesModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void VariablesModel::setVariables(const std::vector<VariableRecord>& variables) {
+    beginResetModel();
+    variables_ = variables;
+    endResetModel();
+}
+
+int VariablesModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(variables_.size());
+}
+
+int VariablesModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant VariablesModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid())
+        return {};
+    const auto& v = variables_.at(static_cast<size_t>(index.row()));
+    if (role == Qt::ToolTipRole && !v.from.empty())
+        return tr("computed from %1").arg(QString::fromStdString(v.from));
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case Identifier:
+        return QString::fromStdString(v.identifier);
+    case DType:
+        return QString::fromStdString(v.dtype);
+    case Shape:
+        return shapeText(v.shape);
+    case Origin:
+        return QString::fromStdString(v.origin);
+    }
+    return {};
+}
+
+QVariant VariablesModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    static const char* names[] = {"Variable", "dtype", "Shape", "Origin"};
+    return section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+} // namespace t2n::ui

@@ -1,0 +1,46 @@
+// Read-only tables over an export report: the check's per-output figures and
+// the archive's variables. Both are reset from a SessionState.
+#pragma once
+
+#include "t2n/report.h"
+
+#include <QAbstractTableModel>
+
+namespace t2n::ui {
+
+class OutputComparisonModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Verdict, MaxAbs, MaxRel, Mismatches, Worst, ColumnCount };
+    explicit OutputComparisonModel(QObject* parent = nullptr);
+    void setOutputs(const std::vector<OutputComparison>& outputs);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<OutputComparison> outputs_;
+};
+
+class VariablesModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Identifier, DType, Shape, Origin, ColumnCount };
+    explicit VariablesModel(QObject* parent = nullptr);
+    void setVariables(const std::vector<VariableRecord>& variables);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<VariableRecord> variables_;
+};
+
+/// "1x3x224x224" ("scalar" for rank 0).
+QString shapeText(const std::vector<int64_t>& shape);
+
+} // namespace t2n::ui

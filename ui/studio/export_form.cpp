@@ -1,0 +1,256 @@
+#include "studio/export_form.h"
+
+#include "session/export_form_models.h"
+
+#include "t2n/harden.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace t2n::ui {
+
+namespace {
+QString qs(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+const char* kTolerances[] = {"exact", "close", "approximate", "very", "super", "ultra", "custom"};
+} // namespace
+
+ExportForm::ExportForm(QWidget* parent)
+    : QWidget(parent), inputs_(new InputSpecsModel(this)), axes_(new DynamicAxesModel(this)),
+      props_(new PropertiesModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+
+    auto* inputsBox = new QGroupBox(tr("Inputs"), this);
+    auto* inputsView = new QTableView(inputsBox);
+    inputsView->setObjectName(QStringLiteral("inputsTable"));
+    inputsView->setModel(inputs_);
+    (new QVBoxLayout(inputsBox))->addWidget(tableWithButtons(inputsView, tr("Add an input")));
+    layout->addWidget(inputsBox);
+
+    auto* axesBox = new QGroupBox(tr("Dynamic axes (checked at two sizes on export)"), this);
+    auto* axesView = new QTableView(axesBox);
+    axesView->setObjectName(QStringLiteral("dynamicAxesTable"));
+    axesView->setModel(axes_);
+    (new QVBoxLayout(axesBox))->addWidget(tableWithButtons(axesView, tr("Add a dynamic axis")));
+    layout->addWidget(axesBox);
+
+    auto* targetBox = new QGroupBox(tr("Target and archive"), this);
+    auto* form = new QFormLayout(targetBox);
+    target_ = new QComboBox(targetBox);
+    const auto& versions = knownTractVersions();
+    for (auto it = versions.rbegin(); it != versions.rend(); ++it)
+        target_->addItem(tr("tract %1").arg(qs(*it)), QString::fromStdString(*it));
+    form->addRow(tr("Target"), target_);
+    compression_ = new QComboBox(targetBox);
+    compression_->addItem(tr("folder"), -1);
+    compression_->addItem(tr(".tar"), 0);
+    for (int level = 1; level <= 9; ++level)
+        compression_->addItem(tr(".tgz, gzip level %1").arg(level), level);
+    form->addRow(tr("Archive"), compression_);
+    naming_ = new QComboBox(targetBox);
+    for (auto s : {NamingScheme::NaturalVerbose, NamingScheme::NaturalVerboseCamel,
+                   NamingScheme::Raw, NamingScheme::Numeric})
+        naming_->addItem(qs(namingSchemeName(s)), static_cast<int>(s));
+    form->addRow(tr("Naming"), naming_);
+    outputNames_ = new QLineEdit(targetBox);
+    outputNames_->setPlaceholderText(tr("output_0, output_1, ... (comma separated)"));
+    form->addRow(tr("Output names"), outputNames_);
+    identity_ =
+        new QCheckBox(tr("write os, hostname and user into tract_core_properties"), targetBox);
+    form->addRow(tr("Identity"), identity_);
+    layout->addWidget(targetBox);
+
+    auto* propsBox = new QGroupBox(tr("tract properties"), this);
+    auto* propsView = new QTableView(propsBox);
+    propsView->setObjectName(QStringLiteral("propertiesTable"));
+    propsView->setModel(props_);
+    (new QVBoxLayout(propsBox))->addWidget(tableWithButtons(propsView, tr("Add a property")));
+    layout->addWidget(propsBox);
+
+    auto* hardenBox = new QGroupBox(tr("Hardening and check"), this);
+    auto* hform = new QFormLayout(hardenBox);
+    freeze_ = new QCheckBox(tr("freeze the module first (fallback: inline calls)"), hardenBox);
+    hform->addRow(tr("Freeze"), freeze_);
+    passes_ = new QListWidget(hardenBox);
+    passes_->setObjectName(QStringLiteral("passList"));
+    for (const auto& p : harden::passDescriptions()) {
+        auto* item = new QListWidgetItem(QString::fromStdString(p.name), passes_);
+        item->setToolTip(QString::fromStdString(p.summary));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Checked);
+    }
+    passes_->setMaximumHeight(140);
+    hform->addRow(tr("Passes"), passes_);
+    check_ = new QCheckBox(tr("check the archive against the model"), hardenBox);
+    hform->addRow(tr("Check"), check_);
+    auto* tolRow = new QHBoxLayout;
+    tolerance_ = new QComboBox(hardenBox);
+    for (const char* t : kTolerances)
+        tolerance_->addItem(QString::fromLatin1(t));
+    customTolerance_ = new QLineEdit(hardenBox);
+    customTolerance_->setPlaceholderText(tr("atol,rtol,outliers e.g. 1e-4,1e-3,0.001"));
+    tolRow->addWidget(tolerance_);
+    tolRow->addWidget(customTolerance_, 1);
+    hform->addRow(tr("Tolerance"), tolRow);
+    seed_ = new QSpinBox(hardenBox);
+    seed_->setRange(0, 1 << 30);
+    hform->addRow(tr("Random input seed"), seed_);
+    layout->addWidget(hardenBox);
+
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("formStatus"));
+    status_->setWordWrap(true);
+    layout->addWidget(status_);
+    layout->addStretch(1);
+
+    for (auto* m :
+         {static_cast<EditableTableModel*>(inputs_), static_cast<EditableTableModel*>(axes_),
+          static_cast<EditableTableModel*>(props_)})
+        connect(m, &QAbstractItemModel::dataChanged, this, &ExportForm::refreshStatus);
+    for (auto* c : {target_, compression_, naming_, tolerance_})
+        connect(c, &QComboBox::currentIndexChanged, this, &ExportForm::refreshStatus);
+    for (auto* e : {outputNames_, customTolerance_})
+        connect(e, &QLineEdit::textChanged, this, &ExportForm::refreshStatus);
+    for (auto* b : {identity_, freeze_, check_})
+        connect(b, &QCheckBox::toggled, this, &ExportForm::refreshStatus);
+    connect(passes_, &QListWidget::itemChanged, this, &ExportForm::refreshStatus);
+    connect(seed_, &QSpinBox::valueChanged, this, &ExportForm::refreshStatus);
+    setOptions(ExportOptions{});
+}
+
+QWidget* ExportForm::tableWithButtons(QTableView* view, const QString& addTip) {
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->verticalHeader()->setVisible(false);
+    view->setMinimumHeight(90);
+    row->addWidget(view, 1);
+    auto* buttons = new QVBoxLayout;
+    auto* add = new QPushButton(tr("+"), box);
+    add->setToolTip(addTip);
+    auto* remove = new QPushButton(tr("−"), box);
+    remove->setToolTip(tr("Remove the selected row"));
+    buttons->addWidget(add);
+    buttons->addWidget(remove);
+    buttons->addStretch(1);
+    row->addLayout(buttons);
+    auto* model = qobject_cast<EditableTableModel*>(view->model());
+    connect(add, &QPushButton::clicked, this, [model, view] {
+        model->appendRow({});
+        view->edit(model->index(model->rowCount() - 1, 0));
+    });
+    connect(remove, &QPushButton::clicked, this, [model, view] {
+        if (view->currentIndex().isValid())
+            model->removeRows(view->currentIndex().row(), 1);
+    });
+    connect(model, &QAbstractItemModel::rowsInserted, this, &ExportForm::refreshStatus);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, &ExportForm::refreshStatus);
+    connect(model, &QAbstractItemModel::modelReset, this, &ExportForm::refreshStatus);
+    return box;
+}
+
+void ExportForm::setTensors(const QHash<QString, int>& ranks) {
+    axes_->setTensors(ranks);
+}
+
+void ExportForm::setOptions(const ExportOptions& o) {
+    inputs_->setSpecs(o.inputs);
+    axes_->setAxes(o.dynamicAxes);
+    props_->setProperties(o.properties);
+    const int t = target_->findData(QString::fromStdString(o.target.version));
+    target_->setCurrentIndex(t < 0 ? 0 : t);
+    compression_->setCurrentIndex(
+        compression_->findData(o.compressionLevel ? *o.compressionLevel : -1));
+    naming_->setCurrentIndex(naming_->findData(static_cast<int>(o.naming)));
+    QStringList names;
+    for (const auto& n : o.outputNames)
+        names << QString::fromStdString(n);
+    outputNames_->setText(names.join(QStringLiteral(", ")));
+    identity_->setChecked(o.identityProperties);
+    freeze_->setChecked(o.harden.freeze);
+    for (int i = 0; i < passes_->count(); ++i)
+        passes_->item(i)->setCheckState(o.harden.skip.count(passes_->item(i)->text().toStdString())
+                                            ? Qt::Unchecked
+                                            : Qt::Checked);
+    check_->setChecked(o.check);
+    const QString tol = QString::fromStdString(o.checkTolerance);
+    if (tol.startsWith(QStringLiteral("custom:"))) {
+        tolerance_->setCurrentText(QStringLiteral("custom"));
+        customTolerance_->setText(tol.mid(7));
+    } else {
+        tolerance_->setCurrentText(tol);
+        customTolerance_->clear();
+    }
+    seed_->setValue(static_cast<int>(o.seed));
+    refreshStatus();
+}
+
+ExportOptions ExportForm::options() const {
+    ExportOptions o;
+    o.inputs = inputs_->specs();
+    o.dynamicAxes = axes_->axes();
+    o.properties = props_->properties();
+    o.target.version = target_->currentIndex() == 0
+                           ? std::string()
+                           : target_->currentData().toString().toStdString();
+    const int level = compression_->currentData().toInt();
+    o.compressionLevel = level < 0 ? std::nullopt : std::optional<int>(level);
+    o.naming = static_cast<NamingScheme>(naming_->currentData().toInt());
+    for (const QString& n : outputNames_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!n.trimmed().isEmpty())
+            o.outputNames.push_back(n.trimmed().toStdString());
+    o.identityProperties = identity_->isChecked();
+    o.harden.freeze = freeze_->isChecked();
+    for (int i = 0; i < passes_->count(); ++i)
+        if (passes_->item(i)->checkState() != Qt::Checked)
+            o.harden.skip.insert(passes_->item(i)->text().toStdString());
+    o.check = check_->isChecked();
+    o.checkTolerance = tolerance_->currentText() == QStringLiteral("custom")
+                           ? "custom:" + customTolerance_->text().trimmed().toStdString()
+                           : tolerance_->currentText().toStdString();
+    o.seed = static_cast<uint64_t>(seed_->value());
+    return o;
+}
+
+QStringList ExportForm::errors() const {
+    QStringList out;
+    for (const QString& e : inputs_->errors())
+        out << tr("Inputs: %1").arg(e);
+    if (inputs_->rowCount() == 0)
+        out << tr("Inputs: the model needs at least one input spec");
+    for (const QString& e : axes_->errors())
+        out << tr("Dynamic axes: %1").arg(e);
+    for (const QString& e : props_->errors())
+        out << tr("Properties: %1").arg(e);
+    if (tolerance_->currentText() == QStringLiteral("custom") &&
+        customTolerance_->text().split(QLatin1Char(',')).size() != 3)
+        out << tr("Tolerance: custom needs atol,rtol,outliers");
+    return out;
+}
+
+bool ExportForm::valid() const {
+    return errors().isEmpty();
+}
+
+void ExportForm::refreshStatus() {
+    customTolerance_->setEnabled(tolerance_->currentText() == QStringLiteral("custom"));
+    const QStringList e = errors();
+    status_->setText(e.isEmpty() ? tr("Ready to export.") : e.join(QLatin1Char('\n')));
+    status_->setStyleSheet(e.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));
+    Q_EMIT changed();
+}
+
+} // namespace t2n::ui

@@ -1,0 +1,51 @@
+// The outcome of an export, for engineers and non-programmers alike: a green
+// or red verdict with one sentence of what to try, the per-output figures,
+// the first diverging operation as a link into every view, the errors with
+// their nodes, and the archive's variables.
+#pragma once
+
+#include "session/session_state.h"
+
+#include <QWidget>
+
+class QLabel;
+class QListWidget;
+class QTableView;
+
+namespace t2n::ui {
+
+class OutputComparisonModel;
+class VariablesModel;
+
+class ResultsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ResultsPanel(QWidget* parent = nullptr);
+
+    void showState(const SessionState& state);
+    void showError(const JobError& error);
+    void clear();
+
+    /// The one-sentence verdict currently shown (for tests and screenshots).
+    QString verdict() const;
+
+Q_SIGNALS:
+    /// The user asked to see a node (the diverging op, or an error's node).
+    void nodeRequested(const t2n::NodeRef& node, const QString& nnefIdentifier);
+
+private:
+    void setVerdict(bool ok, const QString& headline, const QString& advice);
+
+    QLabel* banner_;
+    QLabel* divergence_;
+    QListWidget* problems_;
+    QTableView* outputsView_;
+    QTableView* variablesView_;
+    OutputComparisonModel* outputs_;
+    VariablesModel* variables_;
+    NodeRef divergenceNode_;
+    QString divergenceIdentifier_;
+    std::vector<Diagnostic> problemNodes_;
+};
+
+} // namespace t2n::ui
