@@ -1,0 +1,35 @@
+#include "text/ksh_highlighting.h"
+
+#include "text/text_highlighter.h"
+
+#include <KSyntaxHighlighting/Definition>
+#include <KSyntaxHighlighting/Repository>
+#include <KSyntaxHighlighting/SyntaxHighlighter>
+#include <KSyntaxHighlighting/Theme>
+
+namespace t2n::ui::ksh {
+
+KSyntaxHighlighting::Repository& repository() {
+    // Created on first use on the GUI thread and kept for the process (KDE's advice: one
+    // repository for the application's lifetime). Loading the resource folder directly
+    // works: Repository lists it with QDirIterator, which reads Qt resources.
+    static KSyntaxHighlighting::Repository* repo = [] {
+        auto* r = new KSyntaxHighlighting::Repository;
+        r->addCustomSearchPath(TextHighlighter::definitionSearchPath());
+        return r;
+    }();
+    return *repo;
+}
+
+QSyntaxHighlighter* attach(QTextDocument* document, Language language, const QPalette& palette) {
+    const KSyntaxHighlighting::Definition definition =
+        repository().definitionForName(syntaxDefinitionName(language));
+    if (!definition.isValid())
+        return nullptr;
+    auto* highlighter = new KSyntaxHighlighting::SyntaxHighlighter(document);
+    highlighter->setTheme(repository().themeForPalette(palette));
+    highlighter->setDefinition(definition);
+    return highlighter;
+}
+
+} // namespace t2n::ui::ksh
