@@ -1,1 +1,9 @@
-# tests/ui/graph: target_sources(t2n_ui_tests PRIVATE ...) and t2n_ui_suite(NAME ...) here.
+# tests/ui/graph: the graph view (layout, view, pass-step diffs).
+target_sources(t2n_ui_tests PRIVATE
+  graph/tst_graph_layout.cpp
+  graph/tst_graph_view.cpp
+  graph/tst_graph_diff.cpp
+)
+t2n_ui_suite(graph_layout)
+t2n_ui_suite(graph_view)
+t2n_ui_suite(graph_diff)

@@ -1,0 +1,137 @@
+// Pass-step diffs: which ids are flagged, and that a step keeps the boxes of
+// unchanged nodes where they were.
+#include "graph/graph_view.h"
+#include "suite_macros.h"
+#include "synthetic_graph.h"
+
+#include <QtTest>
+
+using namespace t2n::ui;
+using t2n::test::addEdge;
+using t2n::test::addNode;
+
+namespace {
+
+bool waitForLayout(GraphView& view) {
+    if (!view.isLayoutPending())
+        return true;
+    QSignalSpy spy(&view, &GraphView::layoutFinished);
+    return spy.wait(20000);
+}
+
+QHash<QString, QRectF> boxes(const GraphGeometry& g) {
+    QHash<QString, QRectF> out;
+    for (const NodeGeometry& n : g.nodes)
+        out.insert(n.key, n.rect);
+    return out;
+}
+
+} // namespace
+
+class GraphDiffTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    /// a->b->c->d, e  becomes  a->b->x->d, a->e: c removed, x added; b and d
+    /// lost c and gained x, a gained e, e gained a: those four are rewired.
+    void diffFlagsExactIds() {
+        GraphData before;
+        for (const char* id : {"a", "b", "c", "d", "e"})
+            addNode(before, id, "aten::relu", {}, "1");
+        addEdge(before, "a", "b");
+        addEdge(before, "b", "c");
+        addEdge(before, "c", "d");
+        GraphData after;
+        for (const char* id : {"a", "b", "x", "d", "e"})
+            addNode(after, id, "aten::relu", {}, "1");
+        addEdge(after, "a", "b");
+        addEdge(after, "b", "x");
+        addEdge(after, "x", "d");
+        addEdge(after, "a", "e");
+        const GraphDiff diff = diffGraphs(before, after);
+        QCOMPARE(diff.added, QSet<QString>({"x"}));
+        QCOMPARE(diff.removed, QSet<QString>({"c"}));
+        QCOMPARE(diff.rewired, QSet<QString>({"a", "b", "d", "e"}));
+        QVERIFY(diffGraphs(after, after).isEmpty());
+    }
+
+    /// A step keeps every unchanged box exactly, ghosts removed nodes in place,
+    /// puts added nodes where nothing else is, and marks each item.
+    void stepKeepsUnchangedPositions() {
+        const GraphData before = t2n::test::resnetLike(120);
+        QSet<QString> removed;
+        QSet<QString> added;
+        const GraphData after = t2n::test::foldSomeBatchNorms(before, 3, &removed, &added);
+        QVERIFY(!removed.isEmpty() && removed.size() == added.size());
+
+        GraphView view(nullptr, LayoutOptions{1000, 300}); // everything expanded
+        view.setGraph(before);
+        QVERIFY(waitForLayout(view));
+        const QHash<QString, QRectF> old = boxes(view.geometry());
+        const GraphDiff diff = view.showStep(before, after);
+        QCOMPARE(diff.removed, removed);
+        QCOMPARE(diff.added, added);
+        const GraphGeometry& geo = view.geometry();
+        const QHash<QString, QRectF> now = boxes(geo);
+        for (const GraphNode& n : after.nodes)
+            if (!added.contains(n.id))
+                QCOMPARE(now.value(n.id), old.value(n.id));
+        for (const QString& id : removed) {
+            QCOMPARE(now.value(id), old.value(id));
+            QCOMPARE(view.graphScene()->nodeItem(id)->mark(), DiffMark::Removed);
+        }
+        for (const QString& id : added) {
+            QCOMPARE(view.graphScene()->nodeItem(id)->mark(), DiffMark::Added);
+            for (const NodeGeometry& n : geo.nodes)
+                QVERIFY2(n.key == id || !n.rect.intersects(now.value(id)), qPrintable(id + " over " + n.key));
+        }
+        for (const QString& id : diff.rewired)
+            QCOMPARE(view.graphScene()->nodeItem(id)->mark(), DiffMark::Rewired);
+        int unmarked = 0;
+        for (const GraphNode& n : after.nodes)
+            unmarked += view.graphScene()->nodeItem(n.id)->mark() == DiffMark::None;
+        QCOMPARE(unmarked, int(after.nodes.size() - added.size() - diff.rewired.size()));
+        QCOMPARE(view.visibleNodeCount(), int(after.nodes.size()));
+
+        // Each new edge is marked; each dropped edge is left as a removed ghost.
+        int freshEdges = 0;
+        int ghostEdges = 0;
+        for (const EdgeGeometry& e : geo.edges) {
+            freshEdges += e.mark == DiffMark::Added || e.mark == DiffMark::Rewired;
+            ghostEdges += e.mark == DiffMark::Removed;
+        }
+        QCOMPARE(freshEdges, int(3 * added.size())); // conv1->relu1, conv2->cast, cast->bn2
+        QCOMPARE(ghostEdges, int(3 * removed.size())); // conv1->bn1, bn1->relu1, conv2->bn2
+
+        // The next step drops the ghosts and keeps the boxes again.
+        const GraphData third = t2n::test::foldSomeBatchNorms(after, 1000);
+        view.showStep(after, third);
+        for (const QString& id : removed)
+            QVERIFY(!view.graphScene()->nodeItem(id));
+        for (const GraphNode& n : third.nodes)
+            if (now.contains(n.id))
+                QCOMPARE(boxes(view.geometry()).value(n.id), now.value(n.id));
+    }
+
+    /// Changes inside a collapsed cluster mark the cluster box with a summary.
+    void stepInsideCollapsedClusterMarksCluster() {
+        const GraphData before = t2n::test::resnetLike(200);
+        QSet<QString> removed;
+        const GraphData after = t2n::test::foldSomeBatchNorms(before, 1000, &removed);
+        QCOMPARE(removed, QSet<QString>({"layer1.0.bn1"}));
+        GraphView view;
+        view.setGraph(before);
+        QVERIFY(waitForLayout(view));
+        QVERIFY(view.collapsedClusters().contains("layer1"));
+        const QRectF box = view.graphScene()->nodeItem(clusterItemKey("layer1"))->rect();
+        view.showStep(before, after);
+        NodeItem* layer1 = view.graphScene()->nodeItem(clusterItemKey("layer1"));
+        QCOMPARE(layer1->mark(), DiffMark::Rewired);
+        QCOMPARE(layer1->rect(), box);
+        const NodeGeometry& g = view.geometry().nodes[view.geometry().indexOf(clusterItemKey("layer1"))];
+        QCOMPARE(g.diffSummary, QString::fromUtf8("+1 \u22121 ~4")); // cast; bn1; conv1 relu1 conv2 bn2
+        QCOMPARE(view.graphScene()->nodeItem(clusterItemKey("layer2"))->mark(), DiffMark::None);
+    }
+};
+
+T2N_TEST_SUITE(GraphDiffTest)
+#include "tst_graph_diff.moc"

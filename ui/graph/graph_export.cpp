@@ -1,0 +1,46 @@
+#include "graph/graph_export.h"
+
+#include <QFileInfo>
+#include <QGraphicsScene>
+#include <QImage>
+#include <QPainter>
+#include <QSvgGenerator>
+
+namespace t2n::ui {
+
+bool exportScene(QGraphicsScene& scene, const QRectF& source, const QString& path, QString* error,
+                 int maxPixels) {
+    auto fail = [&](const QString& why) {
+        if (error)
+            *error = QStringLiteral("export %1: %2").arg(path, why);
+        return false;
+    };
+    if (source.isEmpty())
+        return fail(QStringLiteral("nothing to draw (empty area)"));
+    if (QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(source.size().toSize());
+        svg.setViewBox(QRectF(QPointF(0, 0), source.size()));
+        svg.setTitle(QStringLiteral("t2n graph"));
+        QPainter painter;
+        if (!painter.begin(&svg))
+            return fail(QStringLiteral("cannot write the SVG file"));
+        scene.render(&painter, QRectF(QPointF(0, 0), source.size()), source);
+        painter.end();
+        return QFileInfo(path).size() > 0 || fail(QStringLiteral("the SVG file is empty"));
+    }
+    const double scale = std::min(2.0, maxPixels / std::max(source.width(), source.height()));
+    QImage image((source.size() * scale).toSize().expandedTo(QSize(1, 1)), QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    scene.render(&painter, QRectF(image.rect()), source);
+    painter.end();
+    if (!image.save(path))
+        return fail(QStringLiteral("cannot write the image (unknown format or unwritable folder?)"));
+    return true;
+}
+
+} // namespace t2n::ui

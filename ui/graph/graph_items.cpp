@@ -1,0 +1,201 @@
+#include "graph/graph_items.h"
+
+#include "graph/graph_layout.h"
+
+#include <QLineF>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <utility>
+
+namespace t2n::ui {
+
+namespace {
+
+bool startsWithAny(const QString& kind, std::initializer_list<const char*> prefixes) {
+    for (const char* p : prefixes)
+        if (kind.startsWith(QLatin1String(p)))
+            return true;
+    return false;
+}
+
+// Below this zoom, text is unreadable: draw boxes only (and draw fast).
+constexpr double textLod = 0.35;
+
+} // namespace
+
+QColor opFamilyColor(const QString& kind) {
+    const QString k = shortKind(kind).toLower();
+    if (kind.startsWith(QLatin1String("prim::")) || k == QLatin1String("constant"))
+        return {0xf2, 0xf2, 0xf2};
+    if (startsWithAny(k, {"conv", "max_pool", "avg_pool", "adaptive_", "pool"}))
+        return {0xcf, 0xe2, 0xf3};
+    if (k.contains(QLatin1String("norm")))
+        return {0xd9, 0xd2, 0xe9};
+    if (startsWithAny(k, {"relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax", "silu",
+                          "hardtanh", "elu", "leaky", "selu", "mish", "hardswish"}))
+        return {0xfc, 0xe5, 0xcd};
+    if (startsWithAny(k, {"matmul", "linear", "mm", "bmm", "addmm", "einsum", "baddbmm"}))
+        return {0xf4, 0xcc, 0xcc};
+    if (startsWithAny(k, {"add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "rsqrt",
+                          "abs", "clamp", "where"}))
+        return {0xd9, 0xea, 0xd3};
+    if (startsWithAny(k, {"mean", "sum", "max", "min", "amax", "amin", "prod", "argmax", "argmin"}))
+        return {0xff, 0xf2, 0xcc};
+    if (startsWithAny(k, {"view", "reshape", "flatten", "permute", "transpose", "cat", "stack",
+                          "slice", "select", "size", "squeeze", "unsqueeze", "expand", "contiguous",
+                          "index", "chunk", "split", "t", "repeat", "narrow", "pad"}))
+        return {0xe8, 0xe8, 0xe8};
+    return {0xe3, 0xee, 0xf9};
+}
+
+QColor diffMarkColor(DiffMark mark) {
+    switch (mark) {
+    case DiffMark::Added: return {0x2e, 0x9d, 0x4a};
+    case DiffMark::Removed: return {0xd0, 0x30, 0x30};
+    case DiffMark::Rewired: return {0xe0, 0x9a, 0x00};
+    case DiffMark::None: break;
+    }
+    return {0x55, 0x5f, 0x6b};
+}
+
+NodeItem::NodeItem(QString key, const QRectF& rect, QString title, QString subtitle, QColor fill)
+    : m_key(std::move(key)), m_rect(rect), m_title(std::move(title)), m_subtitle(std::move(subtitle)),
+      m_fill(fill) {
+    setFlag(ItemIsSelectable);
+    setZValue(2);
+}
+
+void NodeItem::setRect(const QRectF& rect) {
+    if (rect == m_rect)
+        return;
+    prepareGeometryChange();
+    m_rect = rect;
+}
+
+void NodeItem::setBadge(const QString& badge) {
+    m_badge = badge;
+    update();
+}
+
+void NodeItem::setMark(DiffMark mark) {
+    if (mark == m_mark)
+        return;
+    m_mark = mark;
+    setOpacity(mark == DiffMark::Removed ? 0.45 : 1.0);
+    update();
+}
+
+void NodeItem::setHighlight(const QColor& color) {
+    m_highlight = color;
+    update();
+}
+
+QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-6, -10, 6, 6); }
+
+void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    const bool marked = m_mark != DiffMark::None;
+    QPen pen(marked ? diffMarkColor(m_mark) : QColor(0x55, 0x5f, 0x6b), marked ? 2.5 : 1.0);
+    if (m_mark == DiffMark::Removed)
+        pen.setStyle(Qt::DashLine);
+    if (isSelected())
+        pen = QPen(QColor(0x1a, 0x73, 0xe8), 3);
+    if (m_highlight.isValid()) {
+        painter->setPen(QPen(m_highlight, 4));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(m_rect.adjusted(-4, -4, 4, 4), 8, 8);
+    }
+    painter->setPen(pen);
+    painter->setBrush(m_mark == DiffMark::Added ? m_fill.lighter(104) : m_fill);
+    painter->drawRoundedRect(m_rect, 6, 6);
+    if (isCluster())
+        painter->drawRoundedRect(m_rect.adjusted(3, 3, -3, -3), 4, 4);
+    if (lod < textLod)
+        return;
+    painter->setPen(Qt::black);
+    QFont font = painter->font();
+    font.setPointSizeF(8.5);
+    font.setBold(true);
+    painter->setFont(font);
+    const QRectF top(m_rect.left() + 4, m_rect.top() + 3, m_rect.width() - 8, m_rect.height() / 2 - 2);
+    painter->drawText(top, Qt::AlignCenter, m_title);
+    font.setBold(false);
+    font.setPointSizeF(7.5);
+    painter->setFont(font);
+    painter->setPen(QColor(0x44, 0x44, 0x44));
+    const QRectF bottom(m_rect.left() + 4, m_rect.center().y(), m_rect.width() - 8, m_rect.height() / 2 - 3);
+    painter->drawText(bottom, Qt::AlignCenter, m_subtitle);
+    if (!m_badge.isEmpty()) {
+        const QRectF badge(m_rect.right() - 46, m_rect.top() - 9, 50, 14);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(marked ? diffMarkColor(m_mark) : QColor(0x80, 0x4a, 0xc0));
+        painter->drawRoundedRect(badge, 7, 7);
+        painter->setPen(Qt::white);
+        painter->drawText(badge, Qt::AlignCenter, m_badge);
+    }
+}
+
+FrameItem::FrameItem(QString clusterId, const QRectF& rect, QString title, int depth)
+    : m_clusterId(std::move(clusterId)), m_rect(rect), m_title(std::move(title)), m_depth(depth) {
+    setZValue(0);
+}
+
+void FrameItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const int shade = std::max(200, 248 - 8 * m_depth);
+    painter->setPen(QPen(QColor(0x9a, 0xa5, 0xb1), 1, Qt::SolidLine));
+    painter->setBrush(QColor(shade, shade, std::min(255, shade + 6)));
+    painter->drawRoundedRect(m_rect, 8, 8);
+    if (option->levelOfDetailFromTransform(painter->worldTransform()) < textLod)
+        return;
+    QFont font = painter->font();
+    font.setPointSizeF(8);
+    painter->setFont(font);
+    painter->setPen(QColor(0x33, 0x3d, 0x48));
+    painter->drawText(m_rect.adjusted(8, 2, -8, 0), Qt::AlignLeft | Qt::AlignTop,
+                      QStringLiteral("\u25be ") + m_title);
+}
+
+EdgeItem::EdgeItem(const QPainterPath& path, QPointF arrowBase, QPointF arrowTip, QString label)
+    : m_path(path), m_label(std::move(label)) {
+    const QLineF axis(arrowTip, arrowBase);
+    if (axis.length() > 0.1) {
+        QLineF side = axis.unitVector();
+        side.setLength(8);
+        const QPointF back = side.p2();
+        const QPointF normal = QPointF(-(back.y() - arrowTip.y()), back.x() - arrowTip.x()) * 0.45;
+        m_arrow << arrowTip << back + normal << back - normal;
+    }
+    m_path.lineTo(arrowTip);
+    m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-4, -4, 60, 4);
+    setZValue(1);
+}
+
+void EdgeItem::setMark(DiffMark mark) {
+    if (mark == m_mark)
+        return;
+    m_mark = mark;
+    update();
+}
+
+void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const QColor color = diffMarkColor(m_mark);
+    QPen pen(color, m_mark == DiffMark::None ? 1.0 : 2.2);
+    if (m_mark == DiffMark::Removed)
+        pen.setStyle(Qt::DashLine);
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawPath(m_path);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(color);
+    painter->drawPolygon(m_arrow);
+    if (m_label.isEmpty() || option->levelOfDetailFromTransform(painter->worldTransform()) < 0.6)
+        return;
+    QFont font = painter->font();
+    font.setPointSizeF(7);
+    painter->setFont(font);
+    painter->setPen(QColor(0x5a, 0x5a, 0x5a));
+    painter->drawText(m_path.pointAtPercent(0.5) + QPointF(4, 3), m_label);
+}
+
+} // namespace t2n::ui

@@ -1,0 +1,96 @@
+#include "graph/graph_scene.h"
+
+#include <QGraphicsSceneMouseEvent>
+
+namespace t2n::ui {
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
+    // Items never move once placed; BSP indexing pays off for hit tests and painting.
+    setItemIndexMethod(BspTreeIndex);
+    setBackgroundBrush(Qt::white);
+}
+
+void GraphScene::show(const GraphGeometry& geometry) {
+    QSet<QString> keep;
+    keep.reserve(geometry.nodes.size());
+    for (const NodeGeometry& g : geometry.nodes) {
+        keep.insert(g.key);
+        NodeItem* item = m_nodes.value(g.key);
+        if (!item) {
+            const QColor fill = g.clusterId.isEmpty() ? opFamilyColor(g.kind) : QColor(0xdf, 0xe6, 0xee);
+            item = new NodeItem(g.key, g.rect, g.title, g.subtitle, fill);
+            item->setClusterId(g.clusterId);
+            addItem(item);
+            m_nodes.insert(g.key, item);
+        }
+        item->setRect(g.rect);
+        item->setMark(g.mark);
+        item->setBadge(g.diffSummary.isEmpty() ? g.badge : g.diffSummary);
+        item->setHighlight(m_highlights.value(g.key));
+    }
+    for (auto it = m_nodes.begin(); it != m_nodes.end();) {
+        if (keep.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        delete it.value();
+        it = m_nodes.erase(it);
+    }
+    qDeleteAll(m_frames);
+    m_frames.clear();
+    for (const FrameGeometry& f : geometry.frames) {
+        auto* frame = new FrameItem(f.clusterId, f.rect, f.title, f.depth);
+        addItem(frame);
+        m_frames.append(frame);
+    }
+    showEdges(geometry);
+    setSceneRect(geometry.bounds.adjusted(-40, -40, 40, 40));
+}
+
+void GraphScene::showEdges(const GraphGeometry& geometry) {
+    QHash<QString, QPair<EdgeItem*, QPainterPath>> next;
+    next.reserve(geometry.edges.size());
+    for (const EdgeGeometry& e : geometry.edges) {
+        const QString key = e.from + QLatin1Char('\n') + e.to;
+        auto old = m_edges.find(key);
+        EdgeItem* item = nullptr;
+        if (old != m_edges.end() && old->second == e.path) {
+            item = old->first;
+            m_edges.erase(old);
+        } else {
+            item = new EdgeItem(e.path, e.arrowBase, e.arrowTip, e.label);
+            addItem(item);
+        }
+        item->setMark(e.mark);
+        next.insert(key, {item, e.path});
+    }
+    for (const auto& stale : std::as_const(m_edges))
+        delete stale.first;
+    m_edges = std::move(next);
+}
+
+void GraphScene::setHighlights(const QHash<QString, QColor>& colorByKey) {
+    m_highlights = colorByKey;
+    for (NodeItem* item : std::as_const(m_nodes))
+        item->setHighlight(m_highlights.value(item->key()));
+}
+
+void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
+    for (QGraphicsItem* item : items(event->scenePos())) {
+        if (auto* node = dynamic_cast<NodeItem*>(item); node && node->isCluster()) {
+            event->accept();
+            Q_EMIT clusterToggleRequested(node->clusterId());
+            return;
+        }
+        if (auto* frame = dynamic_cast<FrameItem*>(item)) {
+            event->accept();
+            Q_EMIT clusterToggleRequested(frame->clusterId());
+            return;
+        }
+        if (dynamic_cast<NodeItem*>(item))
+            break;
+    }
+    QGraphicsScene::mouseDoubleClickEvent(event);
+}
+
+} // namespace t2n::ui

@@ -1,0 +1,102 @@
+#pragma once
+// The laid-out graph view: pan (drag), zoom (wheel, Ctrl +/-), fit, minimap,
+// collapsible module clusters, search, synced selection, highlight sets, pass
+// step diffs and PNG/SVG export. Layout runs on the LayoutService thread; the
+// view shows the previous geometry until the new one arrives.
+#include "graph/graph_scene.h"
+#include "graph/graph_search.h"
+#include "graph/layout_service.h"
+
+#include <QGraphicsView>
+
+namespace t2n::ui {
+
+class GraphMinimap;
+
+class GraphView : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit GraphView(QWidget* parent = nullptr, LayoutOptions options = {});
+    ~GraphView() override;
+
+    /// Shows `graph`, laid out with the default collapsed clusters (async:
+    /// layoutFinished follows).
+    void setGraph(const GraphData& graph);
+    /// Steps from the graph shown (`previous`) to `next` without a layout:
+    /// unchanged nodes keep their boxes, changes are marked. Synchronous.
+    GraphDiff showStep(const GraphData& previous, const GraphData& next);
+    /// Lays out the current graph again (e.g. to tidy up after many steps).
+    void relayout();
+
+    const GraphData& graph() const { return *m_graph; }
+    const GraphGeometry& geometry() const { return m_geometry; }
+    GraphScene* graphScene() const { return m_scene; }
+    GraphMinimap* minimap() const { return m_minimap; }
+    bool isLayoutPending() const { return m_ticket != m_shownTicket; }
+
+    QSet<QString> collapsedClusters() const { return m_collapsed; }
+    void setClusterCollapsed(const QString& clusterId, bool collapsed);
+    /// Op boxes drawn (collapsed clusters and ghosts excluded).
+    int visibleNodeCount() const;
+
+    SearchResultModel* searchModel() const { return m_searchModel; }
+    /// Finds nodes, selects the first match; returns the number of matches.
+    int search(const QString& text, SearchField field = SearchField::Any);
+    int currentMatch() const { return m_matchCursor; }
+
+    /// A named set of node ids outlined in `color` (e.g. "diverging" red).
+    void setHighlightSet(const QString& name, const QSet<QString>& ids, const QColor& color);
+    void clearHighlightSet(const QString& name);
+
+    enum class ExportArea { WholeGraph, VisiblePart };
+    bool exportImage(const QString& path, ExportArea area, QString* error = nullptr);
+
+public Q_SLOTS:
+    /// Selects, expands the clusters hiding it, and centres node `id` (no nodeSelected echo).
+    void selectNode(const QString& id);
+    void nextMatch();
+    void previousMatch();
+    void fitGraph();
+    void zoomIn();
+    void zoomOut();
+    void toggleCluster(const QString& clusterId);
+
+Q_SIGNALS:
+    void nodeSelected(const QString& id);
+    void layoutFinished(qint64 elapsedMs);
+    void viewportMoved();
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    void requestLayout();
+    void onLayout(quint64 ticket, const GraphGeometry& geometry, qint64 elapsedMs);
+    void onSceneSelection();
+    void applyHighlights();
+    void zoomBy(double factor);
+    void centreOnNode(const QString& id);
+
+    LayoutOptions m_options;
+    LayoutService* m_layout;
+    GraphScene* m_scene;
+    GraphMinimap* m_minimap;
+    SearchResultModel* m_searchModel;
+    std::shared_ptr<const GraphData> m_graph;
+    std::shared_ptr<const ClusterTree> m_tree;
+    QSet<QString> m_collapsed;
+    GraphGeometry m_geometry;
+    quint64 m_ticket = 0;
+    quint64 m_shownTicket = 0;
+    bool m_fitOnLayout = true;
+    bool m_selecting = false;
+    QString m_pendingSelection;
+    QVector<int> m_matches;
+    int m_matchCursor = -1;
+    QHash<QString, QPair<QSet<QString>, QColor>> m_highlightSets;
+};
+
+} // namespace t2n::ui

@@ -1,0 +1,17 @@
+#pragma once
+// A pass step drawn on the previous layout: unchanged items keep their exact
+// boxes, removed nodes stay as ghosts where they were, added nodes are put
+// next to their neighbours, and only the edges that changed get new paths.
+// No Graphviz run: a step costs a few hash passes over the graph.
+#include "graph/cluster_tree.h"
+#include "graph/graph_geometry.h"
+
+namespace t2n::ui {
+
+/// `previousGeometry` shows `previous` with `collapsed`; the result shows `next`
+/// (plus ghosts of what `diff` removed) with every item marked.
+GraphGeometry placeStep(const GraphGeometry& previousGeometry, const GraphData& previous,
+                        const GraphData& next, const ClusterTree& nextTree,
+                        const QSet<QString>& collapsed, const GraphDiff& diff);
+
+} // namespace t2n::ui
