@@ -103,7 +103,7 @@ void ResultsPanel::showState(const SessionState& st) {
                    tr("The check was off, so the archive was not compared with the model."));
     } else if (check.passed) {
         setVerdict(true, tr("Valid: the archive computes what the model computes"),
-                   tr("%1 output(s) match at tolerance '%2'; tract: %3. Written to %4.")
+                   tr("%1 output(s) match at tolerance '%2'; %3. Written to %4.")
                        .arg(check.outputs.size())
                        .arg(QString::fromStdString(check.tolerance),
                             QString::fromStdString(check.tract), st.artifactPath));

@@ -1,0 +1,20 @@
+// Engine graphs as the graph view's GraphData: t2n's IR (after trace) and,
+// once the engine provides them, hardening snapshots. Node ids are the
+// engine's ids as text, so that selection can be matched across views.
+#pragma once
+
+#include "graph/graph_data.h"
+
+#include "t2n/ir.h"
+
+namespace t2n::ui {
+
+/// The IR's computing nodes (values known at export time are left out, as
+/// they become variables or literals), graph inputs as "input:NAME" nodes,
+/// module paths as clusters and shapes on edges.
+GraphData graphFromIr(const ir::Graph& graph);
+
+/// Id of IR node `id` in graphFromIr's GraphData.
+QString irNodeKey(ir::NodeId id);
+
+} // namespace t2n::ui

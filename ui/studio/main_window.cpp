@@ -1,0 +1,296 @@
+#include "studio/main_window.h"
+
+#include "graph/graph_view.h"
+#include "session/session_controller.h"
+#include "session/ui_version.h"
+#include "studio/export_form.h"
+#include "studio/pass_stepper.h"
+#include "studio/results_panel.h"
+#include "text/code_view.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace t2n::ui {
+
+namespace {
+QWidget* titled(const QString& title, QWidget* content, QWidget* parent) {
+    auto* box = new QWidget(parent);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()), box);
+    layout->addWidget(label);
+    layout->addWidget(content, 1);
+    return box;
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), controller_(new SessionController(this)) {
+    setWindowTitle(studioTitle());
+    setAcceptDrops(true);
+    resize(1400, 900);
+
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("mainTabs"));
+    tabs_->addTab(buildModelTab(), tr("Model"));
+    stepper_ = new PassStepper(tabs_);
+    tabs_->addTab(stepper_, tr("Passes"));
+    tabs_->addTab(buildExportTab(), tr("Export"));
+    results_ = new ResultsPanel(tabs_);
+    tabs_->addTab(results_, tr("Results"));
+    setCentralWidget(tabs_);
+
+    properties_ = new QTableWidget(0, 2, this);
+    properties_->setObjectName(QStringLiteral("propertiesPanel"));
+    properties_->setHorizontalHeaderLabels({tr("Property"), tr("Value")});
+    properties_->horizontalHeader()->setStretchLastSection(true);
+    properties_->verticalHeader()->setVisible(false);
+    properties_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto* propDock = new QDockWidget(tr("Properties"), this);
+    propDock->setObjectName(QStringLiteral("propertiesDock"));
+    propDock->setWidget(properties_);
+    addDockWidget(Qt::RightDockWidgetArea, propDock);
+
+    log_ = new QPlainTextEdit(this);
+    log_->setObjectName(QStringLiteral("logView"));
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(5000);
+    auto* logDock = new QDockWidget(tr("Log"), this);
+    logDock->setObjectName(QStringLiteral("logDock"));
+    logDock->setWidget(log_);
+    addDockWidget(Qt::BottomDockWidgetArea, logDock);
+
+    stage_ = new QLabel(this);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 100);
+    progress_->setMaximumWidth(240);
+    progress_->hide();
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->hide();
+    statusBar()->addWidget(stage_, 1);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    connect(cancel_, &QPushButton::clicked, controller_, &SessionController::cancel);
+
+    buildMenus();
+
+    connect(controller_, &SessionController::stateChanged, this, &MainWindow::onState);
+    connect(
+        controller_, &SessionController::jobFinished, this,
+        [this](SessionController::Job job, bool ok) { onJobFinished(static_cast<int>(job), ok); });
+    connect(controller_, &SessionController::jobFailed, this,
+            [this](SessionController::Job job, const JobError& e) {
+                onJobFailed(static_cast<int>(job), e);
+            });
+    connect(controller_, &SessionController::jobStarted, this, [this] {
+        progress_->setValue(0);
+        progress_->show();
+        cancel_->show();
+        exportButton_->setEnabled(false);
+        exportAction_->setEnabled(false);
+    });
+    connect(controller_, &SessionController::stageStarted, this,
+            [this](const QString& s) { stage_->setText(tr("Running: %1").arg(s)); });
+    connect(controller_, &SessionController::progress, this,
+            [this](const QString& s, double f, const QString& status) {
+                progress_->setValue(static_cast<int>(f * 100.0));
+                stage_->setText(status.isEmpty() ? tr("Running: %1").arg(s)
+                                                 : tr("Running: %1 — %2").arg(s, status));
+            });
+    connect(controller_, &SessionController::logLine, this,
+            [this](int, const QString& m) { log_->appendPlainText(m); });
+    connect(form_, &ExportForm::changed, this, [this] {
+        const bool ok = form_->valid() && state_ && !state_->modelPath.isEmpty();
+        exportButton_->setEnabled(ok && !controller_->busy());
+        exportAction_->setEnabled(exportButton_->isEnabled());
+    });
+    connect(results_, &ResultsPanel::nodeRequested, this, &MainWindow::selectNodeRef);
+    rebuildRecentMenu();
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::buildModelTab() {
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    torchText_ = new CodeView(split);
+    torchText_->setObjectName(QStringLiteral("torchScriptText"));
+    split->addWidget(titled(tr("TorchScript (hardened)"), torchText_, split));
+
+    auto* middle = new QSplitter(Qt::Vertical, split);
+    auto* graphBox = new QWidget(middle);
+    auto* graphLayout = new QVBoxLayout(graphBox);
+    graphLayout->setContentsMargins(0, 0, 0, 0);
+    search_ = new QLineEdit(graphBox);
+    search_->setObjectName(QStringLiteral("graphSearch"));
+    search_->setPlaceholderText(tr("Search nodes by name, op kind, module path or shape"));
+    search_->setClearButtonEnabled(true);
+    graphLayout->addWidget(search_);
+    irGraph_ = new GraphView(graphBox);
+    irGraph_->setObjectName(QStringLiteral("irGraph"));
+    graphLayout->addWidget(irGraph_, 1);
+    middle->addWidget(titled(tr("t2n IR graph"), graphBox, middle));
+    irText_ = new CodeView(middle);
+    irText_->setObjectName(QStringLiteral("irText"));
+    middle->addWidget(titled(tr("t2n IR"), irText_, middle));
+    middle->setStretchFactor(0, 3);
+    split->addWidget(middle);
+
+    nnefText_ = new CodeView(split);
+    nnefText_->setObjectName(QStringLiteral("nnefText"));
+    split->addWidget(titled(tr("NNEF (graph.nnef)"), nnefText_, split));
+    split->setStretchFactor(1, 2);
+
+    connect(search_, &QLineEdit::returnPressed, this, [this] {
+        if (irGraph_->search(search_->text()) == 0)
+            stage_->setText(tr("No node matches '%1'").arg(search_->text()));
+    });
+    connect(irGraph_, &GraphView::nodeSelected, this, [this](const QString& id) {
+        if (id.startsWith(QStringLiteral("ir:")))
+            selectIrNode(id.mid(3).toInt());
+    });
+    connect(irText_, &CodeView::lineClicked, this, [this](int line) {
+        if (line >= 0 && line < static_cast<int>(irLineNodes_.size()) && irLineNodes_[line] >= 0)
+            selectIrNode(irLineNodes_[line]);
+    });
+    connect(nnefText_, &CodeView::lineClicked, this, [this](int line) {
+        const int node = irNodeForNnefLine(line);
+        if (node >= 0)
+            selectIrNode(node);
+    });
+    return split;
+}
+
+QWidget* MainWindow::buildExportTab() {
+    auto* page = new QWidget(this);
+    auto* layout = new QVBoxLayout(page);
+    auto* scroll = new QScrollArea(page);
+    scroll->setWidgetResizable(true);
+    form_ = new ExportForm(scroll);
+    form_->setObjectName(QStringLiteral("exportForm"));
+    scroll->setWidget(form_);
+    layout->addWidget(scroll, 1);
+    exportButton_ = new QPushButton(tr("Export and validate"), page);
+    exportButton_->setObjectName(QStringLiteral("exportButton"));
+    exportButton_->setEnabled(false);
+    exportButton_->setMinimumHeight(36);
+    connect(exportButton_, &QPushButton::clicked, this, [this] { exportTo(QString()); });
+    layout->addWidget(exportButton_);
+    return page;
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open model…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open a TorchScript model"), QString(),
+            tr("TorchScript models (*.pt *.pth *.jit *.torchscript);;All files (*)"));
+        if (!path.isEmpty())
+            openModel(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    exportAction_ =
+        file->addAction(tr("&Export and validate…"), this, [this] { exportTo(QString()); });
+    exportAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportAction_->setEnabled(false);
+    file->addAction(tr("Save graph &image…"), this, &MainWindow::saveGraphImage);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* find = view->addAction(tr("&Find node…"), this, [this] {
+        tabs_->setCurrentIndex(ModelTab);
+        search_->setFocus();
+        search_->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+    view->addAction(tr("&Fit graph"), irGraph_, &GraphView::fitGraph)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    QAction* next = view->addAction(tr("&Next pass"), this, [this] {
+        tabs_->setCurrentIndex(PassesTab);
+        stepper_->step(1);
+    });
+    next->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
+    QAction* prev = view->addAction(tr("&Previous pass"), this, [this] {
+        tabs_->setCurrentIndex(PassesTab);
+        stepper_->step(-1);
+    });
+    prev->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
+
+    auto* tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("mainToolBar"));
+    tools->addAction(open);
+    tools->addAction(exportAction_);
+    tools->addAction(find);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile())
+        openModel(urls.first().toLocalFile());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    controller_->cancel();
+    event->accept();
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentModels")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 10)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("recentModels"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentModels")).toStringList();
+    for (const QString& path : recent)
+        recentMenu_->addAction(path, this, [this, path] { openModel(path); });
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::saveGraphImage() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the graph as an image"),
+                                                      QStringLiteral("graph.png"),
+                                                      tr("PNG image (*.png);;SVG image (*.svg)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!irGraph_->exportImage(path, GraphView::ExportArea::WholeGraph, &error))
+        stage_->setText(tr("Could not save %1: %2").arg(path, error));
+}
+
+} // namespace t2n::ui

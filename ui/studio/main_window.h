@@ -1,0 +1,111 @@
+// t2n-studio's main window: the model side by side (TorchScript text, t2n IR
+// graph and text, NNEF text), the pass stepper, the export form and the
+// results, over one SessionController. The window only arranges views and
+// forwards requests; every stage runs in the engine on the worker thread.
+#pragma once
+
+#include "session/session_state.h"
+
+#include <QMainWindow>
+
+#include <vector>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
+class QTableWidget;
+
+namespace t2n::ui {
+
+class CodeView;
+class ExportForm;
+class GraphView;
+class PassStepper;
+class ResultsPanel;
+class SessionController;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum Tab { ModelTab, PassesTab, ExportTab, ResultsTab };
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Opens `model`; `inputs` pre-fill the input table (else the model's
+    /// argument names with a shape to fill in).
+    void openModel(const QString& model, const std::vector<InputSpec>& inputs = {});
+    /// Exports with the form's options to `output` (asks when empty).
+    void exportTo(const QString& output);
+
+    SessionController* controller() const { return controller_; }
+    ExportForm* exportForm() const { return form_; }
+    PassStepper* passStepper() const { return stepper_; }
+    ResultsPanel* results() const { return results_; }
+    GraphView* irGraph() const { return irGraph_; }
+    CodeView* torchScriptView() const { return torchText_; }
+    CodeView* irTextView() const { return irText_; }
+    CodeView* nnefView() const { return nnefText_; }
+    QTabWidget* tabs() const { return tabs_; }
+    /// The IR node shown as selected everywhere (-1: none).
+    int selectedIrNode() const { return selectedIrNode_; }
+
+public Q_SLOTS:
+    /// Selects IR node `id` in every view (graph, IR text, NNEF text, properties).
+    void selectIrNode(int id);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    QWidget* buildModelTab();
+    QWidget* buildExportTab();
+    void onState(const StatePtr& state);
+    void onJobFinished(int job, bool ok);
+    void onJobFailed(int job, const JobError& error);
+    void prepareIfReady();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void indexLines();
+    void showProperties(int irNode);
+    int irNodeForNnefLine(int line) const;
+    void selectNodeRef(const NodeRef& node, const QString& nnefIdentifier);
+    void saveGraphImage();
+
+    SessionController* controller_;
+    QTabWidget* tabs_;
+    CodeView* torchText_;
+    CodeView* irText_;
+    CodeView* nnefText_;
+    GraphView* irGraph_;
+    QLineEdit* search_;
+    PassStepper* stepper_;
+    ExportForm* form_;
+    QPushButton* exportButton_;
+    ResultsPanel* results_;
+    QTableWidget* properties_;
+    QPlainTextEdit* log_;
+    QProgressBar* progress_;
+    QPushButton* cancel_;
+    QLabel* stage_;
+    QMenu* recentMenu_ = nullptr;
+    QAction* exportAction_ = nullptr;
+    StatePtr state_;
+    int selectedIrNode_ = -1;
+    /// Per line of each text view, the IR node it shows (-1: none); and back.
+    std::vector<int> irLineNodes_, nnefLineNodes_, torchLineNodes_;
+    std::vector<std::vector<int>> nodeNnefLines_;
+    std::vector<int> nodeIrLine_, nodeTorchLine_;
+    std::vector<InputSpec> pendingInputs_;
+    QString pendingExport_;
+};
+
+} // namespace t2n::ui

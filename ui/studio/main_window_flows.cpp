@@ -1,0 +1,127 @@
+// MainWindow's flows: open, prepare, export, and how each job's outcome
+// reaches the views.
+#include "graph/graph_view.h"
+#include "session/export_form_models.h"
+#include "session/graph_adapters.h"
+#include "session/session_controller.h"
+#include "studio/export_form.h"
+#include "studio/main_window.h"
+#include "studio/pass_stepper.h"
+#include "studio/results_panel.h"
+#include "text/code_view.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTableWidget>
+
+namespace t2n::ui {
+
+void MainWindow::openModel(const QString& model, const std::vector<InputSpec>& inputs) {
+    pendingInputs_ = inputs;
+    log_->appendPlainText(tr("Opening %1").arg(model));
+    controller_->open(model);
+}
+
+void MainWindow::exportTo(const QString& requested) {
+    if (!form_->valid()) {
+        tabs_->setCurrentIndex(ExportTab);
+        return;
+    }
+    QString output = requested;
+    if (output.isEmpty()) {
+        const ExportOptions o = form_->options();
+        const QString suffix = !o.compressionLevel        ? QStringLiteral(".nnef")
+                               : *o.compressionLevel == 0 ? QStringLiteral(".nnef.tar")
+                                                          : QStringLiteral(".nnef.tgz");
+        const QFileInfo model(state_->modelPath);
+        output = QFileDialog::getSaveFileName(
+            this, tr("Export to"), model.dir().filePath(model.completeBaseName() + suffix));
+        if (output.isEmpty())
+            return;
+    }
+    controller_->exportModel(output, form_->options());
+}
+
+void MainWindow::prepareIfReady() {
+    if (form_->valid() && state_ && !state_->modelPath.isEmpty())
+        controller_->prepare(form_->options());
+}
+
+void MainWindow::onJobFinished(int job, bool ok) {
+    progress_->hide();
+    cancel_->hide();
+    stage_->setText(ok ? tr("Ready") : tr("Stopped"));
+    Q_EMIT form_->changed(); // re-enables Export
+    if (!ok)
+        return;
+    switch (static_cast<SessionController::Job>(job)) {
+    case SessionController::Job::Open: {
+        addRecent(state_->modelPath);
+        ExportOptions o = form_->options();
+        o.inputs = pendingInputs_;
+        if (o.inputs.empty())
+            for (const auto& name : state_->forwardArgNames)
+                o.inputs.push_back(InputSpec{name, {1}, DType::F32});
+        form_->setOptions(o);
+        QHash<QString, int> ranks;
+        for (const auto& in : o.inputs)
+            ranks.insert(QString::fromStdString(in.name), static_cast<int>(in.shape.size()));
+        form_->setTensors(ranks);
+        if (pendingInputs_.empty()) {
+            tabs_->setCurrentIndex(ExportTab);
+            stage_->setText(tr("Fill in the input shapes, then press Export"));
+        } else {
+            prepareIfReady();
+        }
+        break;
+    }
+    case SessionController::Job::Export:
+        tabs_->setCurrentIndex(ResultsTab);
+        break;
+    case SessionController::Job::Prepare:
+        break;
+    }
+}
+
+void MainWindow::onJobFailed(int job, const JobError& error) {
+    log_->appendPlainText(error.rendered);
+    if (static_cast<SessionController::Job>(job) == SessionController::Job::Open) {
+        QMessageBox::warning(this, tr("Cannot open the model"), error.rendered);
+        return;
+    }
+    results_->showError(error);
+    tabs_->setCurrentIndex(ResultsTab);
+}
+
+void MainWindow::onState(const StatePtr& state) {
+    state_ = state;
+    const SessionState& st = *state;
+    setWindowTitle(st.modelPath.isEmpty()
+                       ? windowTitle()
+                       : QStringLiteral("%1 — t2n studio").arg(QFileInfo(st.modelPath).fileName()));
+    torchText_->setCode(QString::fromStdString(st.hardened ? st.hardenedText : st.torchScriptText),
+                        Language::TorchScriptIR);
+    irText_->setCode(st.traced ? QString::fromStdString(st.graph.print()) : QString(),
+                     Language::Plain);
+    nnefText_->setCode(QString::fromStdString(st.nnefText), Language::Nnef);
+    if (st.traced)
+        irGraph_->setGraph(graphFromIr(st.graph));
+    else
+        irGraph_->setGraph(GraphData{});
+    if (st.hardened)
+        stepper_->setDiagnostics(st.report.harden);
+    indexLines();
+    if (st.exported)
+        results_->showState(st);
+    selectedIrNode_ = -1;
+    properties_->setRowCount(0);
+}
+
+} // namespace t2n::ui

@@ -1,0 +1,214 @@
+// MainWindow's synced selection: which lines of the TorchScript, IR and NNEF
+// texts show which IR node, and selecting one node in all views at once.
+#include "graph/graph_view.h"
+#include "session/graph_adapters.h"
+#include "session/report_models.h"
+#include "studio/main_window.h"
+#include "text/code_view.h"
+
+#include <QRegularExpression>
+#include <QTableWidget>
+
+#include <unordered_map>
+
+namespace t2n::ui {
+
+namespace {
+/// Line numbers in the views are 1-based; index 0 of these tables is unused.
+std::vector<int> lineTable(const std::string& text) {
+    return std::vector<int>(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 2,
+                            -1);
+}
+
+/// The identifiers an NNEF assignment line defines: "(a, b) = op(...)" -> a, b.
+QStringList definedIdentifiers(const QString& line) {
+    const int eq = line.indexOf(QStringLiteral(" = "));
+    if (eq < 0)
+        return {};
+    QString lhs = line.left(eq).trimmed();
+    lhs.remove(QLatin1Char('('))
+        .remove(QLatin1Char(')'))
+        .remove(QLatin1Char('['))
+        .remove(QLatin1Char(']'));
+    QStringList out;
+    for (const QString& id : lhs.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        out << id.trimmed();
+    return out;
+}
+} // namespace
+
+void MainWindow::indexLines() {
+    const SessionState& st = *state_;
+    const auto& nodes = st.graph.nodes;
+    nodeNnefLines_.assign(nodes.size(), {});
+    nodeIrLine_.assign(nodes.size(), -1);
+    nodeTorchLine_.assign(nodes.size(), -1);
+    irLineNodes_.clear();
+    nnefLineNodes_.clear();
+    torchLineNodes_.clear();
+    if (!st.traced)
+        return;
+
+    // IR text: one line per node, in node order.
+    const std::string irText = st.graph.print();
+    irLineNodes_ = lineTable(irText);
+    const QStringList irLines = QString::fromStdString(irText).split(QLatin1Char('\n'));
+    size_t next = 0;
+    for (int i = 0; i < irLines.size() && next < nodes.size(); ++i) {
+        const QString needle =
+            QStringLiteral(" = %1(").arg(QString::fromStdString(nodes[next].kind));
+        if (irLines[i].startsWith(QStringLiteral("  ")) && irLines[i].contains(needle)) {
+            irLineNodes_[static_cast<size_t>(i) + 1] = nodes[next].id;
+            nodeIrLine_[next] = i + 1;
+            ++next;
+        }
+    }
+
+    // TorchScript text: the line that defines a node's first output.
+    std::unordered_map<std::string, int> byDebugName, byName;
+    for (const auto& n : nodes) {
+        if (n.outputs.empty())
+            continue;
+        byDebugName.emplace(st.graph.value(n.outputs.front()).debugName, n.id);
+        if (!n.folded)
+            for (ir::ValueId o : n.outputs)
+                byName.emplace(st.graph.value(o).name, n.id);
+    }
+    static const QRegularExpression lhs(QStringLiteral("^\\s+%([\\w.]+)\\s*:"));
+    const std::string& tsText = st.hardenedText;
+    torchLineNodes_ = lineTable(tsText);
+    const QStringList tsLines = QString::fromStdString(tsText).split(QLatin1Char('\n'));
+    for (int i = 0; i < tsLines.size(); ++i) {
+        const auto m = lhs.match(tsLines[i]);
+        if (!m.hasMatch())
+            continue;
+        auto it = byDebugName.find(m.captured(1).toStdString());
+        if (it == byDebugName.end())
+            continue;
+        torchLineNodes_[static_cast<size_t>(i) + 1] = it->second;
+        nodeTorchLine_[static_cast<size_t>(it->second)] = i + 1;
+    }
+
+    // NNEF text: a line belongs to the node whose value name its identifier
+    // is, or extends ("conv1_pad" for "conv1" when lowering needed helpers).
+    nnefLineNodes_ = lineTable(st.nnefText);
+    const QStringList nnefLines = QString::fromStdString(st.nnefText).split(QLatin1Char('\n'));
+    for (int i = 0; i < nnefLines.size(); ++i) {
+        for (const QString& id : definedIdentifiers(nnefLines[i])) {
+            std::string key = id.toStdString();
+            auto it = byName.find(key);
+            while (it == byName.end()) {
+                const auto cut = key.rfind('_');
+                if (cut == std::string::npos || cut == 0)
+                    break;
+                key.resize(cut);
+                it = byName.find(key);
+            }
+            if (it == byName.end())
+                continue;
+            nnefLineNodes_[static_cast<size_t>(i) + 1] = it->second;
+            nodeNnefLines_[static_cast<size_t>(it->second)].push_back(i + 1);
+            break;
+        }
+    }
+}
+
+int MainWindow::irNodeForNnefLine(int line) const {
+    if (line < 0 || line >= static_cast<int>(nnefLineNodes_.size()))
+        return -1;
+    return nnefLineNodes_[static_cast<size_t>(line)];
+}
+
+void MainWindow::selectIrNode(int id) {
+    if (!state_ || id < 0 || id >= static_cast<int>(state_->graph.nodes.size()))
+        return;
+    selectedIrNode_ = id;
+    const auto idx = static_cast<size_t>(id);
+    irGraph_->selectNode(irNodeKey(id));
+    auto link = [](CodeView* view, const std::vector<int>& lines) {
+        QList<LineRange> ranges;
+        for (int l : lines)
+            if (l > 0)
+                ranges.push_back({l, l});
+        view->setLinkedLines(ranges);
+        if (!ranges.isEmpty())
+            view->scrollToLine(ranges.first().first);
+    };
+    link(irText_, {nodeIrLine_[idx]});
+    link(torchText_, {nodeTorchLine_[idx]});
+    link(nnefText_, nodeNnefLines_[idx]);
+    showProperties(id);
+}
+
+void MainWindow::showProperties(int id) {
+    const ir::Graph& g = state_->graph;
+    const ir::Node& n = g.node(id);
+    std::vector<std::pair<QString, QString>> rows;
+    rows.emplace_back(tr("kind"), QString::fromStdString(n.kind));
+    rows.emplace_back(tr("module path"), QString::fromStdString(n.where.modulePath));
+    if (n.where.sourceLine > 0)
+        rows.emplace_back(tr("source"), QStringLiteral("%1:%2")
+                                            .arg(QString::fromStdString(n.where.sourceFile))
+                                            .arg(n.where.sourceLine));
+    if (!n.where.sourceText.empty())
+        rows.emplace_back(tr("statement"), QString::fromStdString(n.where.sourceText));
+    for (ir::ValueId o : n.outputs) {
+        const ir::Value& v = g.value(o);
+        rows.emplace_back(tr("output %%1").arg(QString::fromStdString(v.debugName)),
+                          QStringLiteral("%1 %2 (NNEF: %3)")
+                              .arg(QString::fromLatin1(dtypeName(v.dtype).data()),
+                                   shapeText(v.shape), QString::fromStdString(v.name)));
+    }
+    for (ir::ValueId i : n.inputs) {
+        const ir::Value& v = g.value(i);
+        rows.emplace_back(tr("input %%1").arg(QString::fromStdString(v.debugName)),
+                          QStringLiteral("%1 %2").arg(
+                              QString::fromLatin1(dtypeName(v.dtype).data()), shapeText(v.shape)));
+    }
+    QStringList nnefOps;
+    const QStringList nnefLines = QString::fromStdString(state_->nnefText).split(QLatin1Char('\n'));
+    for (int l : nodeNnefLines_[static_cast<size_t>(id)])
+        nnefOps << nnefLines.value(l - 1).trimmed();
+    rows.emplace_back(tr("NNEF"), nnefOps.isEmpty() ? tr("(folded or not translated)")
+                                                    : nnefOps.join(QLatin1Char('\n')));
+    properties_->setRowCount(static_cast<int>(rows.size()));
+    for (size_t r = 0; r < rows.size(); ++r) {
+        properties_->setItem(static_cast<int>(r), 0, new QTableWidgetItem(rows[r].first));
+        properties_->setItem(static_cast<int>(r), 1, new QTableWidgetItem(rows[r].second));
+    }
+    properties_->resizeRowsToContents();
+}
+
+void MainWindow::selectNodeRef(const NodeRef& node, const QString& nnefIdentifier) {
+    tabs_->setCurrentIndex(ModelTab);
+    // The NNEF identifier is exact; the node reference is matched by kind and
+    // source line (or value name) when there is no identifier.
+    if (!nnefIdentifier.isEmpty()) {
+        const QStringList lines = QString::fromStdString(state_->nnefText).split(QLatin1Char('\n'));
+        for (int i = 0; i < lines.size(); ++i)
+            if (definedIdentifiers(lines[i]).contains(nnefIdentifier)) {
+                const int id = irNodeForNnefLine(i + 1);
+                if (id >= 0) {
+                    selectIrNode(id);
+                    irGraph_->setHighlightSet(QStringLiteral("diverging"), {irNodeKey(id)},
+                                              QColor(0xd0, 0x00, 0x20));
+                    return;
+                }
+            }
+    }
+    for (const auto& n : state_->graph.nodes) {
+        const bool sameValue = !node.valueName.empty() && !n.outputs.empty() &&
+                               state_->graph.value(n.outputs.front()).debugName == node.valueName;
+        const bool sameLine = n.where.kind == node.kind && node.sourceLine > 0 &&
+                              n.where.sourceLine == node.sourceLine &&
+                              n.where.sourceFile == node.sourceFile;
+        if (sameValue || sameLine) {
+            selectIrNode(n.id);
+            irGraph_->setHighlightSet(QStringLiteral("diverging"), {irNodeKey(n.id)},
+                                      QColor(0xd0, 0x00, 0x20));
+            return;
+        }
+    }
+}
+
+} // namespace t2n::ui

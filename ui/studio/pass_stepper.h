@@ -1,0 +1,59 @@
+// The hardening chain, stepped like Compiler Explorer's opt pipeline: the
+// pass list (counts, time, remarks; no-op passes hideable; arrow keys step),
+// and for the chosen pass its text diff and its remarks. Skipping passes or
+// switching freeze off goes through the export form and a re-run, so that
+// the stepper always shows what the engine really did.
+#pragma once
+
+#include "t2n/harden.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QListWidget;
+class QTableView;
+
+namespace t2n::ui {
+
+class DiffView;
+class PassFilterModel;
+class PassListModel;
+
+class PassStepper : public QWidget {
+    Q_OBJECT
+public:
+    explicit PassStepper(QWidget* parent = nullptr);
+
+    void setDiagnostics(const harden::HardenDiagnostics& d);
+    PassListModel* model() const { return model_; }
+    PassFilterModel* filter() const { return filter_; }
+    DiffView* diffView() const { return diff_; }
+    QTableView* passTable() const { return table_; }
+
+    /// Row of the source model shown (0: the graph as loaded), or -1.
+    int currentRow() const;
+    /// Shows the pass at source-model row `row` (selects it in the list).
+    void showRow(int row);
+    /// Steps to the next or previous visible pass.
+    void step(int delta);
+    /// The first pass that changed something, as a source-model row (or -1).
+    int firstChangingRow() const;
+
+Q_SIGNALS:
+    /// The shown pass changed: the graph view can mark what it did.
+    void passShown(int row);
+
+private:
+    void onCurrentChanged();
+
+    PassListModel* model_;
+    PassFilterModel* filter_;
+    QTableView* table_;
+    QCheckBox* hideNoOp_;
+    QLabel* header_;
+    QListWidget* remarks_;
+    DiffView* diff_;
+};
+
+} // namespace t2n::ui
