@@ -30,10 +30,10 @@ struct DiffRow {
 };
 
 struct DiffLimits {
-    /// Lines left to compare once the common head and tail are set aside.
+    /// Lines left to compare once the common head and tail are set aside. Within it, dtl's
+    /// own bound (2 million path points) turns the rest of a pathological diff into plain
+    /// edits: still a correct diff, not always a minimal one.
     int maxLines = 200000;
-    /// Rough upper bound of line comparisons (lines x a lower bound of the edit distance).
-    double maxWork = 4.0e8;
 };
 
 struct LineDiff {

@@ -160,12 +160,15 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("no colour on %1 in: %2").arg(token, block.text())));
         // The whole token is one format (the exponent is part of the number, and so on).
         QCOMPARE(formatAt(block, last).foreground().color(), first.foreground().color());
-        // Plain text (the line's first blank) is left alone or coloured otherwise.
+        // Plain text (the line's first blank) looks different: other colour, weight or slant
+        // (KDE's Breeze theme draws keywords in the text colour, but bold).
         const int blank = block.text().indexOf(QLatin1Char(' '));
         QVERIFY(blank >= 0);
         const QTextCharFormat plain = formatAt(block, blank);
         QVERIFY(!plain.hasProperty(QTextFormat::ForegroundBrush) ||
-                plain.foreground().color() != first.foreground().color());
+                plain.foreground().color() != first.foreground().color() ||
+                plain.fontWeight() != first.fontWeight() ||
+                plain.fontItalic() != first.fontItalic());
     }
 
     void darkPaletteGivesOtherColours_data() {
