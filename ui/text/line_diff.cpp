@@ -3,6 +3,7 @@
 #include <dtl/dtl.hpp>
 
 #include <QHash>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -15,10 +16,12 @@ struct InternedLines {
     std::vector<int> left, right;
 };
 
-InternedLines intern(const QStringList& left, const QStringList& right, int head, int tailCount) {
+InternedLines intern(const QStringList& left, const QStringList& right, int head, int tailCount,
+                     bool canonical) {
     QHash<QString, int> ids;
     InternedLines out;
-    auto idOf = [&](const QString& line) {
+    auto idOf = [&](const QString& text) {
+        const QString line = canonical ? canonicalValueNumbers(text) : text;
         auto it = ids.find(line);
         if (it == ids.end())
             it = ids.insert(line, static_cast<int>(ids.size()));
@@ -116,6 +119,17 @@ void alignRows(LineDiff& d, int leftSize, int rightSize) {
 
 } // namespace
 
+QString canonicalValueNumbers(const QString& line) {
+    // Only a number that ends a value name: %self.features.3.weight keeps its layer index.
+    static const QRegularExpression number(QStringLiteral(R"(%\d+(?![\w.]))"));
+    static const QRegularExpression suffix(QStringLiteral(R"((%[A-Za-z_][\w.]*?)\.\d+(?![\w.]))"));
+    static const QRegularExpression mangle(QStringLiteral(R"(___torch_mangle_\d+\.)"));
+    QString out = line;
+    out.replace(mangle, QString());
+    out.replace(number, QStringLiteral("%#"));
+    return out.replace(suffix, QStringLiteral("\\1.#"));
+}
+
 QStringList splitLines(const QString& text) {
     QStringList lines = text.split(QLatin1Char('\n'));
     if (!lines.isEmpty() && lines.back().isEmpty())
@@ -143,7 +157,7 @@ LineDiff diffLines(const QStringList& left, const QStringList& right, const Diff
                      .arg(midRight)
                      .arg(limits.maxLines);
     } else if (midLeft > 0 || midRight > 0) {
-        const InternedLines lines = intern(left, right, head, tail);
+        const InternedLines lines = intern(left, right, head, tail, limits.ignoreValueNumbers);
         d.hunks = hunksBetween(commonPairs(lines.left, lines.right), midLeft, midRight, head);
     }
     alignRows(d, m, n);
