@@ -50,7 +50,8 @@ QSyntaxHighlighter* attach(QTextDocument* document, Language language, const QPa
     auto* highlighter = new GatedHighlighter(document);
     highlighter->setTheme(repository().themeForPalette(palette));
     highlighter->setDefinition(definition);
-    new ProgressiveHighlighting(highlighter, [highlighter](int n) { highlighter->setLimit(n); });
+    new ProgressiveHighlighting(
+        highlighter, [highlighter](int n) { highlighter->setLimit(n); }, true);
     return highlighter;
 }
 

@@ -11,39 +11,48 @@
 namespace t2n::ui {
 
 ProgressiveHighlighting::ProgressiveHighlighting(QSyntaxHighlighter* highlighter,
-                                                 std::function<void(int)> setLimit)
+                                                 std::function<void(int)> setLimit,
+                                                 bool gatedPassDone)
     : QObject(highlighter), highlighter_(highlighter), setLimit_(std::move(setLimit)) {
     const int blocks = highlighter->document()->blockCount();
-    // One pass now: all of a small document, the first slice of a large one (the blocks past
-    // the limit cost next to nothing). It also cancels the pass QSyntaxHighlighter queued.
-    limit_ = blocks <= kFirstSlice ? INT_MAX : kFirstSlice;
-    setLimit_(limit_);
-    highlighter->rehighlight();
-    if (limit_ == INT_MAX) {
-        done_ = true;
-        return;
+    if (blocks > kFirstSlice && gatedPassDone) {
+        // Nothing is pending in the highlighter: the first slice goes straight to the range.
+        highlightBlocks(kFirstSlice);
+    } else {
+        // One pass now: all of a small document, the first slice of a large one (the blocks
+        // past the limit cost next to nothing). It also cancels the pass QSyntaxHighlighter
+        // queued, which would otherwise block ranged slices.
+        limit_ = blocks <= kFirstSlice ? INT_MAX : kFirstSlice;
+        setLimit_(limit_);
+        highlighter->rehighlight();
+        done_ = limit_ == INT_MAX;
     }
+    if (done_)
+        return;
     timer_.setInterval(0);
-    connect(&timer_, &QTimer::timeout, this, [this] { highlightSlice(kSliceMs); });
+    connect(&timer_, &QTimer::timeout, this, [this] {
+        QElapsedTimer clock;
+        clock.start();
+        highlightBlocks(slice_);
+        // Aim the next slice at the time budget.
+        const qint64 spent = qMax<qint64>(1, clock.elapsed());
+        slice_ = int(std::clamp<qint64>(qint64(slice_) * kSliceMs / spent, 64, 20000));
+    });
     timer_.start();
 }
 
 void ProgressiveHighlighting::finish() {
-    while (!done_)
-        highlightSlice(INT_MAX);
+    highlightBlocks(INT_MAX);
 }
 
-void ProgressiveHighlighting::highlightSlice(int budgetMs) {
+void ProgressiveHighlighting::highlightBlocks(int count) {
     QTextDocument* doc = highlighter_->document();
     if (!doc || done_) {
         timer_.stop();
         return;
     }
-    QElapsedTimer clock;
-    clock.start();
     const QTextBlock first = doc->findBlockByNumber(limit_);
-    const int end =
-        budgetMs == INT_MAX ? doc->blockCount() : qMin(doc->blockCount(), limit_ + slice_);
+    const int end = count >= doc->blockCount() - limit_ ? doc->blockCount() : limit_ + count;
     const QTextBlock stop = doc->findBlockByNumber(end);
     const int from = first.position();
     const int to = stop.isValid() ? stop.position() : doc->characterCount();
@@ -58,11 +67,6 @@ void ProgressiveHighlighting::highlightSlice(int budgetMs) {
     if (!ranged) {
         for (QTextBlock b = first; b.isValid() && b != stop; b = b.next())
             highlighter_->rehighlightBlock(b);
-    }
-    // Aim the next slice at the time budget.
-    if (budgetMs != INT_MAX) {
-        const qint64 spent = qMax<qint64>(1, clock.elapsed());
-        slice_ = int(std::clamp<qint64>(qint64(slice_) * budgetMs / spent, 64, 20000));
     }
     if (limit_ >= doc->blockCount()) {
         limit_ = INT_MAX;

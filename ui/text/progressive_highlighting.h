@@ -17,7 +17,10 @@ class ProgressiveHighlighting : public QObject {
     Q_OBJECT
 public:
     /// `setLimit(n)` tells the highlighter to leave blocks n and later unformatted.
-    ProgressiveHighlighting(QSyntaxHighlighter* highlighter, std::function<void(int)> setLimit);
+    /// `gatedPassDone`: the highlighter already made its whole-document pass with limit 0
+    /// (KSyntaxHighlighting does in setDefinition()), so no pass is pending.
+    ProgressiveHighlighting(QSyntaxHighlighter* highlighter, std::function<void(int)> setLimit,
+                            bool gatedPassDone = false);
 
     bool isDone() const { return done_; }
     /// Highlights whatever is left, now.
@@ -30,8 +33,8 @@ Q_SIGNALS:
     void finished();
 
 private:
-    /// Highlights the next slice of blocks; INT_MAX means all the rest.
-    void highlightSlice(int budgetMs);
+    /// Highlights the next `count` blocks (INT_MAX: all the rest).
+    void highlightBlocks(int count);
 
     QSyntaxHighlighter* highlighter_;
     std::function<void(int)> setLimit_;
