@@ -108,7 +108,7 @@ BuiltinHighlighter::BuiltinHighlighter(QTextDocument* document, Language languag
 }
 
 void BuiltinHighlighter::highlightBlock(const QString& text) {
-    if (roles_.empty())
+    if (roles_.empty() || currentBlock().blockNumber() >= limit_)
         return;
     auto it = scanner_.globalMatch(text);
     while (it.hasNext()) {

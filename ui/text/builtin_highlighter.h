@@ -9,6 +9,7 @@
 #include <QRegularExpression>
 #include <QSyntaxHighlighter>
 
+#include <climits>
 #include <vector>
 
 namespace t2n::ui {
@@ -19,12 +20,15 @@ public:
     BuiltinHighlighter(QTextDocument* document, Language language, bool dark);
 
     Language language() const { return language_; }
+    /// Blocks numbered `limit` and later stay unformatted (see ProgressiveHighlighting).
+    void setLimit(int limit) { limit_ = limit; }
 
 protected:
     void highlightBlock(const QString& text) override;
 
 private:
     Language language_;
+    int limit_ = INT_MAX;
     QRegularExpression scanner_; ///< one capture group per rule, first match wins
     std::vector<TokenRole> roles_;
     std::vector<QTextCharFormat> formats_; ///< indexed by TokenRole

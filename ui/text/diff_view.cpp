@@ -31,7 +31,9 @@ QToolButton* toolButton(QWidget* parent, const QString& text, const QString& tip
 DiffView::DiffView(QWidget* parent)
     : QWidget(parent), left_(new CodeView), right_(new CodeView), unified_(new CodeView),
       stack_(new QStackedWidget), summary_(new QLabel),
-      modeButton_(toolButton(this, tr("Unified"), tr("Switch between side by side and unified"))) {
+      modeButton_(toolButton(this, tr("Unified"), tr("Switch between side by side and unified"))),
+      renumberButton_(toolButton(this, tr("Ignore renumbering"),
+                                 tr("Compare lines with value numbers (%12, %x.3) masked"))) {
     auto* previous = toolButton(this, tr("Previous"), tr("Previous change (Shift+F7)"));
     auto* next = toolButton(this, tr("Next"), tr("Next change (F7)"));
     previous->setIcon(style()->standardIcon(QStyle::SP_ArrowUp));
@@ -39,12 +41,14 @@ DiffView::DiffView(QWidget* parent)
     previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F7));
     next->setShortcut(QKeySequence(Qt::Key_F7));
     modeButton_->setCheckable(true);
+    renumberButton_->setCheckable(true);
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 2);
     bar->addWidget(summary_, 1);
     bar->addWidget(previous);
     bar->addWidget(next);
+    bar->addWidget(renumberButton_);
     bar->addWidget(modeButton_);
 
     auto* split = new QSplitter(Qt::Horizontal);
@@ -65,14 +69,30 @@ DiffView::DiffView(QWidget* parent)
     connect(next, &QToolButton::clicked, this, &DiffView::nextChange);
     connect(modeButton_, &QToolButton::toggled, this,
             [this](bool unified) { setMode(unified ? Mode::Unified : Mode::SideBySide); });
+    connect(renumberButton_, &QToolButton::toggled, this, &DiffView::setIgnoreValueNumbers);
     for (CodeView* v : {left_, right_, unified_})
         connect(v, &CodeView::lineClicked, this,
                 [this, v](int line) { onViewLineClicked(v, line); });
 }
 
 void DiffView::setTexts(const QString& left, const QString& right, Language language) {
-    const QStringList a = splitLines(left), b = splitLines(right);
-    diff_ = diffLines(a, b);
+    leftText_ = left;
+    rightText_ = right;
+    language_ = language;
+    recompute();
+}
+
+void DiffView::setIgnoreValueNumbers(bool ignore) {
+    options_.ignoreValueNumbers = ignore;
+    const QSignalBlocker block(renumberButton_);
+    renumberButton_->setChecked(ignore);
+    recompute();
+}
+
+void DiffView::recompute() {
+    const Language language = language_;
+    const QStringList a = splitLines(leftText_), b = splitLines(rightText_);
+    diff_ = diffLines(a, b, options_);
     unifiedRows_ = diff_.unifiedRows();
     sideStarts_ = diff_.hunkRowStarts();
     unifiedStarts_ = changeStarts(unifiedRows_);

@@ -23,6 +23,8 @@ public:
     explicit DiffView(QWidget* parent = nullptr);
 
     void setTexts(const QString& left, const QString& right, Language language);
+    /// Compare with value numbers masked (see DiffLimits::ignoreValueNumbers); recomputes.
+    void setIgnoreValueNumbers(bool ignore);
     void setMode(Mode mode);
     Mode mode() const { return mode_; }
 
@@ -50,7 +52,12 @@ private:
     void fillUnified(const QStringList& left, const QStringList& right, Language language);
     void onViewLineClicked(CodeView* view, int line);
 
+    void recompute();
+
     Mode mode_ = Mode::SideBySide;
+    QString leftText_, rightText_;
+    Language language_ = Language::Plain;
+    DiffLimits options_;
     LineDiff diff_;
     std::vector<DiffRow> unifiedRows_;
     std::vector<int> sideStarts_, unifiedStarts_;
@@ -61,6 +68,7 @@ private:
     QStackedWidget* stack_;
     QLabel* summary_;
     QToolButton* modeButton_;
+    QToolButton* renumberButton_;
 };
 
 } // namespace t2n::ui

@@ -1,5 +1,6 @@
 #include "text/ksh_highlighting.h"
 
+#include "text/progressive_highlighting.h"
 #include "text/text_highlighter.h"
 
 #include <KSyntaxHighlighting/Definition>
@@ -8,6 +9,26 @@
 #include <KSyntaxHighlighting/Theme>
 
 namespace t2n::ui::ksh {
+
+namespace {
+
+/// KDE's highlighter, leaving blocks past a limit for ProgressiveHighlighting to do later.
+class GatedHighlighter : public KSyntaxHighlighting::SyntaxHighlighter {
+public:
+    using SyntaxHighlighter::SyntaxHighlighter;
+    void setLimit(int limit) { limit_ = limit; }
+
+protected:
+    void highlightBlock(const QString& text) override {
+        if (currentBlock().blockNumber() < limit_)
+            SyntaxHighlighter::highlightBlock(text);
+    }
+
+private:
+    int limit_ = 0; // setDefinition() highlights at once: nothing until the scheduler says
+};
+
+} // namespace
 
 KSyntaxHighlighting::Repository& repository() {
     // Created on first use on the GUI thread and kept for the process (KDE's advice: one
@@ -26,9 +47,11 @@ QSyntaxHighlighter* attach(QTextDocument* document, Language language, const QPa
         repository().definitionForName(syntaxDefinitionName(language));
     if (!definition.isValid())
         return nullptr;
-    auto* highlighter = new KSyntaxHighlighting::SyntaxHighlighter(document);
+    auto* highlighter = new GatedHighlighter(document);
     highlighter->setTheme(repository().themeForPalette(palette));
     highlighter->setDefinition(definition);
+    new ProgressiveHighlighting(
+        highlighter, [highlighter](int n) { highlighter->setLimit(n); }, true);
     return highlighter;
 }
 

@@ -3,6 +3,7 @@
 #include <dtl/dtl.hpp>
 
 #include <QHash>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -15,10 +16,12 @@ struct InternedLines {
     std::vector<int> left, right;
 };
 
-InternedLines intern(const QStringList& left, const QStringList& right, int head, int tailCount) {
+InternedLines intern(const QStringList& left, const QStringList& right, int head, int tailCount,
+                     bool canonical) {
     QHash<QString, int> ids;
     InternedLines out;
-    auto idOf = [&](const QString& line) {
+    auto idOf = [&](const QString& text) {
+        const QString line = canonical ? canonicalValueNumbers(text) : text;
         auto it = ids.find(line);
         if (it == ids.end())
             it = ids.insert(line, static_cast<int>(ids.size()));
@@ -31,44 +34,63 @@ InternedLines intern(const QStringList& left, const QStringList& right, int head
     return out;
 }
 
-/// Lines of one side whose text never occurs on the other side must be edited: their count
-/// bounds the edit distance from below, which bounds dtl's work (about lines x distance).
-int unmatchableLines(const std::vector<int>& a, const std::vector<int>& b) {
+/// Indexes of the lines whose text also occurs on the other side. The others can never be
+/// common, so leaving them out of the LCS search loses nothing (GNU diff does the same) and
+/// makes texts with few shared lines, such as renumbered graphs, cheap to compare.
+std::vector<int> matchable(const std::vector<int>& a, const std::vector<int>& b) {
     std::vector<int> sorted(b);
     std::sort(sorted.begin(), sorted.end());
-    return static_cast<int>(std::count_if(a.begin(), a.end(), [&](int id) {
-        return !std::binary_search(sorted.begin(), sorted.end(), id);
-    }));
+    std::vector<int> kept;
+    for (int i = 0; i < static_cast<int>(a.size()); ++i) {
+        if (std::binary_search(sorted.begin(), sorted.end(), a[size_t(i)]))
+            kept.push_back(i);
+    }
+    return kept;
 }
 
-/// Walks dtl's edit script and groups consecutive edits into hunks (indexes offset by `head`).
-std::vector<DiffHunk> hunksFromSes(const std::vector<int>& a, const std::vector<int>& b, int head) {
-    dtl::Diff<int, std::vector<int>> diff(a, b);
+std::vector<int> pick(const std::vector<int>& ids, const std::vector<int>& indexes) {
+    std::vector<int> out;
+    out.reserve(indexes.size());
+    for (int i : indexes)
+        out.push_back(ids[size_t(i)]);
+    return out;
+}
+
+/// Pairs (left index, right index) of a longest common subsequence of `a` and `b`.
+std::vector<std::pair<int, int>> commonPairs(const std::vector<int>& a, const std::vector<int>& b) {
+    const std::vector<int> keptA = matchable(a, b), keptB = matchable(b, a);
+    dtl::Diff<int, std::vector<int>> diff(pick(a, keptA), pick(b, keptB));
     diff.onHuge();      // bounded path memory ...
-    diff.onUnserious(); // ... and past that bound, the rest is reported as plain edits
+    diff.onUnserious(); // ... and past that bound the rest is reported as plain edits
     diff.compose();
-    std::vector<DiffHunk> hunks;
-    int i = 0, j = 0;
-    bool open = false;
+    std::vector<std::pair<int, int>> pairs;
+    size_t i = 0, j = 0;
     for (const auto& [elem, info] : diff.getSes().getSequence()) {
         (void)elem;
-        if (info.type == dtl::SES_COMMON) {
-            ++i, ++j;
-            open = false;
-            continue;
-        }
-        if (!open) {
-            hunks.push_back({head + i, 0, head + j, 0});
-            open = true;
-        }
-        if (info.type == dtl::SES_DELETE) {
-            ++hunks.back().leftCount;
+        if (info.type == dtl::SES_COMMON)
+            pairs.emplace_back(keptA[i], keptB[j]);
+        if (info.type != dtl::SES_ADD)
             ++i;
-        } else {
-            ++hunks.back().rightCount;
+        if (info.type != dtl::SES_DELETE)
             ++j;
-        }
     }
+    return pairs;
+}
+
+/// Everything between two consecutive common pairs is one hunk (indexes offset by `head`).
+std::vector<DiffHunk> hunksBetween(const std::vector<std::pair<int, int>>& pairs, int m, int n,
+                                   int head) {
+    std::vector<DiffHunk> hunks;
+    int i = 0, j = 0;
+    auto closeAt = [&](int nextI, int nextJ) {
+        if (nextI > i || nextJ > j)
+            hunks.push_back({head + i, nextI - i, head + j, nextJ - j});
+        i = nextI + 1;
+        j = nextJ + 1;
+    };
+    for (const auto& [pi, pj] : pairs)
+        closeAt(pi, pj);
+    closeAt(m, n);
     return hunks;
 }
 
@@ -97,6 +119,17 @@ void alignRows(LineDiff& d, int leftSize, int rightSize) {
 
 } // namespace
 
+QString canonicalValueNumbers(const QString& line) {
+    // Only a number that ends a value name: %self.features.3.weight keeps its layer index.
+    static const QRegularExpression number(QStringLiteral(R"(%\d+(?![\w.]))"));
+    static const QRegularExpression suffix(QStringLiteral(R"((%[A-Za-z_][\w.]*?)\.\d+(?![\w.]))"));
+    static const QRegularExpression mangle(QStringLiteral(R"(___torch_mangle_\d+\.)"));
+    QString out = line;
+    out.replace(mangle, QString());
+    out.replace(number, QStringLiteral("%#"));
+    return out.replace(suffix, QStringLiteral("\\1.#"));
+}
+
 QStringList splitLines(const QString& text) {
     QStringList lines = text.split(QLatin1Char('\n'));
     if (!lines.isEmpty() && lines.back().isEmpty())
@@ -115,26 +148,17 @@ LineDiff diffLines(const QStringList& left, const QStringList& right, const Diff
 
     LineDiff d;
     const int midLeft = m - head - tail, midRight = n - head - tail;
-    if (midLeft > 0 || midRight > 0) {
-        bool exact = midLeft + midRight <= limits.maxLines;
-        InternedLines lines;
-        if (exact) {
-            lines = intern(left, right, head, tail);
-            const double lowerDistance = unmatchableLines(lines.left, lines.right) +
-                                         unmatchableLines(lines.right, lines.left);
-            exact = double(midLeft + midRight) * (lowerDistance / 2 + 1) <= limits.maxWork;
-        }
-        if (exact) {
-            d.hunks = hunksFromSes(lines.left, lines.right, head);
-        } else {
-            d.hunks.push_back({head, midLeft, head, midRight});
-            d.approximate = true;
-            d.note =
-                QStringLiteral("The texts differ in %1 + %2 lines, too many for a line-by-line "
-                               "comparison; the differing middle is shown as one change.")
-                    .arg(midLeft)
-                    .arg(midRight);
-        }
+    if (midLeft + midRight > limits.maxLines) {
+        d.hunks.push_back({head, midLeft, head, midRight});
+        d.approximate = true;
+        d.note = QStringLiteral("The texts differ in %1 + %2 lines, more than the %3 compared "
+                                "line by line; the differing middle is shown as one change.")
+                     .arg(midLeft)
+                     .arg(midRight)
+                     .arg(limits.maxLines);
+    } else if (midLeft > 0 || midRight > 0) {
+        const InternedLines lines = intern(left, right, head, tail, limits.ignoreValueNumbers);
+        d.hunks = hunksBetween(commonPairs(lines.left, lines.right), midLeft, midRight, head);
     }
     alignRows(d, m, n);
     return d;

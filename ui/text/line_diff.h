@@ -30,10 +30,14 @@ struct DiffRow {
 };
 
 struct DiffLimits {
-    /// Lines left to compare once the common head and tail are set aside.
+    /// Lines left to compare once the common head and tail are set aside. Within it, dtl's
+    /// own bound (2 million path points) turns the rest of a pathological diff into plain
+    /// edits: still a correct diff, not always a minimal one.
     int maxLines = 200000;
-    /// Rough upper bound of line comparisons (lines x a lower bound of the edit distance).
-    double maxWork = 4.0e8;
+    /// Compare TorchScript lines with value numbers and name mangling masked (%12 -> %#,
+    /// %x.3 -> %x.#, ___torch_mangle_7.): a pass that renumbers every value then shows only
+    /// the lines it really changed (LLVM's -print-changed has the same problem).
+    bool ignoreValueNumbers = false;
 };
 
 struct LineDiff {
@@ -55,6 +59,9 @@ struct LineDiff {
     /// Index into `rows` of each hunk's first row.
     std::vector<int> hunkRowStarts() const;
 };
+
+/// The text a line is compared by under `ignoreValueNumbers`.
+QString canonicalValueNumbers(const QString& line);
 
 /// Index of the first row of each run of non-Same rows.
 std::vector<int> changeStarts(const std::vector<DiffRow>& rows);

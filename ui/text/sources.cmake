@@ -6,6 +6,7 @@ target_sources(t2n_ui PRIVATE
   text/diff_view.cpp
   text/highlight_style.cpp
   text/line_diff.cpp
+  text/progressive_highlighting.cpp
   text/text_highlighter.cpp
 )
 if(KF5SyntaxHighlighting_FOUND)

@@ -2,6 +2,7 @@
 
 #include "text/builtin_highlighter.h"
 #include "text/highlight_style.h"
+#include "text/progressive_highlighting.h"
 
 #ifdef T2N_HAVE_KSYNTAXHIGHLIGHTING
 #include "text/ksh_highlighting.h"
@@ -86,10 +87,25 @@ QSyntaxHighlighter* TextHighlighter::attach(QTextDocument* document, Language la
 #endif
     if (!highlighter) {
         backend = HighlighterBackend::Builtin;
-        highlighter = new BuiltinHighlighter(document, language, isDarkPalette(effective));
+        auto* builtin = new BuiltinHighlighter(document, language, isDarkPalette(effective));
+        new ProgressiveHighlighting(builtin, [builtin](int n) { builtin->setLimit(n); });
+        highlighter = builtin;
     }
     highlighter->setProperty(kBackendProperty, static_cast<int>(backend));
     return highlighter;
+}
+
+bool TextHighlighter::isFullyHighlighted(const QTextDocument* document) {
+    for (const auto* p : document->findChildren<ProgressiveHighlighting*>()) {
+        if (!p->isDone())
+            return false;
+    }
+    return true;
+}
+
+void TextHighlighter::finishHighlighting(QTextDocument* document) {
+    for (auto* p : document->findChildren<ProgressiveHighlighting*>())
+        p->finish();
 }
 
 HighlighterBackend TextHighlighter::backendOf(const QSyntaxHighlighter* highlighter) {

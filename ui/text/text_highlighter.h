@@ -35,6 +35,10 @@ public:
                                       const QPalette& palette = {});
     static QSyntaxHighlighter* attach(QTextDocument* document, Language language,
                                       HighlighterBackend backend, const QPalette& palette = {});
+    /// Large documents are highlighted a slice at a time from the event loop (the first
+    /// screenful at once): whether that is over, and a way to end it now.
+    static bool isFullyHighlighted(const QTextDocument* document);
+    static void finishHighlighting(QTextDocument* document);
     static HighlighterBackend backendOf(const QSyntaxHighlighter* highlighter);
 
     /// Where KSyntaxHighlighting finds t2n's definitions (a Qt resource folder with syntax/).

@@ -10,7 +10,9 @@ t2n_ui_suite(text_highlighting)
 t2n_ui_suite(text_line_diff)
 t2n_ui_suite(text_code_view)
 t2n_ui_suite(text_performance TIMEOUT 300)
-# tst_text_highlighting asks KSyntaxHighlighting's repository directly.
+# tst_text_highlighting asks KSyntaxHighlighting's repository directly (imported targets
+# are per directory: find it here too).
+find_package(KF5SyntaxHighlighting QUIET)
 if(TARGET KF5::SyntaxHighlighting)
   target_link_libraries(t2n_ui_tests PRIVATE KF5::SyntaxHighlighting)
 endif()

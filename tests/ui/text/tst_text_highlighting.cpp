@@ -160,12 +160,15 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("no colour on %1 in: %2").arg(token, block.text())));
         // The whole token is one format (the exponent is part of the number, and so on).
         QCOMPARE(formatAt(block, last).foreground().color(), first.foreground().color());
-        // Plain text (the line's first blank) is left alone or coloured otherwise.
+        // Plain text (the line's first blank) looks different: other colour, weight or slant
+        // (KDE's Breeze theme draws keywords in the text colour, but bold).
         const int blank = block.text().indexOf(QLatin1Char(' '));
         QVERIFY(blank >= 0);
         const QTextCharFormat plain = formatAt(block, blank);
         QVERIFY(!plain.hasProperty(QTextFormat::ForegroundBrush) ||
-                plain.foreground().color() != first.foreground().color());
+                plain.foreground().color() != first.foreground().color() ||
+                plain.fontWeight() != first.fontWeight() ||
+                plain.fontItalic() != first.fontItalic());
     }
 
     void darkPaletteGivesOtherColours_data() {
@@ -188,6 +191,42 @@ private Q_SLOTS:
         const QColor dc = formatAt(d, 0).foreground().color();
         QVERIFY2(lc.lightness() < dc.lightness(),
                  qPrintable(lc.name() + QLatin1String(" vs ") + dc.name()));
+    }
+
+    void largeDocumentMatchesLineByLine_data() {
+        darkPaletteGivesOtherColours_data();
+    }
+
+    void largeDocumentMatchesLineByLine() {
+        // Past the first slice, lines are highlighted later from the event loop; each must end
+        // up exactly as the same line highlighted on its own.
+        QFETCH(int, backend);
+        const QStringList sample =
+            textSample(QStringLiteral("squeezenet.hardened.txt")).split(QLatin1Char('\n'));
+        QStringList lines;
+        while (lines.size() < 6000)
+            lines += sample;
+        QTextDocument big(lines.join(QLatin1Char('\n')));
+        TextHighlighter::attach(&big, Language::TorchScriptIR, HighlighterBackend(backend),
+                                lightPalette());
+        QVERIFY(!TextHighlighter::isFullyHighlighted(&big));
+        QVERIFY(big.lastBlock().layout()->formats().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(TextHighlighter::isFullyHighlighted(&big), 30000);
+        for (int n = 3; n < big.blockCount(); n += 997) {
+            const QTextBlock block = big.findBlockByNumber(n);
+            QTextDocument one(block.text());
+            TextHighlighter::attach(&one, Language::TorchScriptIR, HighlighterBackend(backend),
+                                    lightPalette());
+            const auto expected = one.firstBlock().layout()->formats();
+            const auto actual = block.layout()->formats();
+            QVERIFY2(!expected.isEmpty(), qPrintable(block.text()));
+            QCOMPARE(actual.size(), expected.size());
+            for (int k = 0; k < actual.size(); ++k) {
+                QCOMPARE(actual[k].start, expected[k].start);
+                QCOMPARE(actual[k].length, expected[k].length);
+                QCOMPARE(actual[k].format.foreground(), expected[k].format.foreground());
+            }
+        }
     }
 
     void runtimeSwitchPicksBackend() {
