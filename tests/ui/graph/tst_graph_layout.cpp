@@ -89,7 +89,8 @@ private Q_SLOTS:
             for (; !cluster.isEmpty(); cluster = tree.cluster(cluster).parent) {
                 const FrameGeometry* frame = frameOf(geo, cluster);
                 QVERIFY(frame);
-                QVERIFY2(frame->rect.contains(rectOf(geo, n.id)), qPrintable(n.id + " in " + cluster));
+                QVERIFY2(frame->rect.contains(rectOf(geo, n.id)),
+                         qPrintable(n.id + " in " + cluster));
             }
         }
         QVERIFY(frameOf(geo, "enc")->rect.contains(frameOf(geo, "enc.0")->rect));
@@ -98,7 +99,8 @@ private Q_SLOTS:
         // The b -> f edge leaves enc, so it is drawn between the enc and dec frames.
         bool encToDec = false;
         for (const EdgeGeometry& e : geo.edges)
-            encToDec = encToDec || (e.from == clusterItemKey("enc") && e.to == clusterItemKey("dec"));
+            encToDec =
+                encToDec || (e.from == clusterItemKey("enc") && e.to == clusterItemKey("dec"));
         QVERIFY(encToDec);
     }
 
