@@ -157,6 +157,25 @@ private Q_SLOTS:
         const auto edges = visibleEdges(g, tree, tree.defaultCollapsed(40));
         QCOMPARE(edges.size(), 2); // chunk0 -> chunk1 -> chunk2
     }
+
+    /// Empty graphs, dangling edges, self loops and repeated edges lay out without harm.
+    void oddInputIsHarmless() {
+        GraphLayout layout;
+        const GraphData empty;
+        const GraphGeometry none = layout.layout(empty, ClusterTree::build(empty), {});
+        QVERIFY(none.nodes.isEmpty() && none.edges.isEmpty());
+        GraphData g;
+        addNode(g, "a", "aten::relu", {"m", "a"}, "1");
+        addNode(g, "b", "aten::relu", {"m", "b"}, "1");
+        addEdge(g, "a", "ghost");
+        addEdge(g, "a", "a");
+        addEdge(g, "a", "b");
+        addEdge(g, "a", "b");
+        const GraphGeometry geo = layout.layout(g, ClusterTree::build(g), {});
+        QCOMPARE(geo.nodes.size(), 2);
+        QCOMPARE(geo.edges.size(), 1);
+        QCOMPARE(geo.edges[0].count, 2);
+    }
 };
 
 T2N_TEST_SUITE(GraphLayoutTest)
