@@ -126,6 +126,23 @@ private Q_SLOTS:
         QCOMPARE(tree.defaultCollapsed(3), QSet<QString>({"enc"}));
     }
 
+    /// Expanding one cluster leaves the inside of the other clusters as it was
+    /// (each block keeps its own cached layout; only the outer arrangement moves).
+    void expandingKeepsOtherClustersIntact() {
+        const GraphData g = twoLevelGraph();
+        const ClusterTree tree = ClusterTree::build(g);
+        GraphLayout layout;
+        const GraphGeometry collapsed = layout.layout(g, tree, {"enc"});
+        const GraphGeometry expanded = layout.layout(g, tree, {});
+        const QPointF before = frameOf(collapsed, "dec")->rect.topLeft();
+        const QPointF after = frameOf(expanded, "dec")->rect.topLeft();
+        for (const char* id : {"e", "f"})
+            QCOMPARE(rectOf(expanded, id).topLeft() - after,
+                     rectOf(collapsed, id).topLeft() - before);
+        QVERIFY(rectOf(expanded, "in").bottom() < frameOf(expanded, "enc")->rect.top());
+        QVERIFY(frameOf(expanded, "dec")->rect.bottom() < rectOf(expanded, "out").top());
+    }
+
     /// Identical blocks share one dot run; the same request again runs none.
     void layoutsAreCachedByContent() {
         const GraphData g = t2n::test::resnetLike(300);
