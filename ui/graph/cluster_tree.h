@@ -6,10 +6,10 @@
 namespace t2n::ui {
 
 struct Cluster {
-    QString id;     ///< "" for the root, else the parent's id + '.' + the name
-    QString title;  ///< last path element, or "ops a-b" for a split chunk
-    QString parent; ///< id of the parent cluster
-    int depth = 0;  ///< 0 for the root
+    QString id;           ///< "" for the root, else the parent's id + '.' + the name
+    QString title;        ///< last path element, or "ops a-b" for a split chunk
+    QString parent;       ///< id of the parent cluster
+    int depth = 0;        ///< 0 for the root
     QStringList children; ///< child cluster ids, in first-seen order
     QVector<int> nodes;   ///< indices of the nodes directly inside
     int totalNodes = 0;   ///< nodes inside, at any depth

@@ -21,13 +21,17 @@ GVC_t* context() {
     return gvc;
 }
 
-char* c(const char* text) { return const_cast<char*>(text); }
+char* c(const char* text) {
+    return const_cast<char*>(text);
+}
 
 Agsym_t* declare(Agraph_t* g, int kind, const char* name, const char* fallback) {
     return agattr(g, kind, c(name), c(fallback));
 }
 
-QByteArray inches(double points) { return QByteArray::number(points / 72.0, 'f', 4); }
+QByteArray inches(double points) {
+    return QByteArray::number(points / 72.0, 'f', 4);
+}
 
 } // namespace
 

@@ -16,7 +16,7 @@ struct DotSpline {
 
 /// Positions in a local frame: origin at the top-left of the bounding box, y down.
 struct DotBlock {
-    QVector<QPointF> centers; ///< one per box
+    QVector<QPointF> centers;   ///< one per box
     QVector<DotSpline> splines; ///< one per edge
     QSizeF size;
 };

@@ -39,7 +39,8 @@ bool exportScene(QGraphicsScene& scene, const QRectF& source, const QString& pat
     scene.render(&painter, QRectF(image.rect()), source);
     painter.end();
     if (!image.save(path))
-        return fail(QStringLiteral("cannot write the image (unknown format or unwritable folder?)"));
+        return fail(
+            QStringLiteral("cannot write the image (unknown format or unwritable folder?)"));
     return true;
 }
 

@@ -40,8 +40,8 @@ EdgeGeometry connectBoxes(const QString& fromKey, const QRectF& from, const QStr
     const bool downwards = to.top() >= from.bottom();
     const QPointF start = downwards ? QPointF(from.center().x(), from.bottom())
                                     : QPointF(from.right(), from.center().y());
-    const QPointF tip = downwards ? QPointF(to.center().x(), to.top())
-                                  : QPointF(to.right(), to.center().y());
+    const QPointF tip =
+        downwards ? QPointF(to.center().x(), to.top()) : QPointF(to.right(), to.center().y());
     const double bend = std::max(20.0, std::abs(tip.y() - start.y()) / 2);
     const QPointF c1 = downwards ? start + QPointF(0, bend) : start + QPointF(bend, 0);
     const QPointF base = downwards ? tip - QPointF(0, 8) : tip + QPointF(8, 0);

@@ -14,8 +14,8 @@ namespace t2n::ui {
 enum class DiffMark { None, Added, Removed, Rewired };
 
 struct NodeGeometry {
-    QString key;      ///< node id, or clusterItemKey(cluster id) for a collapsed cluster
-    QString clusterId; ///< set for a collapsed cluster
+    QString key;        ///< node id, or clusterItemKey(cluster id) for a collapsed cluster
+    QString clusterId;  ///< set for a collapsed cluster
     int nodeIndex = -1; ///< index in GraphData::nodes, -1 for a collapsed cluster
     QRectF rect;
     QString title;    ///< node label, or cluster title

@@ -42,26 +42,31 @@ QColor opFamilyColor(const QString& kind) {
         return {0xd9, 0xea, 0xd3};
     if (startsWithAny(k, {"mean", "sum", "max", "min", "amax", "amin", "prod", "argmax", "argmin"}))
         return {0xff, 0xf2, 0xcc};
-    if (startsWithAny(k, {"view", "reshape", "flatten", "permute", "transpose", "cat", "stack",
-                          "slice", "select", "size", "squeeze", "unsqueeze", "expand", "contiguous",
-                          "index", "chunk", "split", "t", "repeat", "narrow", "pad"}))
+    if (startsWithAny(k, {"view",   "reshape",    "flatten", "permute", "transpose", "cat",
+                          "stack",  "slice",      "select",  "size",    "squeeze",   "unsqueeze",
+                          "expand", "contiguous", "index",   "chunk",   "split",     "t",
+                          "repeat", "narrow",     "pad"}))
         return {0xe8, 0xe8, 0xe8};
     return {0xe3, 0xee, 0xf9};
 }
 
 QColor diffMarkColor(DiffMark mark) {
     switch (mark) {
-    case DiffMark::Added: return {0x2e, 0x9d, 0x4a};
-    case DiffMark::Removed: return {0xd0, 0x30, 0x30};
-    case DiffMark::Rewired: return {0xe0, 0x9a, 0x00};
-    case DiffMark::None: break;
+    case DiffMark::Added:
+        return {0x2e, 0x9d, 0x4a};
+    case DiffMark::Removed:
+        return {0xd0, 0x30, 0x30};
+    case DiffMark::Rewired:
+        return {0xe0, 0x9a, 0x00};
+    case DiffMark::None:
+        break;
     }
     return {0x55, 0x5f, 0x6b};
 }
 
 NodeItem::NodeItem(QString key, const QRectF& rect, QString title, QString subtitle, QColor fill)
-    : m_key(std::move(key)), m_rect(rect), m_title(std::move(title)), m_subtitle(std::move(subtitle)),
-      m_fill(fill) {
+    : m_key(std::move(key)), m_rect(rect), m_title(std::move(title)),
+      m_subtitle(std::move(subtitle)), m_fill(fill) {
     setFlag(ItemIsSelectable);
     setZValue(2);
 }
@@ -74,6 +79,8 @@ void NodeItem::setRect(const QRectF& rect) {
 }
 
 void NodeItem::setBadge(const QString& badge) {
+    if (badge == m_badge)
+        return;
     m_badge = badge;
     update();
 }
@@ -87,11 +94,15 @@ void NodeItem::setMark(DiffMark mark) {
 }
 
 void NodeItem::setHighlight(const QColor& color) {
+    if (color == m_highlight)
+        return;
     m_highlight = color;
     update();
 }
 
-QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-6, -10, 6, 6); }
+QRectF NodeItem::boundingRect() const {
+    return m_rect.adjusted(-6, -10, 6, 6);
+}
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
@@ -108,23 +119,30 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     }
     painter->setPen(pen);
     painter->setBrush(m_mark == DiffMark::Added ? m_fill.lighter(104) : m_fill);
+    if (lod < textLod) { // a few pixels wide: plain boxes are indistinguishable and much cheaper
+        const bool smooth = painter->testRenderHint(QPainter::Antialiasing);
+        painter->setRenderHint(QPainter::Antialiasing, false);
+        painter->drawRect(m_rect);
+        painter->setRenderHint(QPainter::Antialiasing, smooth);
+        return;
+    }
     painter->drawRoundedRect(m_rect, 6, 6);
     if (isCluster())
         painter->drawRoundedRect(m_rect.adjusted(3, 3, -3, -3), 4, 4);
-    if (lod < textLod)
-        return;
     painter->setPen(Qt::black);
     QFont font = painter->font();
     font.setPointSizeF(8.5);
     font.setBold(true);
     painter->setFont(font);
-    const QRectF top(m_rect.left() + 4, m_rect.top() + 3, m_rect.width() - 8, m_rect.height() / 2 - 2);
+    const QRectF top(m_rect.left() + 4, m_rect.top() + 3, m_rect.width() - 8,
+                     m_rect.height() / 2 - 2);
     painter->drawText(top, Qt::AlignCenter, m_title);
     font.setBold(false);
     font.setPointSizeF(7.5);
     painter->setFont(font);
     painter->setPen(QColor(0x44, 0x44, 0x44));
-    const QRectF bottom(m_rect.left() + 4, m_rect.center().y(), m_rect.width() - 8, m_rect.height() / 2 - 3);
+    const QRectF bottom(m_rect.left() + 4, m_rect.center().y(), m_rect.width() - 8,
+                        m_rect.height() / 2 - 3);
     painter->drawText(bottom, Qt::AlignCenter, m_subtitle);
     if (!m_badge.isEmpty()) {
         const QRectF badge(m_rect.right() - 46, m_rect.top() - 9, 50, 14);
@@ -180,6 +198,10 @@ void EdgeItem::setMark(DiffMark mark) {
 
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     const QColor color = diffMarkColor(m_mark);
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    const bool smooth = painter->testRenderHint(QPainter::Antialiasing);
+    if (lod < textLod)
+        painter->setRenderHint(QPainter::Antialiasing, false);
     QPen pen(color, m_mark == DiffMark::None ? 1.0 : 2.2);
     if (m_mark == DiffMark::Removed)
         pen.setStyle(Qt::DashLine);
@@ -189,7 +211,8 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->setPen(Qt::NoPen);
     painter->setBrush(color);
     painter->drawPolygon(m_arrow);
-    if (m_label.isEmpty() || option->levelOfDetailFromTransform(painter->worldTransform()) < 0.6)
+    painter->setRenderHint(QPainter::Antialiasing, smooth);
+    if (m_label.isEmpty() || lod < 0.6)
         return;
     QFont font = painter->font();
     font.setPointSizeF(7);

@@ -39,12 +39,13 @@ const DotBlock& GraphLayout::runCached(const QVector<QSizeF>& sizes,
     QByteArray key;
     key.reserve(int(sizes.size() * 8 + edges.size() * 8));
     for (const QSizeF& s : sizes)
-        key += QByteArray::number(qRound(s.width())) + 'x' + QByteArray::number(qRound(s.height())) + ';';
+        key += QByteArray::number(qRound(s.width())) + 'x' +
+               QByteArray::number(qRound(s.height())) + ';';
     key += '|';
     for (const auto& e : edges)
         key += QByteArray::number(e.first) + '>' + QByteArray::number(e.second) + ';';
     auto it = m_cache.find(key);
-    if (it != m_cache.end()) {
+    if (it != m_cache.end() && m_cacheEnabled) {
         ++m_cacheHits;
         return *it;
     }
@@ -133,8 +134,9 @@ GraphGeometry GraphLayout::layout(const GraphData& graph, const ClusterTree& tre
             block.items.append(key);
             if (key.startsWith(QLatin1String("cluster:"))) {
                 const QString childId = key.mid(8);
-                block.sizes.append(collapsed.contains(childId) ? collapsedSize(tree.cluster(childId))
-                                                               : layOut(childId));
+                block.sizes.append(collapsed.contains(childId)
+                                       ? collapsedSize(tree.cluster(childId))
+                                       : layOut(childId));
             } else {
                 block.sizes.append(nodeSize(graph.nodes[first]));
             }
@@ -148,12 +150,15 @@ GraphGeometry GraphLayout::layout(const GraphData& graph, const ClusterTree& tre
     layOut(QString());
 
     // Top-down: place each block's items at its origin.
-    std::function<void(const QString&, QPointF)> place = [&](const QString& clusterId, QPointF origin) {
+    std::function<void(const QString&, QPointF)> place = [&](const QString& clusterId,
+                                                             QPointF origin) {
         const Block& block = pass.blocks.find(clusterId).value();
         for (int i = 0; i < block.items.size(); ++i) {
             const QString& key = block.items[i];
             const QSizeF size = block.sizes[i];
-            const QRectF rect(origin + block.dot->centers[i] - QPointF(size.width() / 2, size.height() / 2), size);
+            const QRectF rect(origin + block.dot->centers[i] -
+                                  QPointF(size.width() / 2, size.height() / 2),
+                              size);
             if (!key.startsWith(QLatin1String("cluster:"))) {
                 const int index = pass.nodeIndex.value(key);
                 pass.out.nodes.append(opGeometry(graph.nodes[index], index, rect));
@@ -187,7 +192,8 @@ GraphGeometry GraphLayout::layout(const GraphData& graph, const ClusterTree& tre
             e.label = be.count > 1 ? QStringLiteral("\u00d7%1").arg(be.count) : be.label;
             e.path.moveTo(origin + s.points[0]);
             for (int k = 1; k + 2 < s.points.size(); k += 3)
-                e.path.cubicTo(origin + s.points[k], origin + s.points[k + 1], origin + s.points[k + 2]);
+                e.path.cubicTo(origin + s.points[k], origin + s.points[k + 1],
+                               origin + s.points[k + 2]);
             e.arrowBase = origin + s.points.last();
             e.arrowTip = origin + s.arrowTip;
             pass.out.edges.append(e);

@@ -26,6 +26,8 @@ public:
                          const QSet<QString>& collapsed);
 
     int dotRuns() const { return m_dotRuns; }
+    /// Off: every block runs dot (to measure the worst case, no repeated blocks).
+    void setCacheEnabled(bool enabled) { m_cacheEnabled = enabled; }
     int cacheHits() const { return m_cacheHits; }
 
     static QSizeF nodeSize(const GraphNode& node);
@@ -39,6 +41,7 @@ private:
     QHash<QByteArray, DotBlock> m_cache;
     int m_dotRuns = 0;
     int m_cacheHits = 0;
+    bool m_cacheEnabled = true;
 };
 
 /// "conv2d" for "aten::conv2d": what a node shows under its name.

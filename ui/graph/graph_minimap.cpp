@@ -74,11 +74,17 @@ void GraphMinimap::moveViewTo(QPointF p) {
     update();
 }
 
-void GraphMinimap::mousePressEvent(QMouseEvent* event) { moveViewTo(event->position()); }
+void GraphMinimap::mousePressEvent(QMouseEvent* event) {
+    moveViewTo(event->position());
+}
 
 void GraphMinimap::mouseMoveEvent(QMouseEvent* event) {
     if (event->buttons() & Qt::LeftButton)
         moveViewTo(event->position());
+}
+
+void GraphMinimap::mouseReleaseEvent(QMouseEvent* event) {
+    event->accept();
 }
 
 } // namespace t2n::ui

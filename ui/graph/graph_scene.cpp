@@ -17,7 +17,8 @@ void GraphScene::show(const GraphGeometry& geometry) {
         keep.insert(g.key);
         NodeItem* item = m_nodes.value(g.key);
         if (!item) {
-            const QColor fill = g.clusterId.isEmpty() ? opFamilyColor(g.kind) : QColor(0xdf, 0xe6, 0xee);
+            const QColor fill =
+                g.clusterId.isEmpty() ? opFamilyColor(g.kind) : QColor(0xdf, 0xe6, 0xee);
             item = new NodeItem(g.key, g.rect, g.title, g.subtitle, fill);
             item->setClusterId(g.clusterId);
             addItem(item);
@@ -36,13 +37,19 @@ void GraphScene::show(const GraphGeometry& geometry) {
         delete it.value();
         it = m_nodes.erase(it);
     }
-    qDeleteAll(m_frames);
-    m_frames.clear();
+    QHash<QString, FrameItem*> frames;
+    frames.reserve(geometry.frames.size());
     for (const FrameGeometry& f : geometry.frames) {
-        auto* frame = new FrameItem(f.clusterId, f.rect, f.title, f.depth);
-        addItem(frame);
-        m_frames.append(frame);
+        FrameItem* frame = m_frames.take(f.clusterId);
+        if (!frame || frame->boundingRect() != f.rect) {
+            delete frame;
+            frame = new FrameItem(f.clusterId, f.rect, f.title, f.depth);
+            addItem(frame);
+        }
+        frames.insert(f.clusterId, frame);
     }
+    qDeleteAll(m_frames);
+    m_frames = std::move(frames);
     showEdges(geometry);
     setSceneRect(geometry.bounds.adjusted(-40, -40, 40, 40));
 }

@@ -32,7 +32,7 @@ private:
 
     QHash<QString, NodeItem*> m_nodes;
     QHash<QString, QPair<EdgeItem*, QPainterPath>> m_edges; ///< by "from\nto", with the source path
-    QVector<FrameItem*> m_frames;
+    QHash<QString, FrameItem*> m_frames;                    ///< by cluster id
     QHash<QString, QColor> m_highlights;
 };
 

@@ -19,11 +19,16 @@ QString shapeOf(const GraphNode& node) {
 bool matches(const GraphNode& node, const QString& text, SearchField field) {
     auto has = [&text](const QString& value) { return value.contains(text, Qt::CaseInsensitive); };
     switch (field) {
-    case SearchField::Name: return has(node.label) || has(node.id);
-    case SearchField::Kind: return has(node.kind);
-    case SearchField::ModulePath: return has(modulePathOf(node));
-    case SearchField::Shape: return has(shapeOf(node));
-    case SearchField::Any: break;
+    case SearchField::Name:
+        return has(node.label) || has(node.id);
+    case SearchField::Kind:
+        return has(node.kind);
+    case SearchField::ModulePath:
+        return has(modulePathOf(node));
+    case SearchField::Shape:
+        return has(shapeOf(node));
+    case SearchField::Any:
+        break;
     }
     return has(node.label) || has(node.id) || has(node.kind) || has(modulePathOf(node)) ||
            has(shapeOf(node));
@@ -49,7 +54,9 @@ void SearchResultModel::setResults(std::shared_ptr<const GraphData> graph, QVect
     endResetModel();
 }
 
-void SearchResultModel::clear() { setResults(nullptr, {}); }
+void SearchResultModel::clear() {
+    setResults(nullptr, {});
+}
 
 QString SearchResultModel::nodeId(int row) const {
     return row >= 0 && row < m_matches.size() ? m_graph->nodes[m_matches[row]].id : QString();
@@ -66,11 +73,16 @@ QVariant SearchResultModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         return QStringLiteral("%1  (%2)  %3").arg(node.label, node.kind, modulePathOf(node));
-    case Qt::ToolTipRole: return node.properties.value(QStringLiteral("source line")).toString();
-    case NodeIdRole: return node.id;
-    case KindRole: return node.kind;
-    case ModulePathRole: return modulePathOf(node);
-    default: return {};
+    case Qt::ToolTipRole:
+        return node.properties.value(QStringLiteral("source line")).toString();
+    case NodeIdRole:
+        return node.id;
+    case KindRole:
+        return node.kind;
+    case ModulePathRole:
+        return modulePathOf(node);
+    default:
+        return {};
     }
 }
 

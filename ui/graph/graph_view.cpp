@@ -40,9 +40,13 @@ void GraphView::setGraph(const GraphData& graph) {
     requestLayout();
 }
 
-void GraphView::relayout() { requestLayout(); }
+void GraphView::relayout() {
+    requestLayout();
+}
 
-void GraphView::requestLayout() { m_ticket = m_layout->request({m_graph, m_tree, m_collapsed}); }
+void GraphView::requestLayout() {
+    m_ticket = m_layout->request({m_graph, m_tree, m_collapsed});
+}
 
 void GraphView::onLayout(quint64 ticket, const GraphGeometry& geometry, qint64 elapsedMs) {
     if (ticket != m_ticket)
@@ -78,7 +82,8 @@ GraphDiff GraphView::showStep(const GraphData& previous, const GraphData& next) 
 }
 
 void GraphView::setClusterCollapsed(const QString& clusterId, bool collapsed) {
-    if (!m_tree->contains(clusterId) || clusterId.isEmpty() || m_collapsed.contains(clusterId) == collapsed)
+    if (!m_tree->contains(clusterId) || clusterId.isEmpty() ||
+        m_collapsed.contains(clusterId) == collapsed)
         return;
     if (collapsed)
         m_collapsed.insert(clusterId);
@@ -161,7 +166,8 @@ void GraphView::previousMatch() {
     selectNode(m_graph->nodes[m_matches[m_matchCursor]].id);
 }
 
-void GraphView::setHighlightSet(const QString& name, const QSet<QString>& ids, const QColor& color) {
+void GraphView::setHighlightSet(const QString& name, const QSet<QString>& ids,
+                                const QColor& color) {
     m_highlightSets.insert(name, {ids, color});
     applyHighlights();
 }
@@ -208,8 +214,12 @@ void GraphView::zoomBy(double factor) {
     Q_EMIT viewportMoved();
 }
 
-void GraphView::zoomIn() { zoomBy(1.25); }
-void GraphView::zoomOut() { zoomBy(1 / 1.25); }
+void GraphView::zoomIn() {
+    zoomBy(1.25);
+}
+void GraphView::zoomOut() {
+    zoomBy(1 / 1.25);
+}
 
 void GraphView::wheelEvent(QWheelEvent* event) {
     zoomBy(std::pow(1.15, event->angleDelta().y() / 120.0));

@@ -24,7 +24,8 @@ private:
 };
 
 LayoutService::LayoutService(QObject* parent)
-    : QObject(parent), m_worker(new LayoutWorker), m_latest(std::make_shared<std::atomic<quint64>>(0)) {
+    : QObject(parent), m_worker(new LayoutWorker),
+      m_latest(std::make_shared<std::atomic<quint64>>(0)) {
     qRegisterMetaType<t2n::ui::GraphGeometry>();
     m_thread.setObjectName(QStringLiteral("t2n-graph-layout"));
     m_worker->moveToThread(&m_thread);

@@ -3,6 +3,8 @@
 #include "graph/graph_layout.h"
 #include "graph/visible_edges.h"
 
+#include <cmath>
+
 namespace t2n::ui {
 
 namespace {
@@ -15,23 +17,53 @@ struct ClusterChanges {
     int rewired = 0;
 };
 
+// Node boxes bucketed by a coarse grid, so that finding a free spot looks at
+// the boxes nearby only.
+class OccupancyGrid {
+public:
+    explicit OccupancyGrid(const GraphGeometry& geometry) {
+        for (const NodeGeometry& n : geometry.nodes)
+            add(n.rect);
+    }
+    void add(const QRectF& r) {
+        forCells(r, [&](quint64 key) {
+            m_cells[key].append(r);
+            return true;
+        });
+    }
+    bool isFree(const QRectF& r) const {
+        return forCells(r, [&](quint64 key) {
+            for (const QRectF& other : m_cells.value(key))
+                if (other.intersects(r))
+                    return false;
+            return true;
+        });
+    }
+
+private:
+    static constexpr double cell = 160;
+    template <typename F> static bool forCells(const QRectF& r, F&& visit) {
+        for (auto x = qint64(std::floor(r.left() / cell));
+             x <= qint64(std::floor(r.right() / cell)); ++x)
+            for (auto y = qint64(std::floor(r.top() / cell));
+                 y <= qint64(std::floor(r.bottom() / cell)); ++y)
+                if (!visit((quint64(quint32(x)) << 32) | quint32(y)))
+                    return false;
+        return true;
+    }
+    QHash<quint64, QVector<QRectF>> m_cells;
+};
+
 // Finds a free spot for `size` around `anchor`, sliding right, then left.
-QRectF freeSpot(const GraphGeometry& geometry, QPointF anchor, QSizeF size) {
+QRectF freeSpot(const OccupancyGrid& grid, const QRectF& bounds, QPointF anchor, QSizeF size) {
     const double step = size.width() + 16;
     for (int attempt = 0; attempt < 24; ++attempt) {
         const double dx = (attempt % 2 ? -1 : 1) * ((attempt + 1) / 2) * step;
         const QRectF rect(anchor + QPointF(dx - size.width() / 2, -size.height() / 2), size);
-        const QRectF padded = rect.adjusted(-6, -6, 6, 6);
-        bool clear = true;
-        for (const NodeGeometry& n : geometry.nodes)
-            if (n.rect.intersects(padded)) {
-                clear = false;
-                break;
-            }
-        if (clear)
+        if (grid.isFree(rect.adjusted(-6, -6, 6, 6)))
             return rect;
     }
-    return QRectF(anchor + QPointF(geometry.bounds.width(), 0), size);
+    return QRectF(QPointF(bounds.right() + 20, anchor.y()), size);
 }
 
 // Below its placed predecessors, else above its successors, else under everything.
@@ -80,6 +112,7 @@ void placeAdded(GraphGeometry& out, const GraphData& next, const ClusterTree& tr
         if (diff.added.contains(e.from))
             succs[e.from].append(item(e.to));
     }
+    OccupancyGrid grid(out);
     for (int i = 0; i < next.nodes.size(); ++i) {
         const GraphNode& node = next.nodes[i];
         if (!diff.added.contains(node.id))
@@ -90,7 +123,9 @@ void placeAdded(GraphGeometry& out, const GraphData& next, const ClusterTree& tr
             continue;
         }
         const QSizeF size = GraphLayout::nodeSize(node);
-        const QRectF rect = freeSpot(out, anchorFor(out, preds[node.id], succs[node.id], size), size);
+        const QRectF rect =
+            freeSpot(grid, out.bounds, anchorFor(out, preds[node.id], succs[node.id], size), size);
+        grid.add(rect);
         NodeGeometry g = opGeometry(node, i, rect);
         g.mark = DiffMark::Added;
         out.appendNode(g);
@@ -139,13 +174,15 @@ GraphGeometry placeStep(const GraphGeometry& previousGeometry, const GraphData& 
     out.reindex();
 
     // Changes hidden inside collapsed clusters are summed up on the cluster box.
-    const ClusterTree prevTree = diff.removed.isEmpty() ? ClusterTree() : ClusterTree::build(previous);
-    for (const QString& id : diff.removed) {
+    const bool hidden = !collapsed.isEmpty();
+    const ClusterTree prevTree =
+        hidden && !diff.removed.isEmpty() ? ClusterTree::build(previous) : ClusterTree();
+    for (const QString& id : hidden ? diff.removed : QSet<QString>()) {
         const QString outer = prevTree.collapsedAncestor(prevIndex.value(id), collapsed);
         if (!outer.isEmpty())
             changes[outer].removed++;
     }
-    for (const QString& id : diff.rewired) {
+    for (const QString& id : hidden ? diff.rewired : QSet<QString>()) {
         const QString outer = nextTree.collapsedAncestor(nextIndex.value(id), collapsed);
         if (!outer.isEmpty())
             changes[outer].rewired++;

@@ -30,24 +30,39 @@ QVector<ItemEdge> visibleEdges(const GraphData& graph, const ClusterTree& tree,
                                const QSet<QString>& collapsed) {
     const int n = int(graph.nodes.size());
     // Chains are shared by all nodes of a cluster: compute once per cluster.
-    QHash<QString, QPair<QStringList, bool>> perCluster;
-    QVector<const QPair<QStringList, bool>*> chains(n);
+    QHash<QString, int> chainOfCluster;
+    QVector<QPair<QStringList, bool>> chainList; // (chain, cut at a collapsed cluster)
+    QVector<int> chainOf(n);
     for (int i = 0; i < n; ++i) {
         const QString& c = tree.clusterOfNode(i);
-        auto it = perCluster.find(c);
-        if (it == perCluster.end()) {
+        auto it = chainOfCluster.find(c);
+        if (it == chainOfCluster.end()) {
             bool hidden = false;
             QStringList chain = visibleChain(tree, collapsed, i, &hidden);
-            it = perCluster.insert(c, {chain, hidden});
+            it = chainOfCluster.insert(c, int(chainList.size()));
+            chainList.append({chain, hidden});
         }
-        chains[i] = &it.value();
+        chainOf[i] = *it;
     }
     auto element = [&](int node, int k) {
-        const QStringList& chain = chains[node]->first;
+        const QStringList& chain = chainList[chainOf[node]].first;
         return k < chain.size() ? clusterItemKey(chain[k]) : graph.nodes[node].id;
     };
+    // How many leading items two nodes share: equal chains share them all
+    // (the nodes themselves differ); else compare cluster ids, never building keys.
+    auto shared = [&](int u, int v) {
+        const QStringList& cu = chainList[chainOf[u]].first;
+        const QStringList& cv = chainList[chainOf[v]].first;
+        if (chainOf[u] == chainOf[v])
+            return int(cu.size());
+        int k = 0;
+        while (k < cu.size() && k < cv.size() && cu[k] == cv[k])
+            ++k;
+        return k;
+    };
     auto length = [&](int node) {
-        return chains[node]->first.size() + (chains[node]->second ? 0 : 1);
+        const auto& [chain, hidden] = chainList[chainOf[node]];
+        return chain.size() + (hidden ? 0 : 1);
     };
 
     const QHash<QString, int> index = graph.indexById();
@@ -61,16 +76,18 @@ QVector<ItemEdge> visibleEdges(const GraphData& graph, const ClusterTree& tree,
             continue;
         const int lu = int(length(u));
         const int lv = int(length(v));
-        int k = 0;
-        while (k < lu && k < lv && element(u, k) == element(v, k))
-            ++k;
+        const int k = shared(u, v);
         if (k == lu || k == lv)
             continue; // both ends inside one collapsed cluster
         const QPair<QString, QString> pair(element(u, k), element(v, k));
         auto it = bundle.find(pair);
         if (it == bundle.end()) {
             it = bundle.insert(pair, int(out.size()));
-            out.append({k == 0 ? QString() : chains[u]->first[k - 1], pair.first, pair.second, e.label, {}});
+            out.append({k == 0 ? QString() : chainList[chainOf[u]].first[k - 1],
+                        pair.first,
+                        pair.second,
+                        e.label,
+                        {}});
         }
         out[*it].members.append(ei);
     }

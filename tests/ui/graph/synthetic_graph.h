@@ -22,7 +22,8 @@ inline void addNode(GraphData& g, const QString& id, const QString& kind, const 
     g.nodes.append(n);
 }
 
-inline void addEdge(GraphData& g, const QString& from, const QString& to, const QString& label = {}) {
+inline void addEdge(GraphData& g, const QString& from, const QString& to,
+                    const QString& label = {}) {
     g.edges.append(GraphEdge{from, to, label});
 }
 
@@ -31,9 +32,12 @@ inline void addEdge(GraphData& g, const QString& from, const QString& to, const 
 inline GraphData resnetLike(int targetNodes) {
     GraphData g;
     const QString s0 = QStringLiteral("1x64x56x56");
-    addNode(g, QStringLiteral("x"), QStringLiteral("prim::Param"), {}, QStringLiteral("1x3x224x224"));
-    addNode(g, QStringLiteral("conv1"), QStringLiteral("aten::conv2d"), {QStringLiteral("conv1")}, s0);
-    addNode(g, QStringLiteral("bn1"), QStringLiteral("aten::batch_norm"), {QStringLiteral("bn1")}, s0);
+    addNode(g, QStringLiteral("x"), QStringLiteral("prim::Param"), {},
+            QStringLiteral("1x3x224x224"));
+    addNode(g, QStringLiteral("conv1"), QStringLiteral("aten::conv2d"), {QStringLiteral("conv1")},
+            s0);
+    addNode(g, QStringLiteral("bn1"), QStringLiteral("aten::batch_norm"), {QStringLiteral("bn1")},
+            s0);
     addNode(g, QStringLiteral("relu"), QStringLiteral("aten::relu"), {QStringLiteral("relu")}, s0);
     addEdge(g, QStringLiteral("x"), QStringLiteral("conv1"), QStringLiteral("1x3x224x224"));
     addEdge(g, QStringLiteral("conv1"), QStringLiteral("bn1"), s0);
@@ -46,8 +50,11 @@ inline GraphData resnetLike(int targetNodes) {
         const int first = (stage - 1) * perStage;
         const QString layer = QStringLiteral("layer%1").arg(stage);
         const QString block = QString::number(b - first);
-        const QString shape = QStringLiteral("1x%1x%2x%2").arg(64 << (stage - 1)).arg(56 >> (stage - 1));
-        auto id = [&](const QString& op) { return layer + QLatin1Char('.') + block + QLatin1Char('.') + op; };
+        const QString shape =
+            QStringLiteral("1x%1x%2x%2").arg(64 << (stage - 1)).arg(56 >> (stage - 1));
+        auto id = [&](const QString& op) {
+            return layer + QLatin1Char('.') + block + QLatin1Char('.') + op;
+        };
         auto node = [&](const QString& op, const QString& kind) {
             addNode(g, id(op), kind, {layer, block, op}, shape);
         };
@@ -81,7 +88,8 @@ inline GraphData resnetLike(int targetNodes) {
     }
     addNode(g, QStringLiteral("avgpool"), QStringLiteral("aten::adaptive_avg_pool2d"),
             {QStringLiteral("avgpool")}, QStringLiteral("1x512x1x1"));
-    addNode(g, QStringLiteral("flatten"), QStringLiteral("aten::flatten"), {}, QStringLiteral("1x512"));
+    addNode(g, QStringLiteral("flatten"), QStringLiteral("aten::flatten"), {},
+            QStringLiteral("1x512"));
     addNode(g, QStringLiteral("fc"), QStringLiteral("aten::linear"), {QStringLiteral("fc")},
             QStringLiteral("1x1000"));
     addEdge(g, last, QStringLiteral("avgpool"));

@@ -82,7 +82,8 @@ private Q_SLOTS:
         for (const QString& id : added) {
             QCOMPARE(view.graphScene()->nodeItem(id)->mark(), DiffMark::Added);
             for (const NodeGeometry& n : geo.nodes)
-                QVERIFY2(n.key == id || !n.rect.intersects(now.value(id)), qPrintable(id + " over " + n.key));
+                QVERIFY2(n.key == id || !n.rect.intersects(now.value(id)),
+                         qPrintable(id + " over " + n.key));
         }
         for (const QString& id : diff.rewired)
             QCOMPARE(view.graphScene()->nodeItem(id)->mark(), DiffMark::Rewired);
@@ -99,7 +100,7 @@ private Q_SLOTS:
             freshEdges += e.mark == DiffMark::Added || e.mark == DiffMark::Rewired;
             ghostEdges += e.mark == DiffMark::Removed;
         }
-        QCOMPARE(freshEdges, int(3 * added.size())); // conv1->relu1, conv2->cast, cast->bn2
+        QCOMPARE(freshEdges, int(3 * added.size()));   // conv1->relu1, conv2->cast, cast->bn2
         QCOMPARE(ghostEdges, int(3 * removed.size())); // conv1->bn1, bn1->relu1, conv2->bn2
 
         // The next step drops the ghosts and keeps the boxes again.
@@ -127,8 +128,10 @@ private Q_SLOTS:
         NodeItem* layer1 = view.graphScene()->nodeItem(clusterItemKey("layer1"));
         QCOMPARE(layer1->mark(), DiffMark::Rewired);
         QCOMPARE(layer1->rect(), box);
-        const NodeGeometry& g = view.geometry().nodes[view.geometry().indexOf(clusterItemKey("layer1"))];
-        QCOMPARE(g.diffSummary, QString::fromUtf8("+1 \u22121 ~4")); // cast; bn1; conv1 relu1 conv2 bn2
+        const NodeGeometry& g =
+            view.geometry().nodes[view.geometry().indexOf(clusterItemKey("layer1"))];
+        QCOMPARE(g.diffSummary,
+                 QString::fromUtf8("+1 \u22121 ~4")); // cast; bn1; conv1 relu1 conv2 bn2
         QCOMPARE(view.graphScene()->nodeItem(clusterItemKey("layer2"))->mark(), DiffMark::None);
     }
 };

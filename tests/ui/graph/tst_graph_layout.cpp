@@ -89,7 +89,8 @@ private Q_SLOTS:
             for (; !cluster.isEmpty(); cluster = tree.cluster(cluster).parent) {
                 const FrameGeometry* frame = frameOf(geo, cluster);
                 QVERIFY(frame);
-                QVERIFY2(frame->rect.contains(rectOf(geo, n.id)), qPrintable(n.id + " in " + cluster));
+                QVERIFY2(frame->rect.contains(rectOf(geo, n.id)),
+                         qPrintable(n.id + " in " + cluster));
             }
         }
         QVERIFY(frameOf(geo, "enc")->rect.contains(frameOf(geo, "enc.0")->rect));
@@ -98,7 +99,8 @@ private Q_SLOTS:
         // The b -> f edge leaves enc, so it is drawn between the enc and dec frames.
         bool encToDec = false;
         for (const EdgeGeometry& e : geo.edges)
-            encToDec = encToDec || (e.from == clusterItemKey("enc") && e.to == clusterItemKey("dec"));
+            encToDec =
+                encToDec || (e.from == clusterItemKey("enc") && e.to == clusterItemKey("dec"));
         QVERIFY(encToDec);
     }
 
@@ -122,6 +124,23 @@ private Q_SLOTS:
                 bundled += e.count;
         QCOMPARE(bundled, crossing);
         QCOMPARE(tree.defaultCollapsed(3), QSet<QString>({"enc"}));
+    }
+
+    /// Expanding one cluster leaves the inside of the other clusters as it was
+    /// (each block keeps its own cached layout; only the outer arrangement moves).
+    void expandingKeepsOtherClustersIntact() {
+        const GraphData g = twoLevelGraph();
+        const ClusterTree tree = ClusterTree::build(g);
+        GraphLayout layout;
+        const GraphGeometry collapsed = layout.layout(g, tree, {"enc"});
+        const GraphGeometry expanded = layout.layout(g, tree, {});
+        const QPointF before = frameOf(collapsed, "dec")->rect.topLeft();
+        const QPointF after = frameOf(expanded, "dec")->rect.topLeft();
+        for (const char* id : {"e", "f"})
+            QCOMPARE(rectOf(expanded, id).topLeft() - after,
+                     rectOf(collapsed, id).topLeft() - before);
+        QVERIFY(rectOf(expanded, "in").bottom() < frameOf(expanded, "enc")->rect.top());
+        QVERIFY(frameOf(expanded, "dec")->rect.bottom() < rectOf(expanded, "out").top());
     }
 
     /// Identical blocks share one dot run; the same request again runs none.
@@ -154,6 +173,25 @@ private Q_SLOTS:
         QCOMPARE(tree.cluster(tree.cluster("").children[2]).totalNodes, 100);
         const auto edges = visibleEdges(g, tree, tree.defaultCollapsed(40));
         QCOMPARE(edges.size(), 2); // chunk0 -> chunk1 -> chunk2
+    }
+
+    /// Empty graphs, dangling edges, self loops and repeated edges lay out without harm.
+    void oddInputIsHarmless() {
+        GraphLayout layout;
+        const GraphData empty;
+        const GraphGeometry none = layout.layout(empty, ClusterTree::build(empty), {});
+        QVERIFY(none.nodes.isEmpty() && none.edges.isEmpty());
+        GraphData g;
+        addNode(g, "a", "aten::relu", {"m", "a"}, "1");
+        addNode(g, "b", "aten::relu", {"m", "b"}, "1");
+        addEdge(g, "a", "ghost");
+        addEdge(g, "a", "a");
+        addEdge(g, "a", "b");
+        addEdge(g, "a", "b");
+        const GraphGeometry geo = layout.layout(g, ClusterTree::build(g), {});
+        QCOMPARE(geo.nodes.size(), 2);
+        QCOMPARE(geo.edges.size(), 1);
+        QCOMPARE(geo.edges[0].count, 2);
     }
 };
 

@@ -163,7 +163,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QString error;
         const QString png = dir.filePath("graph.png");
-        QVERIFY2(m_view->exportImage(png, GraphView::ExportArea::WholeGraph, &error), qPrintable(error));
+        QVERIFY2(m_view->exportImage(png, GraphView::ExportArea::WholeGraph, &error),
+                 qPrintable(error));
         const QImage image(png);
         QVERIFY(!image.isNull());
         QVERIFY(inkedPixels(image) > image.width() * image.height() / 100);
@@ -174,7 +175,8 @@ private Q_SLOTS:
         QVERIFY(inkedPixels(QImage(part)) > 100);
 
         const QString svg = dir.filePath("graph.svg");
-        QVERIFY2(m_view->exportImage(svg, GraphView::ExportArea::WholeGraph, &error), qPrintable(error));
+        QVERIFY2(m_view->exportImage(svg, GraphView::ExportArea::WholeGraph, &error),
+                 qPrintable(error));
         QSvgRenderer renderer(svg);
         QVERIFY(renderer.isValid());
         QImage drawn(renderer.defaultSize().boundedTo(QSize(1200, 1200)), QImage::Format_ARGB32);
@@ -183,8 +185,8 @@ private Q_SLOTS:
         renderer.render(&painter);
         painter.end();
         QVERIFY(inkedPixels(drawn) > 1000);
-        QVERIFY(!m_view->exportImage(dir.filePath("no/such/dir/x.png"), GraphView::ExportArea::WholeGraph,
-                                     &error));
+        QVERIFY(!m_view->exportImage(dir.filePath("no/such/dir/x.png"),
+                                     GraphView::ExportArea::WholeGraph, &error));
         QVERIFY(error.contains("export"));
     }
 
