@@ -179,4 +179,18 @@ void SessionController::exportModel(const QString& output, const ExportOptions& 
     });
 }
 
+void SessionController::checkArchive(const QString& archive, const ExportOptions& options) {
+    post(Job::Check, [archive, options](std::unique_ptr<Session>& s, SessionState& st) {
+        st.options = options;
+        const CheckReport& report = s->check(archive.toStdString(), options);
+        st.report = s->report();
+        st.report.check = report;
+        st.hardened = st.traced = st.translated = st.exported = true;
+        st.hardenedText = s->hardenedText();
+        st.graph = s->graph();
+        st.nnefText = s->nnefText();
+        st.artifactPath = archive;
+    });
+}
+
 } // namespace t2n::ui

@@ -29,7 +29,7 @@ class SessionWorker;
 class SessionController : public QObject {
     Q_OBJECT
 public:
-    enum class Job { Open, Prepare, Export };
+    enum class Job { Open, Prepare, Export, Check };
     Q_ENUM(Job)
 
     explicit SessionController(QObject* parent = nullptr);
@@ -45,6 +45,8 @@ public:
     void prepare(const ExportOptions& options);
     /// All stages to `output`, the check included unless options.check is off.
     void exportModel(const QString& output, const ExportOptions& options);
+    /// Checks an existing archive against the open model (t2n check).
+    void checkArchive(const QString& archive, const ExportOptions& options);
     /// Asks the running job to stop (it ends with JobError::cancelled).
     void cancel();
 

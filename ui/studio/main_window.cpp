@@ -126,7 +126,8 @@ MainWindow::MainWindow(QWidget* parent)
         exportButton_->setEnabled(ok && !controller_->busy());
         exportAction_->setEnabled(exportButton_->isEnabled());
     });
-    connect(results_, &ResultsPanel::nodeRequested, this, &MainWindow::selectNodeRef);
+    connect(results_, &ResultsPanel::nodeRequested, this,
+            [this](const NodeRef& n, const QString& id) { selectNodeRef(n, id); });
     rebuildRecentMenu();
 }
 
@@ -215,6 +216,13 @@ void MainWindow::buildMenus() {
         file->addAction(tr("&Export and validate…"), this, [this] { exportTo(QString()); });
     exportAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction_->setEnabled(false);
+    file->addAction(tr("&Validate an archive…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Check an NNEF archive against the open model"), QString(),
+            tr("NNEF archives (*.nnef.tgz *.nnef.tar *.tgz *.tar);;All files (*)"));
+        if (!path.isEmpty())
+            checkArchive(path);
+    });
     file->addAction(tr("Save graph &image…"), this, &MainWindow::saveGraphImage);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);

@@ -42,6 +42,8 @@ public:
     void openModel(const QString& model, const std::vector<InputSpec>& inputs = {});
     /// Exports with the form's options to `output` (asks when empty).
     void exportTo(const QString& output);
+    /// Checks an existing archive against the open model with the form's options.
+    void checkArchive(const QString& archive);
 
     SessionController* controller() const { return controller_; }
     ExportForm* exportForm() const { return form_; }
@@ -77,7 +79,7 @@ private:
     void indexLines();
     void showProperties(int irNode);
     int irNodeForNnefLine(int line) const;
-    void selectNodeRef(const NodeRef& node, const QString& nnefIdentifier);
+    void selectNodeRef(const NodeRef& node, const QString& nnefIdentifier, bool showModel = true);
     void saveGraphImage();
 
     SessionController* controller_;

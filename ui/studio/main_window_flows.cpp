@@ -15,9 +15,9 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTableWidget>
 
@@ -47,6 +47,11 @@ void MainWindow::exportTo(const QString& requested) {
             return;
     }
     controller_->exportModel(output, form_->options());
+}
+
+void MainWindow::checkArchive(const QString& archive) {
+    if (form_->valid() && state_ && !state_->modelPath.isEmpty())
+        controller_->checkArchive(archive, form_->options());
 }
 
 void MainWindow::prepareIfReady() {
@@ -83,7 +88,13 @@ void MainWindow::onJobFinished(int job, bool ok) {
         break;
     }
     case SessionController::Job::Export:
+    case SessionController::Job::Check:
         tabs_->setCurrentIndex(ResultsTab);
+        // The first diverging op is selected in every view straight away.
+        if (state_->report.check.diverged)
+            selectNodeRef(state_->report.check.divergence.node,
+                          QString::fromStdString(state_->report.check.divergence.identifier),
+                          false);
         break;
     case SessionController::Job::Prepare:
         break;

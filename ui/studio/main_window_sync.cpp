@@ -179,8 +179,9 @@ void MainWindow::showProperties(int id) {
     properties_->resizeRowsToContents();
 }
 
-void MainWindow::selectNodeRef(const NodeRef& node, const QString& nnefIdentifier) {
-    tabs_->setCurrentIndex(ModelTab);
+void MainWindow::selectNodeRef(const NodeRef& node, const QString& nnefIdentifier, bool showModel) {
+    if (showModel)
+        tabs_->setCurrentIndex(ModelTab);
     // The NNEF identifier is exact; the node reference is matched by kind and
     // source line (or value name) when there is no identifier.
     if (!nnefIdentifier.isEmpty()) {

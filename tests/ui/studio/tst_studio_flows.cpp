@@ -1,0 +1,195 @@
+// The studio's main flows on real models, offscreen: open and prepare, step
+// through the passes (the diff shown is the engine's snapshots), edit a
+// dynamic axis and find it in the written archive, export and validate, and
+// a broken archive whose first diverging op gets selected in the views.
+#include "graph/graph_view.h"
+#include "session/export_form_models.h"
+#include "session/pass_list_model.h"
+#include "session/session_controller.h"
+#include "studio/export_form.h"
+#include "studio/main_window.h"
+#include "studio/pass_stepper.h"
+#include "studio/results_panel.h"
+#include "suite_macros.h"
+#include "support.h"
+#include "text/code_view.h"
+#include "text/diff_view.h"
+
+#include "t2n/session.h"
+
+#include <QFile>
+#include <QTest>
+#include <QTextBlock>
+
+#include <filesystem>
+
+using namespace t2n::ui;
+
+namespace {
+QString sampleModel() {
+    return QString::fromStdString(
+        (t2n::test::sourceDir() / "resources/sample/sample_cnn.pt").string());
+}
+std::vector<t2n::InputSpec> sampleInputs() {
+    return {t2n::InputSpec::parse("image:1x3x32x32:f32")};
+}
+
+/// The text of a diff side without the filler lines that align the sides.
+QString withoutFillers(const CodeView* view) {
+    QStringList lines;
+    const QTextDocument* doc = view->document();
+    for (int i = 1; i <= doc->blockCount(); ++i)
+        if (view->lineMark(i) != LineMark::Filler)
+            lines << doc->findBlockByNumber(i - 1).text();
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString trimmed(QString s) {
+    while (s.endsWith(QLatin1Char('\n')))
+        s.chop(1);
+    return s;
+}
+
+bool openSample(MainWindow& w) {
+    w.openModel(sampleModel(), sampleInputs());
+    return w.controller()->waitIdle() && w.controller()->state()->translated;
+}
+} // namespace
+
+class StudioFlowsTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// Opening with input specs prepares the model: all three panes get
+    /// their text and the IR graph gets laid out.
+    void openAndPrepare() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openSample(w));
+        QVERIFY(w.torchScriptView()->toPlainText().contains(QStringLiteral("aten::")));
+        QVERIFY(w.nnefView()->toPlainText().contains(QStringLiteral("graph network")));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.irGraph()->isLayoutPending(), 30000);
+        QVERIFY(w.irGraph()->visibleNodeCount() > 0);
+    }
+
+    /// Every step of the stepper shows, side by side, exactly the engine's
+    /// snapshots before and after that pass (from a separate engine run).
+    void passDiffsAreEngineSnapshots() {
+        t2n::Session engine;
+        engine.load(sampleModel().toStdString());
+        t2n::ExportOptions o;
+        o.inputs = sampleInputs();
+        engine.harden(o);
+        const auto& diag = engine.report().harden;
+
+        MainWindow w;
+        w.show();
+        QVERIFY(openSample(w));
+        PassStepper* stepper = w.passStepper();
+        QCOMPARE(stepper->model()->rowCount(), static_cast<int>(diag.passes.size()) + 1);
+        std::string before = diag.inputGraphText;
+        for (size_t i = 0; i < diag.passes.size(); ++i) {
+            const auto& rec = diag.passes[i];
+            const std::string after = rec.graphText.empty() ? before : rec.graphText;
+            stepper->showRow(static_cast<int>(i) + 1);
+            QCOMPARE(stepper->currentRow(), static_cast<int>(i) + 1);
+            DiffView* diff = stepper->diffView();
+            if (diff->mode() != DiffView::Mode::SideBySide)
+                diff->setMode(DiffView::Mode::SideBySide);
+            QCOMPARE(withoutFillers(diff->leftView()), trimmed(QString::fromStdString(before)));
+            QCOMPARE(withoutFillers(diff->rightView()), trimmed(QString::fromStdString(after)));
+            before = after;
+        }
+        // Hiding no-op passes keeps the first changing pass reachable by stepping.
+        stepper->filter()->setHideNoOp(true);
+        stepper->showRow(0);
+        stepper->step(1);
+        QCOMPARE(stepper->currentRow(), stepper->firstChangingRow());
+    }
+
+    /// A dynamic axis typed into the form reaches the archive: the symbol is
+    /// declared and the input's external shape uses it (read back with tar).
+    void dynamicAxisReachesArchive() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openSample(w));
+        w.exportForm()->axesModel()->appendRow(
+            {QStringLiteral("image"), QStringLiteral("0"), QStringLiteral("B")});
+        QVERIFY2(w.exportForm()->valid(), qPrintable(w.exportForm()->errors().join('\n')));
+        const auto dir = t2n::test::freshDir(QStringLiteral("ui-dynamic"));
+        const QString out = QString::fromStdString((dir / "dyn.nnef.tgz").string());
+        w.exportTo(out);
+        QVERIFY(w.controller()->waitIdle());
+        const auto r = t2n::test::run(QStringLiteral("tar"),
+                                      {QStringLiteral("-xzOf"), out, QStringLiteral("graph.nnef")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("extension tract_symbol B;")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("shape = [B, 3, 32, 32]")));
+        std::filesystem::remove_all(dir);
+    }
+
+    /// One click exports, checks and says "Valid" with the figures.
+    void exportAndValidate() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openSample(w));
+        const auto dir = t2n::test::freshDir(QStringLiteral("ui-export"));
+        w.exportTo(QString::fromStdString((dir / "s.nnef.tar").string()));
+        QVERIFY(w.controller()->waitIdle());
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::ResultsTab));
+        QVERIFY2(w.results()->verdict().contains(QStringLiteral("Valid")),
+                 qPrintable(w.results()->verdict()));
+        QVERIFY(w.controller()->state()->report.check.passed);
+        std::filesystem::remove_all(dir);
+    }
+
+    /// An archive whose relu was swapped for a sigmoid fails the check, and
+    /// the studio selects the node behind the swapped op in every view.
+    void brokenArchiveSelectsDivergingOp() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openSample(w));
+        const auto dir = t2n::test::freshDir(QStringLiteral("ui-broken"));
+        t2n::ExportOptions o = w.exportForm()->options();
+        o.compressionLevel = std::nullopt; // a folder, so the test can edit graph.nnef
+        w.exportForm()->setOptions(o);
+        const QString out = QString::fromStdString((dir / "broken.nnef").string());
+        w.exportTo(out);
+        QVERIFY(w.controller()->waitIdle());
+        QVERIFY(w.controller()->state()->report.check.passed);
+
+        QFile f(out + QStringLiteral("/graph.nnef"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(f.readAll());
+        f.close();
+        const int at = text.indexOf(QStringLiteral(" = relu("));
+        QVERIFY(at > 0);
+        const int lineStart = text.lastIndexOf(QLatin1Char('\n'), at) + 1;
+        const QString identifier = text.mid(lineStart, at - lineStart).trimmed();
+        text.replace(at, 8, QStringLiteral(" = sigmoid("));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text.toUtf8());
+        f.close();
+
+        w.checkArchive(out);
+        QVERIFY(w.controller()->waitIdle());
+        const auto& check = w.controller()->state()->report.check;
+        QVERIFY(!check.passed);
+        QVERIFY(check.diverged);
+        QCOMPARE(QString::fromStdString(check.divergence.identifier), identifier);
+        QVERIFY(w.results()->verdict().contains(QStringLiteral("Not valid")));
+        const int selected = w.selectedIrNode();
+        QVERIFY(selected >= 0);
+        QCOMPARE(QString::fromStdString(w.controller()->state()->graph.node(selected).kind),
+                 QStringLiteral("aten::relu"));
+        // The NNEF view links the swapped line.
+        const auto links = w.nnefView()->linkedLines();
+        QVERIFY(!links.isEmpty());
+        const int line = links.first().first;
+        QVERIFY(w.nnefView()->document()->findBlockByNumber(line - 1).text().contains(identifier));
+        std::filesystem::remove_all(dir);
+    }
+};
+
+T2N_TEST_SUITE(StudioFlowsTest)
+#include "tst_studio_flows.moc"
