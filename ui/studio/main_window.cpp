@@ -15,6 +15,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QIcon>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
@@ -49,6 +50,7 @@ QWidget* titled(const QString& title, QWidget* content, QWidget* parent) {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), controller_(new SessionController(this)) {
     setWindowTitle(studioTitle());
+    setWindowIcon(QIcon(QStringLiteral(":/t2n/icons/org.t2n.studio.svg")));
     setAcceptDrops(true);
     resize(1400, 900);
 
@@ -125,6 +127,16 @@ MainWindow::MainWindow(QWidget* parent)
         const bool ok = form_->valid() && state_ && !state_->modelPath.isEmpty();
         exportButton_->setEnabled(ok && !controller_->busy());
         exportAction_->setEnabled(exportButton_->isEnabled());
+    });
+    connect(stepper_, &PassStepper::rerunRequested, this, &MainWindow::prepareIfReady);
+    connect(stepper_, &PassStepper::skipRequested, this, [this](const QString& name, bool skip) {
+        ExportOptions o = form_->options();
+        if (skip)
+            o.harden.skip.insert(name.toStdString());
+        else
+            o.harden.skip.erase(name.toStdString());
+        form_->setOptions(o);
+        prepareIfReady();
     });
     connect(results_, &ResultsPanel::nodeRequested, this,
             [this](const NodeRef& n, const QString& id) { selectNodeRef(n, id); });

@@ -4,10 +4,12 @@
 #include "text/diff_view.h"
 
 #include <QCheckBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -35,6 +37,23 @@ PassStepper::PassStepper(QWidget* parent)
                                                      QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
     leftLayout->addWidget(table_, 1);
+    auto* buttons = new QHBoxLayout;
+    skip_ = new QPushButton(tr("Skip this pass and re-run"), left);
+    skip_->setObjectName(QStringLiteral("skipPass"));
+    skip_->setToolTip(tr("Runs the chain again without the selected pass, to see what changes"));
+    auto* rerun = new QPushButton(tr("Re-run"), left);
+    rerun->setObjectName(QStringLiteral("rerunChain"));
+    rerun->setToolTip(tr("Runs the chain again with the Export tab's passes and freeze setting"));
+    buttons->addWidget(skip_);
+    buttons->addWidget(rerun);
+    leftLayout->addLayout(buttons);
+    connect(rerun, &QPushButton::clicked, this, &PassStepper::rerunRequested);
+    connect(skip_, &QPushButton::clicked, this, [this] {
+        const int row = currentRow();
+        if (row > 0)
+            Q_EMIT skipRequested(model_->index(row, 0).data(PassListModel::PassNameRole).toString(),
+                                 true);
+    });
     remarks_ = new QListWidget(left);
     remarks_->setObjectName(QStringLiteral("passRemarks"));
     remarks_->setMaximumHeight(150);
@@ -99,6 +118,7 @@ int PassStepper::firstChangingRow() const {
 void PassStepper::onCurrentChanged() {
     const int row = currentRow();
     remarks_->clear();
+    skip_->setEnabled(row > 0);
     if (row < 0)
         return;
     const QModelIndex idx = model_->index(row, 0);

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QPushButton;
 class QLabel;
 class QListWidget;
 class QTableView;
@@ -43,6 +44,10 @@ public:
 Q_SIGNALS:
     /// The shown pass changed: the graph view can mark what it did.
     void passShown(int row);
+    /// Run the chain again (with the export form's passes and freeze setting).
+    void rerunRequested();
+    /// Run the chain again without the pass `name` (or with it, when `skip` is false).
+    void skipRequested(const QString& name, bool skip);
 
 private:
     void onCurrentChanged();
@@ -51,6 +56,7 @@ private:
     PassFilterModel* filter_;
     QTableView* table_;
     QCheckBox* hideNoOp_;
+    QPushButton* skip_;
     QLabel* header_;
     QListWidget* remarks_;
     DiffView* diff_;

@@ -18,6 +18,7 @@
 #include "t2n/session.h"
 
 #include <QFile>
+#include <QPushButton>
 #include <QTest>
 #include <QTextBlock>
 
@@ -105,6 +106,28 @@ private Q_SLOTS:
         stepper->showRow(0);
         stepper->step(1);
         QCOMPARE(stepper->currentRow(), stepper->firstChangingRow());
+    }
+
+    /// "Skip this pass and re-run" runs the chain again without it: freezing
+    /// skipped, the inline fallback does the work, and the form remembers.
+    void skipPassAndRerun() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openSample(w));
+        PassStepper* stepper = w.passStepper();
+        const int freezeRow = stepper->model()->rowOfPass(QStringLiteral("freeze_module"));
+        QVERIFY(freezeRow > 0);
+        stepper->showRow(freezeRow);
+        auto* skip = stepper->findChild<QPushButton*>(QStringLiteral("skipPass"));
+        QVERIFY(skip);
+        QTest::mouseClick(skip, Qt::LeftButton);
+        QVERIFY(w.controller()->waitIdle());
+        const auto& diag = w.controller()->state()->report.harden;
+        QVERIFY(!diag.froze);
+        QVERIFY(diag.manualInline);
+        QVERIFY(stepper->model()->index(freezeRow, 0).data(PassListModel::SkippedRole).toBool());
+        QVERIFY(w.exportForm()->options().harden.skip.count("freeze_module"));
+        QVERIFY(w.controller()->state()->translated);
     }
 
     /// A dynamic axis typed into the form reaches the archive: the symbol is
