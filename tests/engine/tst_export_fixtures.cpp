@@ -14,8 +14,10 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTest>
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
 
@@ -53,6 +55,9 @@ private Q_SLOTS:
             QSKIP("no fixtures: run the fixtures.generate test first");
         names_ = fixtureNames("torchvision") + fixtureNames("op") + fixtureNames("naming") +
                  fixtureNames("scripted");
+        // T2N_FIXTURES=regex restricts the exports to matching fixtures (development).
+        if (const char* only = std::getenv("T2N_FIXTURES"))
+            names_ = names_.filter(QRegularExpression(QString::fromUtf8(only)));
         work_ = freshDir("export_fixtures");
         QJsonArray jobs;
         int i = 0;
@@ -113,6 +118,9 @@ private Q_SLOTS:
     void exportsAndReadsBack() {
         QFETCH(QString, name);
         const Outcome& o = outcomes_.at(name);
+        const QString known = fixtureInfo(name).value("expect_check_failure").toString();
+        if (!known.isEmpty() && !o.error.isEmpty())
+            QEXPECT_FAIL("", qPrintable(known), Abort);
         QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
         QVERIFY2(!o.verified.isEmpty(), "the independent reader gave no result");
         QStringList problems;
@@ -130,6 +138,10 @@ private Q_SLOTS:
     void checksAgainstTorchScript() {
         QFETCH(QString, name);
         const Outcome& o = outcomes_.at(name);
+        // Known gaps stay visible: the fixture's json says why it does not check yet.
+        const QString known = fixtureInfo(name).value("expect_check_failure").toString();
+        if (!known.isEmpty())
+            QEXPECT_FAIL("", qPrintable(known), Abort);
         QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
         QVERIFY(o.check.ran);
         QStringList problems;
@@ -165,6 +177,8 @@ private Q_SLOTS:
     }
     void torchvisionWeightsAreParameters() {
         QFETCH(QString, name);
+        if (!outcomes_.count(name))
+            QSKIP("not exported (T2N_FIXTURES)");
         const Outcome& o = outcomes_.at(name);
         QVERIFY(!o.verified.isEmpty());
         QVERIFY(o.variables > 0);

@@ -8,8 +8,6 @@
 
 namespace t2n::translate {
 
-namespace {
-
 bool producesOnlyScalars(const ir::Graph& g, const ir::Node& n) {
     for (ir::ValueId id : n.outputs) {
         const auto& v = g.value(id);
@@ -18,6 +16,8 @@ bool producesOnlyScalars(const ir::Graph& g, const ir::Node& n) {
     }
     return !n.outputs.empty();
 }
+
+namespace {
 
 void validateName(const std::string& name, const char* what) {
     if (name.empty() || nnef::sanitizeIdentifier(name) != name)
