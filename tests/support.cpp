@@ -74,6 +74,10 @@ t2n::ExportOptions fixtureOptions(const QString& name) {
         spec.dtype = t2n::parseDType(in.value("dtype").toString().toStdString()).value();
         o.inputs.push_back(spec);
     }
+    // Dynamic-axis fixtures name their symbolic axes ("x:0=B"); the check
+    // then runs them at a second size too.
+    for (const auto& d : fixtureInfo(name).value("dynamic_axes").toArray())
+        o.dynamicAxes.push_back(t2n::DynamicAxis::parse(d.toString().toStdString()));
     // Models whose export is checked at a looser level say so, with the reason.
     auto tolerance = fixtureInfo(name).value("check_tolerance").toObject();
     if (!tolerance.isEmpty())

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "export_flags.h"
 
+#include "t2n/coverage.h"
 #include "t2n/session.h"
 
 #include <fmt/format.h>
@@ -14,7 +15,28 @@ namespace {
 struct InspectArgs {
     ExportFlags flags;
     std::vector<std::string> show{"torchscript", "ir"};
+    bool coverage = false;
 };
+
+// The model's operators t2n cannot translate, with counts and source lines.
+int printCoverage(Session& session, const ExportOptions& options) {
+    auto missing = uncoveredOperators(session.trace(options));
+    if (missing.empty()) {
+        fmt::print("coverage: every operator of the model translates for tract\n");
+        return 0;
+    }
+    size_t nodes = 0;
+    for (const auto& m : missing)
+        nodes += m.nodes.size();
+    fmt::print("coverage: {} operator kind(s) not supported for tract ({} node(s))\n",
+               missing.size(), nodes);
+    for (const auto& m : missing) {
+        fmt::print("{} x{}\n", m.kind, m.nodes.size());
+        for (const auto& n : m.nodes)
+            fmt::print("  {}\n", n.describe());
+    }
+    return static_cast<int>(ErrorCode::Unsupported);
+}
 } // namespace
 
 Command addInspectCommand(CLI::App& root) {
@@ -27,11 +49,16 @@ Command addInspectCommand(CLI::App& root) {
                     "--input)")
         ->capture_default_str()
         ->check(CLI::IsMember({"torchscript", "hardened", "ir", "nnef"}));
+    app->add_flag("--coverage", args->coverage,
+                  "list the model's operators t2n cannot translate (with counts and source "
+                  "lines; needs --input); exit code 4 (unsupported) when there are any");
     return {app, [args] {
                 ExportOptions options = toOptions(args->flags);
                 CliObserver observer(options.logLevel);
                 Session session(&observer);
                 session.load(args->flags.model);
+                if (args->coverage)
+                    return printCoverage(session, options);
                 for (const auto& what : args->show) {
                     if (what == "torchscript") {
                         fmt::print("# TorchScript graph of forward()\n{}\n",

@@ -84,7 +84,7 @@ private Q_SLOTS:
         QTest::newRow("unsupported") << QStringList{"export",  model("err_unsupported_ops"),
                                                     "--input", "x:2x6:f32",
                                                     "-o",      out("a.nnef.tar")}
-                                     << 4 << "aten::cumsum";
+                                     << 4 << "aten::logcumsumexp";
         QTest::newRow("unwritable output")
             << QStringList{"export",        nb,   "--input",
                            "x:2x3x6x5:f32", "-o", out("missing/dir/a.nnef.tar")}
@@ -135,6 +135,29 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("# encoder.conv"));
         QVERIFY(r.out.contains("# head"));
         QVERIFY(r.out.contains("f32[2, 4, 6, 5]"));
+    }
+
+    // --coverage lists each unsupported kind once with its count and every node's
+    // module and source line; a model without gaps says so and exits 0.
+    void inspectCoverage() {
+        auto r =
+            runT2n({"inspect", model("err_unsupported_ops"), "--input", "x:2x6:f32", "--coverage"});
+        QCOMPARE(r.exitCode, 4);
+        const auto expected =
+            fixtureInfo("err_unsupported_ops").value("expect_unsupported").toArray();
+        QVERIFY2(r.out.contains(QString("coverage: %1 operator kind(s)").arg(expected.size())),
+                 qPrintable(r.out));
+        for (const auto& v : expected) {
+            QJsonObject x = v.toObject();
+            QVERIFY2(r.out.contains(x.value("kind").toString() + " x1"), qPrintable(r.out));
+            QString line = QString("generate.py:%1").arg(x.value("source_line").toInt());
+            QVERIFY2(r.out.contains(line), qPrintable(r.out));
+            QVERIFY2(r.out.contains(x.value("module_path").toString()), qPrintable(r.out));
+        }
+        auto ok =
+            runT2n({"inspect", model("naming_blocks"), "--input", "x:2x3x6x5:f32", "--coverage"});
+        QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));
+        QVERIFY(ok.out.contains("every operator of the model translates"));
     }
 
     void opsListsTheRegistry() {

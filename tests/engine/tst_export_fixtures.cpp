@@ -14,8 +14,10 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTest>
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
 
@@ -53,6 +55,9 @@ private Q_SLOTS:
             QSKIP("no fixtures: run the fixtures.generate test first");
         names_ = fixtureNames("torchvision") + fixtureNames("op") + fixtureNames("naming") +
                  fixtureNames("scripted");
+        // T2N_FIXTURES=regex restricts the exports to matching fixtures (development).
+        if (const char* only = std::getenv("T2N_FIXTURES"))
+            names_ = names_.filter(QRegularExpression(QString::fromUtf8(only)));
         work_ = freshDir("export_fixtures");
         QJsonArray jobs;
         int i = 0;
@@ -113,6 +118,9 @@ private Q_SLOTS:
     void exportsAndReadsBack() {
         QFETCH(QString, name);
         const Outcome& o = outcomes_.at(name);
+        const QString known = fixtureInfo(name).value("expect_check_failure").toString();
+        if (!known.isEmpty() && !o.error.isEmpty())
+            QSKIP(qPrintable("expected failure: " + known));
         QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
         QVERIFY2(!o.verified.isEmpty(), "the independent reader gave no result");
         QStringList problems;
@@ -130,6 +138,13 @@ private Q_SLOTS:
     void checksAgainstTorchScript() {
         QFETCH(QString, name);
         const Outcome& o = outcomes_.at(name);
+        // Known gaps stay visible: the fixture's json says why it does not check
+        // yet, and the row fails once it does (so that the entry is removed).
+        const QString known = fixtureInfo(name).value("expect_check_failure").toString();
+        if (!known.isEmpty()) {
+            QVERIFY2(!o.check.passed, "checks now: drop its expect_check_failure");
+            QSKIP(qPrintable("expected failure: " + known));
+        }
         QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
         QVERIFY(o.check.ran);
         QStringList problems;
@@ -154,6 +169,13 @@ private Q_SLOTS:
         }
         QVERIFY(o.check.passed);
         QVERIFY(QString::fromStdString(o.check.tract).startsWith("tract: "));
+        // Dynamic-axis fixtures were also run at a second size of every symbol.
+        if (!fixtureInfo(name).value("dynamic_axes").toArray().isEmpty()) {
+            int resized = 0;
+            for (const auto& out : o.check.outputs)
+                resized += out.name.find(" @ ") != std::string::npos;
+            QCOMPARE(resized, fixtureInfo(name).value("num_outputs").toInt());
+        }
     }
 
     // Model weights are stored as the parameters themselves: every
@@ -165,6 +187,8 @@ private Q_SLOTS:
     }
     void torchvisionWeightsAreParameters() {
         QFETCH(QString, name);
+        if (!outcomes_.count(name))
+            QSKIP("not exported (T2N_FIXTURES)");
         const Outcome& o = outcomes_.at(name);
         QVERIFY(!o.verified.isEmpty());
         QVERIFY(o.variables > 0);

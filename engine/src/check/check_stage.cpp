@@ -3,6 +3,7 @@
 #include "check/compare.h"
 #include "check/debug_bundle.h"
 #include "check/divergence.h"
+#include "check/dynamic_sizes.h"
 #include "check/interpreter.h"
 #include "check/npz_writer.h"
 #include "check/structure_check.h"
@@ -192,6 +193,27 @@ CheckReport runCheck(const CheckInputs& in) {
         Comparison c = compare(expected[i], run.outputs.at(doc.outputs[i]), tolerance);
         report.outputs.push_back(toReport(doc.outputs[i], c));
         allOk = allOk && c.ok;
+    }
+    // Dynamic exports run again at a second size of every symbolic axis;
+    // those comparisons are reported as "<output> @ B=3".
+    for (const auto& sized : otherSizes(options)) {
+        auto other = load::makeExampleInputs(sized.specs, options.seed + 1);
+        std::map<std::string, at::Tensor> feed;
+        for (size_t k = 0; k < doc.inputs.size(); ++k)
+            feed[doc.inputs[k]] = other.at(in.translation->inputIndices.at(k));
+        std::vector<at::Tensor> want = referenceOutputs(*in.model, other);
+        RunResult got = interpreter->run(feed, runOptions);
+        if (got.failure) {
+            report.structureProblems.push_back(fmt::format("at {}: the interpreter failed: {}",
+                                                           sized.label, got.failure->message()));
+            allOk = false;
+            continue;
+        }
+        for (size_t i = 0; i < doc.outputs.size() && i < want.size(); ++i) {
+            Comparison c = compare(want[i], got.outputs.at(doc.outputs[i]), tolerance);
+            report.outputs.push_back(toReport(doc.outputs[i] + " @ " + sized.label, c));
+            allOk = allOk && c.ok;
+        }
     }
     if (auto d = firstVariableDifference(in, loaded)) {
         allOk = false;

@@ -322,6 +322,16 @@ private:
             return;
         v.kind = kindOf(*iv);
         v.constant = constantOf(*iv);
+        if (iv->isTensorList()) {
+            // A frozen list of weights (the flat weights of nn.LSTM/GRU/RNN):
+            // one constant element value per tensor, like a ListConstruct.
+            std::vector<ValueId> elements;
+            for (const at::Tensor& t : iv->toTensorList().vec())
+                elements.push_back(
+                    addTensorConstant(t, fmt::format("{}.{}", v.debugName, elements.size())));
+            graph_.value(id).elements = std::move(elements);
+            return;
+        }
         if (iv->isTensor()) {
             const auto& t = iv->toTensor();
             v.shape = t.sizes().vec();
@@ -334,6 +344,23 @@ private:
             else if (v.debugName.rfind("self.", 0) == 0)
                 v.paramName = v.debugName.substr(5);
         }
+    }
+
+    ValueId addTensorConstant(const at::Tensor& t, const std::string& debugName) {
+        Value v;
+        v.id = static_cast<ValueId>(graph_.values.size());
+        v.debugName = debugName;
+        v.kind = ValueKind::Tensor;
+        v.shape = t.sizes().vec();
+        v.symbols.assign(v.shape.size(), "");
+        if (auto dt = tensors::fromScalarType(t.scalar_type()))
+            v.dtype = *dt;
+        v.constant = constantOf(c10::IValue(t));
+        auto it = in_.prepared->paramNames.find(t.data_ptr());
+        if (it != in_.prepared->paramNames.end())
+            v.paramName = it->second;
+        graph_.values.push_back(std::move(v));
+        return graph_.values.back().id;
     }
 
     // prim::GetAttr chains from `self` (left when freezing was not possible)

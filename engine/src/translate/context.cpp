@@ -363,6 +363,11 @@ Expr Context::constantTensor(const TensorData& data, const std::string& paramNam
     return variable(data, nameHint, "derived", "value computed at export time by " + from);
 }
 
+Expr Context::derivedTensor(TensorData data, const std::string& nameHint) {
+    derived_.push_back(std::move(data));
+    return constantTensor(derived_.back(), {}, nameHint);
+}
+
 Expr Context::variable(const TensorData& data, const std::string& label, const std::string& origin,
                        const std::string& from) {
     auto key = std::make_tuple(data.identity(), data.shape(), static_cast<int>(data.dtype()));

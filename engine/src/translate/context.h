@@ -11,6 +11,7 @@
 #include "t2n/options.h"
 #include "target/tract_target.h"
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -78,6 +79,9 @@ public:
     /// A tensor as a literal when small and not a parameter, else a variable.
     Expr constantTensor(const TensorData& data, const std::string& paramName,
                         const std::string& nameHint);
+    /// A tensor computed by a lowering (index tables, interpolation weights):
+    /// the context keeps its bytes alive, then writes it like a folded constant.
+    Expr derivedTensor(TensorData data, const std::string& nameHint);
     /// A scalar literal of the right kind for `dtype` (1 vs 1.0 vs true).
     static Expr scalarLiteral(double v, DType dtype);
 
@@ -121,6 +125,7 @@ private:
     std::map<std::string, std::string> labelToIdentifier_;
     std::map<std::tuple<const void*, std::vector<int64_t>, int>, std::string> variableCache_;
     std::vector<std::string> warnings_;
+    std::deque<TensorData> derived_; // stable addresses: variableCache_ keys on them
 };
 
 } // namespace t2n::translate

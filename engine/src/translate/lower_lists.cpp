@@ -184,6 +184,7 @@ void registerListOps(Registry& r) {
     r.add("aten::concat", lowerCat);
     r.add("aten::stack", lowerStack);
     r.add("aten::chunk", lowerChunk, "static axis");
+    r.add("aten::unsafe_chunk", lowerChunk, "static axis");
     r.add("aten::split", lowerSplit, "static axis");
     r.add("aten::split_with_sizes", lowerSplit, "static axis");
     r.add("aten::unbind", lowerUnbind, "static axis");

@@ -9,54 +9,19 @@ namespace t2n::translate {
 
 namespace {
 
-std::vector<int64_t> allAxes(int64_t rank) {
-    std::vector<int64_t> a;
-    for (int64_t i = 0; i < rank; ++i)
-        a.push_back(i);
-    return a;
-}
-
-std::vector<int64_t> normalized(Context& ctx, std::vector<int64_t> dims, int64_t rank) {
-    if (dims.empty())
-        return allAxes(rank);
-    for (auto& d : dims)
-        d = ctx.axis(d, rank);
-    std::sort(dims.begin(), dims.end());
-    dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
-    return dims;
-}
-
-// `op` over `axes`, squeezed unless keepdim; bound to output `out`.
-void reduce(Context& ctx, const std::string& op, std::vector<int64_t> axes, bool keepdim,
-            size_t out = 0, std::optional<DType> compute = {}) {
-    const ir::Value& x = ctx.in(0);
-    if (rankOf(x) == 0) {
-        ctx.bindOut(ctx.input(0), out);
-        return;
-    }
-    Expr e = ctx.operand(ctx.node().inputs[0], rankOf(x), compute.value_or(x.dtype));
-    Kwargs k{{"axes", Expr::ints(axes)}};
-    if (keepdim) {
-        ctx.emitOut(op, {e}, k, out);
-        return;
-    }
-    Expr r = ctx.emitTemp(op, {e}, k, op);
-    ctx.emitOut("squeeze", {r}, {{"axes", Expr::ints(axes)}}, out);
-}
-
 // mean/sum(x[, dims, keepdim][, dtype]): the single-argument forms reduce all.
 template <const char* Op> void lowerSumLike(Context& ctx) {
     const int64_t r = rankOf(ctx.in(0));
-    std::vector<int64_t> axes = allAxes(r);
+    std::vector<int64_t> axes = reduceAxes(ctx, {}, r);
     bool keep = false;
     // (x, dtype) has an int or None second argument; (x, dims, keepdim, ...)
     // a list, or None for "all axes" followed by keepdim.
     if (ctx.numInputs() > 2 && ctx.in(2).kind == ir::ValueKind::Bool) {
         if (ctx.in(1).kind == ir::ValueKind::IntList)
-            axes = normalized(ctx, ctx.intsArg(1), r);
+            axes = reduceAxes(ctx, ctx.intsArg(1), r);
         keep = ctx.boolArg(2);
     }
-    reduce(ctx, Op, axes, keep, 0, ctx.out().dtype);
+    emitReduce(ctx, Op, axes, keep, 0, ctx.out().dtype);
 }
 
 // max/min(x) over everything, max/min(x, dim, keepdim) -> (values, indices),
@@ -64,7 +29,7 @@ template <const char* Op> void lowerSumLike(Context& ctx) {
 template <const char* Reduce, const char* Arg, const char* Binary> void lowerMaxLike(Context& ctx) {
     const int64_t r = rankOf(ctx.in(0));
     if (ctx.numInputs() == 1) {
-        reduce(ctx, Reduce, allAxes(r), false);
+        emitReduce(ctx, Reduce, reduceAxes(ctx, {}, r), false);
         return;
     }
     if (ctx.in(1).kind == ir::ValueKind::Tensor) {
@@ -73,15 +38,16 @@ template <const char* Reduce, const char* Arg, const char* Binary> void lowerMax
     }
     std::vector<int64_t> axes{ctx.axis(ctx.intArg(1), r)};
     bool keep = ctx.numInputs() > 2 && ctx.boolArg(2);
-    reduce(ctx, Reduce, axes, keep, 0);
+    emitReduce(ctx, Reduce, axes, keep, 0);
     if (ctx.node().outputs.size() > 1 && ctx.isUsed(ctx.node().outputs[1]))
-        reduce(ctx, Arg, axes, keep, 1);
+        emitReduce(ctx, Arg, axes, keep, 1);
 }
 
 // amax/amin(x, dims, keepdim)
 template <const char* Reduce> void lowerAmax(Context& ctx) {
     const int64_t r = rankOf(ctx.in(0));
-    reduce(ctx, Reduce, normalized(ctx, ctx.intsArg(1), r), ctx.numInputs() > 2 && ctx.boolArg(2));
+    emitReduce(ctx, Reduce, reduceAxes(ctx, ctx.intsArg(1), r),
+               ctx.numInputs() > 2 && ctx.boolArg(2));
 }
 
 // argmax/argmin(x, dim, keepdim); without dim over the flattened tensor.
@@ -96,7 +62,7 @@ template <const char* Arg> void lowerArgmax(Context& ctx) {
             ctx.emitOut("squeeze", {a}, {{"axes", Expr::ints({0})}});
         return;
     }
-    reduce(ctx, Arg, {ctx.axis(ctx.intArg(1), r)}, ctx.numInputs() > 2 && ctx.boolArg(2));
+    emitReduce(ctx, Arg, {ctx.axis(ctx.intArg(1), r)}, ctx.numInputs() > 2 && ctx.boolArg(2));
 }
 
 constexpr char kMean[] = "mean_reduce", kSum[] = "sum_reduce", kMaxR[] = "max_reduce",

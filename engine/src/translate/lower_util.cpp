@@ -1,5 +1,8 @@
 #include "translate/lower_util.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace t2n::translate {
 
 DType comparisonType(const ir::Value& a, const ir::Value& b) {
@@ -75,6 +78,54 @@ Kwargs sliceArgs(int64_t axis, int64_t begin, int64_t end, int64_t stride) {
     if (stride != 1)
         k.emplace_back("stride", Expr::ints({stride}));
     return k;
+}
+
+std::vector<int64_t> reduceAxes(Context& ctx, std::vector<int64_t> dims, int64_t rank) {
+    if (dims.empty())
+        for (int64_t i = 0; i < rank; ++i)
+            dims.push_back(i);
+    for (auto& d : dims)
+        d = ctx.axis(d, rank);
+    std::sort(dims.begin(), dims.end());
+    dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+    return dims;
+}
+
+void emitReduce(Context& ctx, const std::string& op, std::vector<int64_t> axes, bool keepdim,
+                size_t out, std::optional<DType> compute) {
+    const ir::Value& x = ctx.in(0);
+    if (rankOf(x) == 0) {
+        ctx.bindOut(ctx.input(0), out);
+        return;
+    }
+    Expr e = ctx.operand(ctx.node().inputs[0], rankOf(x), compute.value_or(x.dtype));
+    Kwargs k{{"axes", Expr::ints(axes)}};
+    if (keepdim) {
+        ctx.emitOut(op, {e}, k, out);
+        return;
+    }
+    Expr r = ctx.emitTemp(op, {e}, k, op);
+    ctx.emitOut("squeeze", {r}, {{"axes", Expr::ints(axes)}}, out);
+}
+
+namespace {
+template <typename T>
+Expr table(Context& ctx, DType dtype, const std::vector<T>& values, std::vector<int64_t> shape,
+           const std::string& hint) {
+    std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(values.data()),
+                                     values.size() * sizeof(T));
+    return ctx.derivedTensor(TensorData::copyOf(dtype, std::move(shape), bytes), hint);
+}
+} // namespace
+
+Expr indexTable(Context& ctx, const std::vector<int64_t>& values, std::vector<int64_t> shape,
+                const std::string& hint) {
+    return table(ctx, DType::I64, values, std::move(shape), hint);
+}
+
+Expr floatTable(Context& ctx, const std::vector<float>& values, std::vector<int64_t> shape,
+                const std::string& hint) {
+    return table(ctx, DType::F32, values, std::move(shape), hint);
 }
 
 } // namespace t2n::translate

@@ -38,4 +38,18 @@ Expr paddingPairs(const std::vector<std::pair<int64_t, int64_t>>& spatial, int64
 /// slice(x, axes=[axis], begin=[b], end=[e] (, stride=[s]))
 Kwargs sliceArgs(int64_t axis, int64_t begin, int64_t end, int64_t stride = 1);
 
+/// Reduction axes: `dims` normalized against `rank`, sorted and unique; all
+/// axes when `dims` is empty.
+std::vector<int64_t> reduceAxes(Context& ctx, std::vector<int64_t> dims, int64_t rank);
+/// `op` over `axes` of input 0, squeezed unless keepdim (NNEF reductions keep
+/// the reduced axes); bound to output `out`.
+void emitReduce(Context& ctx, const std::string& op, std::vector<int64_t> axes, bool keepdim,
+                size_t out = 0, std::optional<DType> compute = {});
+
+/// Constant tables computed by a lowering (gather indices, weights).
+Expr indexTable(Context& ctx, const std::vector<int64_t>& values, std::vector<int64_t> shape,
+                const std::string& hint);
+Expr floatTable(Context& ctx, const std::vector<float>& values, std::vector<int64_t> shape,
+                const std::string& hint);
+
 } // namespace t2n::translate

@@ -37,6 +37,12 @@ const Registry& defaultRegistry() {
         registerReduceOps(r);
         registerPadOps(r);
         registerRnnOps(r);
+        registerMathOps(r);
+        registerStatsOps(r);
+        registerTransformerOps(r);
+        registerLayoutOps(r);
+        registerRecurrentOps(r);
+        registerAttentionOps(r);
         return r;
     }();
     return registry;

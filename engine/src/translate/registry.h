@@ -46,6 +46,12 @@ void registerListOps(Registry& r);
 void registerReduceOps(Registry& r);
 void registerPadOps(Registry& r);
 void registerRnnOps(Registry& r);
+void registerMathOps(Registry& r);
+void registerStatsOps(Registry& r);
+void registerTransformerOps(Registry& r);
+void registerLayoutOps(Registry& r);
+void registerRecurrentOps(Registry& r);
+void registerAttentionOps(Registry& r);
 
 const Registry& defaultRegistry();
 

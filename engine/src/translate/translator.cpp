@@ -8,8 +8,6 @@
 
 namespace t2n::translate {
 
-namespace {
-
 bool producesOnlyScalars(const ir::Graph& g, const ir::Node& n) {
     for (ir::ValueId id : n.outputs) {
         const auto& v = g.value(id);
@@ -18,6 +16,8 @@ bool producesOnlyScalars(const ir::Graph& g, const ir::Node& n) {
     }
     return !n.outputs.empty();
 }
+
+namespace {
 
 void validateName(const std::string& name, const char* what) {
     if (name.empty() || nnef::sanitizeIdentifier(name) != name)
@@ -172,6 +172,20 @@ void addCustomExtensions(nnef::Document& doc, const ExportOptions& o) {
     }
 }
 
+// A value fixed at export time that changed between the two shape probes of
+// a dynamic export: the NNEF graph holds the example's value, so the export
+// is static there. Named in the warnings (the report lists them).
+void warnIfFrozenVarying(Context& ctx, const ir::Graph& g, const ir::Node& n) {
+    for (ir::ValueId id : n.outputs)
+        if (g.value(id).varies && ctx.isUsed(id)) {
+            ctx.setNode(&n);
+            ctx.warn(fmt::format("{} was frozen at the example shape although it depends on a "
+                                 "symbolic axis",
+                                 n.kind));
+            return;
+        }
+}
+
 } // namespace
 
 Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
@@ -208,8 +222,10 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
     Error failures(Stage::Translate, ErrorCode::Unsupported, "");
     std::set<ir::ValueId> poisoned;
     for (const auto& node : graph.nodes) {
-        if (node.folded)
+        if (node.folded) {
+            warnIfFrozenVarying(ctx, graph, node);
             continue;
+        }
         ctx.setNode(&node);
         if (producesOnlyScalars(graph, node)) {
             bool fromData = false;
@@ -219,6 +235,7 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
                 ctx.warn(fmt::format("{} computes a number from input data; it was frozen at its "
                                      "value for the example inputs",
                                      node.kind));
+            warnIfFrozenVarying(ctx, graph, node);
             continue;
         }
         bool skip = false;

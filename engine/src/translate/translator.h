@@ -26,6 +26,10 @@ struct Translation {
     std::map<std::string, ir::ValueId> identifierValues;
 };
 
+/// True when every output of `n` is a number known at export time (sizes,
+/// flags): such nodes need no NNEF operation.
+bool producesOnlyScalars(const ir::Graph& g, const ir::Node& n);
+
 /// Throws t2n::Error: Unsupported listing every unsupported node of the model
 /// at once, InvalidOption for inconsistent names or dynamic axes.
 Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,

@@ -1,0 +1,34 @@
+#include "check/dynamic_sizes.h"
+
+#include <fmt/format.h>
+#include <map>
+
+namespace t2n::check {
+
+std::vector<SizedInputs> otherSizes(const ExportOptions& options) {
+    SizedInputs sized;
+    sized.specs = options.inputs;
+    std::map<std::string, int64_t> size; // symbol -> second size
+    for (const auto& d : options.dynamicAxes) {
+        for (size_t i = 0; i < options.inputs.size(); ++i) {
+            const bool named = options.inputs[i].name == d.tensor ||
+                               (i < options.inputNames.size() && options.inputNames[i] == d.tensor);
+            auto& shape = sized.specs[i].shape;
+            const int64_t rank = static_cast<int64_t>(shape.size());
+            const int64_t axis = d.axis < 0 ? d.axis + rank : d.axis;
+            if (!named || axis < 0 || axis >= rank)
+                continue;
+            auto it = size.try_emplace(d.symbol, options.inputs[i].shape[axis] + 1).first;
+            shape[static_cast<size_t>(axis)] = it->second;
+        }
+    }
+    if (size.empty())
+        return {};
+    std::vector<std::string> parts;
+    for (const auto& [symbol, n] : size)
+        parts.push_back(fmt::format("{}={}", symbol, n));
+    sized.label = fmt::format("{}", fmt::join(parts, ", "));
+    return {sized};
+}
+
+} // namespace t2n::check

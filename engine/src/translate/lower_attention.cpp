@@ -1,0 +1,171 @@
+// The fused attention paths PyTorch 1.13 takes in eval mode without grad:
+// aten::_native_multi_head_attention (nn.MultiheadAttention, batch_first)
+// and aten::_transformer_encoder_layer_fwd (nn.TransformerEncoderLayer),
+// spelled out as projections, per-head scaled dot products, softmax and
+// layer norms.
+#include "translate/lower_util.h"
+#include "translate/registry.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace t2n::translate {
+
+namespace {
+
+Expr lit(double v, DType t) {
+    return Context::scalarLiteral(v, t);
+}
+
+Kwargs mm(bool transposeB) {
+    return {{"transposeA", Expr::b(false)}, {"transposeB", Expr::b(transposeB)}};
+}
+
+// x [B, T, E] times rows [k*E, (k+1)*E) of a [3E, E] weight (transposed),
+// plus the matching bias rows.
+Expr projectPart(Context& ctx, Expr x, size_t weight, size_t bias, int64_t part, int64_t e,
+                 const std::string& name) {
+    DType t = ctx.out().dtype;
+    Expr w = ctx.operand(ctx.node().inputs[weight], 3, t);
+    Expr b = ctx.operand(ctx.node().inputs[bias], 3, t);
+    if (part >= 0) {
+        w = ctx.emitTemp("slice", {w}, sliceArgs(1, part * e, (part + 1) * e), name + "_weight");
+        b = ctx.emitTemp("slice", {b}, sliceArgs(2, part * e, (part + 1) * e), name + "_bias");
+    }
+    Expr m = ctx.emitTemp("matmul", {x, w}, mm(true), name);
+    return ctx.emitTemp("add", {m, b}, {}, name + "_biased");
+}
+
+// [B, T, E] -> [B, H, T, D]
+Expr splitHeads(Context& ctx, Expr x, int64_t heads, int64_t d, const std::string& name) {
+    Expr r =
+        ctx.emitTemp("reshape", {x}, {{"shape", Expr::ints({0, 0, heads, d})}}, name + "_heads");
+    return ctx.emitTemp("transpose", {r}, {{"axes", Expr::ints({0, 2, 1, 3})}}, name + "_bhtd");
+}
+
+// softmax(q k^T / sqrt(D) + mask) v, heads merged back to [B, T, E].
+Expr attend(Context& ctx, Expr q, Expr k, Expr v, int64_t heads, int64_t e, size_t maskIdx) {
+    DType t = ctx.out().dtype;
+    const int64_t d = e / heads;
+    Expr qh = splitHeads(ctx, q, heads, d, "q"), kh = splitHeads(ctx, k, heads, d, "k"),
+         vh = splitHeads(ctx, v, heads, d, "v");
+    Expr s = ctx.emitTemp("matmul", {qh, kh}, mm(true), "scores");
+    s = ctx.emitTemp("mul", {s, lit(1.0 / std::sqrt(static_cast<double>(d)), t)}, {}, "scaled");
+    if (ctx.numInputs() > maskIdx && !ctx.isNone(maskIdx)) {
+        const ir::Value& m = ctx.in(maskIdx);
+        if (rankOf(m) != 2 || (ctx.numInputs() > maskIdx + 1 && !ctx.isNone(ctx.numInputs() - 1) &&
+                               ctx.intArg(ctx.numInputs() - 1) != 0))
+            ctx.unsupported("fused attention with a key padding mask",
+                            "only an attention mask [T, S] is supported here");
+        if (m.dtype == DType::Bool) {
+            Expr mask = ctx.operand(ctx.node().inputs[maskIdx], 4, DType::Bool);
+            s = ctx.emitTemp("select", {mask, lit(-1e30, t), s}, {}, "masked");
+        } else {
+            s = ctx.emitTemp("add", {s, ctx.operand(ctx.node().inputs[maskIdx], 4, t)}, {},
+                             "masked");
+        }
+    }
+    Expr p = ctx.emitTemp("softmax", {s}, {{"axes", Expr::ints({3})}}, "weights");
+    Expr o = ctx.emitTemp("matmul", {p, vh}, mm(false), "context");
+    Expr merged = ctx.emitTemp("transpose", {o}, {{"axes", Expr::ints({0, 2, 1, 3})}}, "merged");
+    return ctx.emitTemp("reshape", {merged}, {{"shape", Expr::ints({0, 0, e})}}, "concat_heads");
+}
+
+// _native_multi_head_attention(q, k, v, embed_dim, num_head, qkv_weight,
+//   qkv_bias, proj_weight, proj_bias, mask?, need_weights, average, mask_type?)
+void lowerNativeMha(Context& ctx) {
+    if (rankOf(ctx.in(0)) != 3)
+        ctx.unsupported("multi-head attention on an unbatched input");
+    if (ctx.node().outputs.size() > 1 && ctx.isUsed(ctx.node().outputs[1]))
+        ctx.unsupported("multi-head attention weights as an output",
+                        "call the attention with need_weights=False");
+    const int64_t e = ctx.intArg(3), heads = ctx.intArg(4);
+    DType t = ctx.out().dtype;
+    Expr q = projectPart(ctx, ctx.operand(ctx.node().inputs[0], 3, t), 5, 6, 0, e, "q_proj");
+    Expr k = projectPart(ctx, ctx.operand(ctx.node().inputs[1], 3, t), 5, 6, 1, e, "k_proj");
+    Expr v = projectPart(ctx, ctx.operand(ctx.node().inputs[2], 3, t), 5, 6, 2, e, "v_proj");
+    Expr a = attend(ctx, q, k, v, heads, e, 9);
+    Expr o =
+        ctx.emitTemp("matmul", {a, ctx.operand(ctx.node().inputs[7], 3, t)}, mm(true), "out_proj");
+    ctx.emitOut("add", {o, ctx.operand(ctx.node().inputs[8], 3, t)}, {}, 0);
+}
+
+// Layer norm over the last axis with [E] weight and bias inputs.
+Expr layerNorm(Context& ctx, Expr x, size_t w, size_t b, double eps, const std::string& name) {
+    DType t = ctx.out().dtype;
+    Kwargs k{{"axes", Expr::ints({2})}};
+    Expr mean = ctx.emitTemp("mean_reduce", {x}, k, name + "_mean");
+    Expr c = ctx.emitTemp("sub", {x, mean}, {}, name + "_centered");
+    Expr var = ctx.emitTemp("mean_reduce", {ctx.emitTemp("mul", {c, c}, {}, name + "_sq")}, k,
+                            name + "_var");
+    Expr sd = ctx.emitTemp("sqrt", {ctx.emitTemp("add", {var, lit(eps, t)}, {}, name + "_eps")}, {},
+                           name + "_std");
+    Expr n = ctx.emitTemp("div", {c, sd}, {}, name + "_normalized");
+    Expr s =
+        ctx.emitTemp("mul", {n, ctx.operand(ctx.node().inputs[w], 3, t)}, {}, name + "_scaled");
+    return ctx.emitTemp("add", {s, ctx.operand(ctx.node().inputs[b], 3, t)}, {}, name);
+}
+
+Expr linear3(Context& ctx, Expr x, size_t w, size_t b, const std::string& name) {
+    DType t = ctx.out().dtype;
+    Expr m = ctx.emitTemp("matmul", {x, ctx.operand(ctx.node().inputs[w], 3, t)}, mm(true), name);
+    return ctx.emitTemp("add", {m, ctx.operand(ctx.node().inputs[b], 3, t)}, {}, name + "_biased");
+}
+
+// _transformer_encoder_layer_fwd(src, embed_dim, num_heads, qkv_weight, qkv_bias,
+//   proj_weight, proj_bias, use_gelu, norm_first, eps, norm_weight_1, norm_bias_1,
+//   norm_weight_2, norm_bias_2, ffn_weight_1, ffn_bias_1, ffn_weight_2, ffn_bias_2,
+//   mask?, mask_type?)
+void lowerEncoderLayer(Context& ctx) {
+    if (rankOf(ctx.in(0)) != 3)
+        ctx.unsupported("transformer encoder layer on an unbatched input");
+    const int64_t e = ctx.intArg(1), heads = ctx.intArg(2);
+    const bool gelu = ctx.boolArg(7), normFirst = ctx.boolArg(8);
+    const double eps = ctx.floatArg(9);
+    DType t = ctx.out().dtype;
+    Expr x = ctx.operand(ctx.node().inputs[0], 3, t);
+    auto selfAttention = [&](Expr in) {
+        Expr q = projectPart(ctx, in, 3, 4, 0, e, "q_proj");
+        Expr k = projectPart(ctx, in, 3, 4, 1, e, "k_proj");
+        Expr v = projectPart(ctx, in, 3, 4, 2, e, "v_proj");
+        return linear3(ctx, attend(ctx, q, k, v, heads, e, 18), 5, 6, "out_proj");
+    };
+    auto feedForward = [&](Expr in) {
+        Expr h = linear3(ctx, in, 14, 15, "ffn1");
+        if (gelu) {
+            Expr half = ctx.emitTemp("mul", {h, lit(M_SQRT1_2, t)}, {}, "gelu_scaled");
+            Expr erf = ctx.emitTemp("tract_core_erf", {half}, {}, "gelu_erf");
+            Expr one = ctx.emitTemp("add", {erf, lit(1.0, t)}, {}, "gelu_one");
+            h = ctx.emitTemp("mul", {ctx.emitTemp("mul", {h, lit(0.5, t)}, {}, "gelu_half"), one},
+                             {}, "gelu");
+        } else {
+            h = ctx.emitTemp("relu", {h}, {}, "ffn_relu");
+        }
+        return linear3(ctx, h, 16, 17, "ffn2");
+    };
+    Expr y;
+    if (normFirst) {
+        Expr a = ctx.emitTemp("add", {x, selfAttention(layerNorm(ctx, x, 10, 11, eps, "norm1"))},
+                              {}, "residual1");
+        y = ctx.emitTemp("add", {a, feedForward(layerNorm(ctx, a, 12, 13, eps, "norm2"))}, {},
+                         "residual2");
+    } else {
+        Expr a = layerNorm(ctx, ctx.emitTemp("add", {x, selfAttention(x)}, {}, "residual1"), 10, 11,
+                           eps, "norm1");
+        y = layerNorm(ctx, ctx.emitTemp("add", {a, feedForward(a)}, {}, "residual2"), 12, 13, eps,
+                      "norm2");
+    }
+    ctx.bindOut(y);
+}
+
+} // namespace
+
+void registerAttentionOps(Registry& r) {
+    r.beginFamily("attention");
+    r.add("aten::_native_multi_head_attention", lowerNativeMha,
+          "batch-first [B, T, E]; no attention weights output; bool or float mask");
+    r.add("aten::_transformer_encoder_layer_fwd", lowerEncoderLayer,
+          "batch-first; relu or gelu; norm_first or not");
+}
+
+} // namespace t2n::translate

@@ -1,0 +1,264 @@
+// Transformer and attention building blocks: layer and instance norm,
+// embeddings and index-based selection (tract_core_gather*), triangular
+// masks (tract_core_trilu), einsum (tract_core_einsum), batched and
+// vector products, and top-k.
+#include "translate/lower_util.h"
+#include "translate/registry.h"
+
+#include <fmt/format.h>
+
+namespace t2n::translate {
+
+namespace {
+
+Expr lit(double v, DType t) {
+    return Context::scalarLiteral(v, t);
+}
+
+// (x - mean) / sqrt(var + eps) over `axes` (kept), the statistics biased.
+Expr normalized(Context& ctx, Expr x, const std::vector<int64_t>& axes, double eps, DType t) {
+    Kwargs k{{"axes", Expr::ints(axes)}};
+    Expr mean = ctx.emitTemp("mean_reduce", {x}, k, "mean");
+    Expr c = ctx.emitTemp("sub", {x, mean}, {}, "centered");
+    Expr var =
+        ctx.emitTemp("mean_reduce", {ctx.emitTemp("mul", {c, c}, {}, "squared")}, k, "variance");
+    Expr sd = ctx.emitTemp("sqrt", {ctx.emitTemp("add", {var, lit(eps, t)}, {}, "eps")}, {}, "std");
+    return ctx.emitTemp("div", {c, sd}, {}, "normalized");
+}
+
+// y * weight + bias, either optional; weight/bias as given by `param`.
+template <typename Param> void affine(Context& ctx, Expr y, size_t wi, size_t bi, Param param) {
+    const bool w = !ctx.isNone(wi), b = !ctx.isNone(bi);
+    if (!w && !b) {
+        ctx.bindOut(y);
+        return;
+    }
+    if (w && !b) {
+        ctx.emitOut("mul", {y, param(wi)});
+        return;
+    }
+    if (w)
+        y = ctx.emitTemp("mul", {y, param(wi)}, {}, "scaled");
+    ctx.emitOut("add", {y, param(bi)});
+}
+
+// layer_norm(x, normalized_shape, weight?, bias?, eps, cudnn_enable)
+void lowerLayerNorm(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    const int64_t k = static_cast<int64_t>(ctx.intsArg(1).size());
+    if (k < 1 || k > r)
+        ctx.unsupported("layer_norm over more axes than the input has");
+    DType t = ctx.out().dtype;
+    std::vector<int64_t> axes;
+    for (int64_t a = r - k; a < r; ++a)
+        axes.push_back(a);
+    Expr x = ctx.operand(ctx.node().inputs[0], r, t);
+    Expr y = normalized(ctx, x, axes, ctx.floatArg(4), t);
+    // [normalized_shape] parameters meet the trailing axes once padded.
+    affine(ctx, y, 2, 3, [&](size_t i) { return ctx.operand(ctx.node().inputs[i], r, t); });
+}
+
+// A [C] tensor as [1, C, 1, ...] to meet the channel axis of a rank-r input.
+Expr perChannel(Context& ctx, size_t i, int64_t r) {
+    const ir::Value& v = ctx.in(i);
+    std::vector<int64_t> shape(static_cast<size_t>(r), 1);
+    shape[1] = v.shape.at(0);
+    if (v.constant)
+        if (auto* d = std::get_if<TensorData>(&*v.constant))
+            return ctx.constantTensor(d->reshaped(shape), v.paramName,
+                                      v.name.empty() ? v.debugName : v.name);
+    return ctx.emitTemp("reshape", {ctx.input(i)}, {{"shape", Expr::ints(shape)}}, "channel");
+}
+
+// instance_norm(x, weight?, bias?, running_mean?, running_var?,
+//               use_input_stats, momentum, eps, cudnn_enabled)
+void lowerInstanceNorm(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    if (r < 3)
+        ctx.unsupported("instance_norm of an input without spatial axes");
+    if (!ctx.boolArg(5))
+        ctx.unsupported("instance_norm with running statistics (track_running_stats=True)",
+                        "InstanceNorm with track_running_stats=False normalizes each sample");
+    DType t = ctx.out().dtype;
+    std::vector<int64_t> axes;
+    for (int64_t a = 2; a < r; ++a)
+        axes.push_back(a);
+    Expr x = ctx.operand(ctx.node().inputs[0], r, t);
+    Expr y = normalized(ctx, x, axes, ctx.floatArg(7), t);
+    affine(ctx, y, 1, 2, [&](size_t i) { return perChannel(ctx, i, r); });
+}
+
+// embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse)
+void lowerEmbedding(Context& ctx) {
+    ctx.emitOut("tract_core_gather", {ctx.input(0), ctx.input(1)}, {{"axis", Expr::i(0)}});
+}
+
+template <bool Upper> void lowerTrilu(Context& ctx) {
+    if (rankOf(ctx.in(0)) < 2)
+        ctx.unsupported("triu/tril of a tensor of rank < 2");
+    const int64_t k = ctx.numInputs() > 1 ? ctx.intArg(1) : 0;
+    ctx.emitOut("tract_core_trilu", {ctx.input(0), Expr::i(k)}, {{"upper", Expr::b(Upper)}});
+}
+
+// einsum(equation, tensors, path?)
+void lowerEinsum(Context& ctx) {
+    std::string eq = ctx.stringArg(0);
+    std::erase(eq, ' ');
+    if (eq.find("...") != std::string::npos)
+        ctx.unsupported("einsum with an ellipsis", "write the axes out explicitly");
+    if (eq.find("->") == std::string::npos)
+        ctx.unsupported("einsum without an explicit output ('->')");
+    DType t = ctx.out().dtype;
+    if (!isFloat(t))
+        ctx.unsupported("einsum of integer tensors");
+    std::vector<Expr> items;
+    const auto& elems = ctx.graph().value(ctx.node().inputs[1]).elements;
+    if (elems.empty())
+        items = ctx.list(ctx.node().inputs[1]);
+    for (ir::ValueId id : elems)
+        items.push_back(ctx.operand(id, rankOf(ctx.graph().value(id)), t));
+    ctx.emitOut("tract_core_einsum", {Expr::array(items)},
+                {{"expr", Expr::str(eq)}, {"acc", Expr::str(std::string(dtypeName(t)))}});
+}
+
+Kwargs plainMatmul() {
+    return {{"transposeA", Expr::b(false)}, {"transposeB", Expr::b(false)}};
+}
+
+// beta * self + alpha * product, skipping unit factors.
+void emitScaledSum(Context& ctx, Expr self, Expr product, double beta, double alpha) {
+    DType t = ctx.out().dtype;
+    if (alpha != 1.0)
+        product = ctx.emitTemp("mul", {product, lit(alpha, t)}, {}, "alpha");
+    if (beta == 0.0) {
+        ctx.bindOut(product);
+        return;
+    }
+    if (beta != 1.0)
+        self = ctx.emitTemp("mul", {self, lit(beta, t)}, {}, "beta");
+    ctx.emitOut("add", {self, product});
+}
+
+// baddbmm(self, b1, b2, beta, alpha)
+void lowerBaddbmm(Context& ctx) {
+    DType t = ctx.out().dtype;
+    Expr m = ctx.emitTemp(
+        "matmul",
+        {ctx.operand(ctx.node().inputs[1], 3, t), ctx.operand(ctx.node().inputs[2], 3, t)},
+        plainMatmul(), "product");
+    emitScaledSum(ctx, ctx.operand(ctx.node().inputs[0], 3, t), m,
+                  ctx.numInputs() > 3 ? ctx.floatArg(3) : 1.0,
+                  ctx.numInputs() > 4 ? ctx.floatArg(4) : 1.0);
+}
+
+// mat [n, m] times vec [m] as a [n, 1] column, squeezed.
+Expr matVec(Context& ctx, size_t mat, size_t vec) {
+    DType t = ctx.out().dtype;
+    Expr v = ctx.emitTemp("unsqueeze", {ctx.operand(ctx.node().inputs[vec], 1, t)},
+                          {{"axes", Expr::ints({1})}}, "column");
+    Expr m = ctx.emitTemp("matmul", {ctx.operand(ctx.node().inputs[mat], 2, t), v}, plainMatmul(),
+                          "product");
+    return ctx.emitTemp("squeeze", {m}, {{"axes", Expr::ints({1})}}, "vector");
+}
+
+void lowerMv(Context& ctx) {
+    ctx.bindOut(matVec(ctx, 0, 1));
+}
+
+// addmv(self, mat, vec, beta, alpha)
+void lowerAddmv(Context& ctx) {
+    emitScaledSum(ctx, ctx.operand(ctx.node().inputs[0], 1, ctx.out().dtype), matVec(ctx, 1, 2),
+                  ctx.numInputs() > 3 ? ctx.floatArg(3) : 1.0,
+                  ctx.numInputs() > 4 ? ctx.floatArg(4) : 1.0);
+}
+
+void lowerDot(Context& ctx) {
+    DType t = ctx.out().dtype;
+    Expr p = ctx.emitTemp(
+        "mul", {ctx.operand(ctx.node().inputs[0], 1, t), ctx.operand(ctx.node().inputs[1], 1, t)},
+        {}, "products");
+    Expr s = ctx.emitTemp("sum_reduce", {p}, {{"axes", Expr::ints({0})}}, "sum");
+    ctx.emitOut("squeeze", {s}, {{"axes", Expr::ints({0})}});
+}
+
+void lowerOuter(Context& ctx) {
+    DType t = ctx.out().dtype;
+    Expr a = ctx.emitTemp("unsqueeze", {ctx.operand(ctx.node().inputs[0], 1, t)},
+                          {{"axes", Expr::ints({1})}}, "column");
+    Expr b = ctx.emitTemp("unsqueeze", {ctx.operand(ctx.node().inputs[1], 1, t)},
+                          {{"axes", Expr::ints({0})}}, "row");
+    ctx.emitOut("mul", {a, b});
+}
+
+// topk(x, k, dim, largest, sorted) -> (values, indices), always sorted.
+void lowerTopk(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    const int64_t axis = ctx.axis(ctx.intArg(2), r);
+    auto res = ctx.emitMulti("tract_core_topk", {ctx.input(0)},
+                             {{"k", Expr::i(ctx.intArg(1))},
+                              {"axis", Expr::i(axis)},
+                              {"largest", Expr::b(ctx.boolArg(3))}},
+                             {"values", "indices"});
+    ctx.bindOut(res.at(0), 0);
+    ctx.bindOut(res.at(1), 1);
+}
+
+// gather(x, dim, index, sparse_grad)
+void lowerGather(Context& ctx) {
+    const int64_t axis = ctx.axis(ctx.intArg(1), rankOf(ctx.in(0)));
+    ctx.emitOut("tract_core_gather_elements", {ctx.input(0), ctx.input(2)},
+                {{"axis", Expr::i(axis)}});
+}
+
+// index_select(x, dim, index)
+void lowerIndexSelect(Context& ctx) {
+    const int64_t axis = ctx.axis(ctx.intArg(1), rankOf(ctx.in(0)));
+    ctx.emitOut("tract_core_gather", {ctx.input(0), ctx.input(2)}, {{"axis", Expr::i(axis)}});
+}
+
+// index(x, [None, ..., idx]): one integer index tensor, the axes before it
+// taken whole, is a gather along its axis.
+void lowerIndex(Context& ctx) {
+    const auto& elems = ctx.graph().value(ctx.node().inputs[1]).elements;
+    int64_t axis = -1;
+    for (size_t i = 0; i < elems.size(); ++i) {
+        const ir::Value& v = ctx.graph().value(elems[i]);
+        if (v.kind == ir::ValueKind::None)
+            continue;
+        if (axis >= 0)
+            ctx.unsupported("advanced indexing with several index tensors");
+        if (v.dtype == DType::Bool)
+            ctx.unsupported("indexing with a boolean mask (data-dependent shape)",
+                            "use torch.where or masked_fill instead");
+        axis = static_cast<int64_t>(i);
+    }
+    if (axis < 0)
+        ctx.unsupported("index without an index tensor");
+    ctx.emitOut("tract_core_gather", {ctx.input(0), ctx.tensor(elems[static_cast<size_t>(axis)])},
+                {{"axis", Expr::i(axis)}});
+}
+
+} // namespace
+
+void registerTransformerOps(Registry& r) {
+    r.beginFamily("norm");
+    r.add("aten::layer_norm", lowerLayerNorm, "statistics over the normalized trailing axes");
+    r.add("aten::instance_norm", lowerInstanceNorm, "per-sample statistics (no running stats)");
+    r.beginFamily("indexing");
+    r.add("aten::embedding", lowerEmbedding, "tract_core_gather on axis 0");
+    r.add("aten::gather", lowerGather, "tract_core_gather_elements");
+    r.add("aten::index_select", lowerIndexSelect, "tract_core_gather");
+    r.add("aten::index", lowerIndex, "one integer index tensor; no boolean masks");
+    r.add("aten::triu", lowerTrilu<true>, "tract_core_trilu");
+    r.add("aten::tril", lowerTrilu<false>, "tract_core_trilu");
+    r.add("aten::topk", lowerTopk, "tract_core_topk; results always sorted");
+    r.beginFamily("matmul");
+    r.add("aten::einsum", lowerEinsum, "tract_core_einsum; explicit '->', no ellipsis");
+    r.add("aten::baddbmm", lowerBaddbmm, "beta and alpha");
+    r.add("aten::mv", lowerMv);
+    r.add("aten::addmv", lowerAddmv, "beta and alpha");
+    r.add("aten::dot", lowerDot);
+    r.add("aten::outer", lowerOuter);
+}
+
+} // namespace t2n::translate
