@@ -4,6 +4,7 @@
 #include "session/ui_version.h"
 #include "studio/main_window.h"
 #include "studio/screenshot_tour.h"
+#include "studio/studio_bench.h"
 
 #include "t2n/error.h"
 
@@ -29,8 +30,11 @@ int main(int argc, char** argv) {
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                   QStringLiteral("write one PNG per main view into DIR and exit"),
                                   QStringLiteral("dir"));
+    QCommandLineOption bench(QStringLiteral("bench"),
+                             QStringLiteral("print open, first-draw and pass-step times and exit"));
     cli.addOption(input);
     cli.addOption(screenshot);
+    cli.addOption(bench);
     cli.process(app);
 
     std::vector<t2n::InputSpec> inputs;
@@ -56,6 +60,25 @@ int main(int argc, char** argv) {
         if (!r.error.isEmpty())
             std::fprintf(stderr, "t2n-studio: %s\n", qPrintable(r.error));
         return r.written.size() >= 4 ? 0 : 1;
+    }
+    if (cli.isSet(bench)) {
+        if (positional.isEmpty()) {
+            std::fprintf(stderr, "t2n-studio: --bench needs a MODEL\n");
+            return 2;
+        }
+        const auto f = t2n::ui::runStudioBench(window, positional.first(), inputs);
+        if (!f.error.isEmpty()) {
+            std::fprintf(stderr, "t2n-studio: %s\n", qPrintable(f.error));
+            return 1;
+        }
+        std::printf("model                  %s\n", qPrintable(positional.first()));
+        std::printf("open + prepare         %.3f s (engine: load, harden, trace, translate)\n",
+                    f.prepareSeconds);
+        std::printf("graph first draw       %.3f s (%d boxes: layout to first painted frame)\n",
+                    f.firstDrawSeconds, f.graphNodes);
+        std::printf("pass step (median)     %.3f s (%d steps: diff computed and shown)\n",
+                    f.stepSeconds, f.passSteps);
+        return 0;
     }
     window.show();
     if (!positional.isEmpty())

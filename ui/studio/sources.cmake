@@ -12,6 +12,8 @@ target_sources(t2n_ui PRIVATE
   studio/results_panel.h
   studio/screenshot_tour.cpp
   studio/screenshot_tour.h
+  studio/studio_bench.cpp
+  studio/studio_bench.h
 )
 qt_add_resources(t2n_ui "studio_icons" PREFIX "/t2n/icons" BASE ${PROJECT_SOURCE_DIR}/resources/icons
                  FILES ${PROJECT_SOURCE_DIR}/resources/icons/org.t2n.studio.svg)
