@@ -17,7 +17,8 @@ struct StudioBenchFigures {
     double prepareSeconds = 0;   ///< open + harden + trace + translate (engine, worker thread)
     double firstDrawSeconds = 0; ///< IR graph: layout until the first painted frame
     double stepSeconds = 0;      ///< median time of one pass step (diff + both views)
-    int graphNodes = 0;
+    int graphNodes = 0;          ///< boxes drawn (clusters beyond a size open collapsed)
+    int graphTotalNodes = 0;     ///< nodes of the IR graph
     int passSteps = 0;
     QString error;
 };
