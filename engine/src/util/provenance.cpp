@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 namespace t2n {
 
 const ProvenanceLine* Provenance::atLine(int line) const {
@@ -54,6 +56,7 @@ Provenance buildProvenance(const nnef::Document& doc, const std::string& text,
     for (size_t i = 0; i < brace + 3; ++i)
         first += text[i] == '\n' ? 1 : 0;
     Provenance p;
+    std::map<std::string, int> nodeOf; // identifier -> IR node of its line
     for (size_t i = 0; i < doc.body.size(); ++i) {
         const auto& inv = doc.body[i];
         ProvenanceLine l;
@@ -68,8 +71,15 @@ Provenance buildProvenance(const nnef::Document& doc, const std::string& text,
                         l.irNode = producer;
                         break;
                     }
+        // Plumbing (the copies that name the outputs) stands for what it copies.
+        for (size_t k = 0; l.irNode < 0 && k < inv.args.size(); ++k)
+            if (inv.args[k].isIdentifier())
+                if (auto it = nodeOf.find(inv.args[k].text); it != nodeOf.end())
+                    l.irNode = it->second;
         if (l.irNode >= 0)
             l.torchNode = graph.node(l.irNode).torchNode;
+        for (const auto& id : l.identifiers)
+            nodeOf[id] = l.irNode;
         p.lines.push_back(std::move(l));
     }
     return p;
