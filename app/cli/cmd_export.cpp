@@ -27,7 +27,7 @@ ExportRecipe resolveRecipe(const ExportArgs& a, const CLI::App& app) {
     ExportRecipe r;
     if (!a.recipe.empty())
         r = loadRecipe(a.recipe);
-    r.options = applyGivenFlags(a.flags, a.recipe.empty() ? ExportOptions{} : r.options, app);
+    r.options = applyGivenFlags(a.flags, r.options, app);
     if (!a.flags.model.empty())
         r.model = a.flags.model;
     if (!a.output.empty())

@@ -75,7 +75,7 @@ Error usage(std::string message, std::string hint) {
 
 namespace {
 // Sets the options of the flags `given` says were given (all when null).
-ExportOptions apply(const ExportFlags& f, ExportOptions o, const CLI::App* app) {
+void apply(const ExportFlags& f, ExportOptions& o, const CLI::App* app) {
     auto given = [app](const char* flag) {
         const CLI::Option* opt = app ? app->get_option_no_throw(flag) : nullptr;
         return !app || (opt && opt->count() > 0);
@@ -148,16 +148,18 @@ ExportOptions apply(const ExportFlags& f, ExportOptions o, const CLI::App* app) 
         o.tractBinary = f.tractBin;
     if (given("--debug-bundle"))
         o.debugBundle = f.debugBundle;
-    return o;
 }
 } // namespace
 
 ExportOptions toOptions(const ExportFlags& f) {
-    return apply(f, ExportOptions{}, nullptr);
+    ExportOptions o;
+    apply(f, o, nullptr);
+    return o;
 }
 
 ExportOptions applyGivenFlags(const ExportFlags& f, ExportOptions base, const CLI::App& app) {
-    return apply(f, std::move(base), &app);
+    apply(f, base, &app);
+    return base;
 }
 
 } // namespace t2n::cli

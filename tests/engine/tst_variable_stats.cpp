@@ -41,7 +41,8 @@ private Q_SLOTS:
         int compared = 0;
         for (const auto& v : report.variables) {
             QVERIFY(v.min <= v.mean && v.mean <= v.max);
-            auto it = params.find(v.from);
+            // A parameter's variable is labelled with its name (from: when relabelled).
+            auto it = params.find(v.from.empty() ? v.label : v.from);
             if (v.origin != "parameter" || it == params.end() || !it->second.is_floating_point())
                 continue;
             auto t = it->second.to(torch::kDouble);
