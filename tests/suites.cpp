@@ -25,7 +25,14 @@
     X(npz, NpzTest)                                                                                \
     X(tract_cli, TractCliTest)                                                                     \
     X(debug_bundle, DebugBundleTest)                                                               \
-    X(cli, CliTest)
+    X(cli, CliTest)                                                                                \
+    X(node_identity, NodeIdentityTest)                                                             \
+    X(semantic_bisect, SemanticBisectTest)                                                         \
+    X(recipe, RecipeTest)                                                                          \
+    X(cancel_progress, CancelProgressTest)                                                         \
+    X(provenance, ProvenanceTest)                                                                  \
+    X(variable_stats, VariableStatsTest)                                                           \
+    X(example_values, ExampleValuesTest)
 
 namespace t2n::test {
 

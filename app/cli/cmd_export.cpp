@@ -4,6 +4,7 @@
 #include "export_flags.h"
 
 #include "t2n/error.h"
+#include "t2n/recipe.h"
 #include "t2n/session.h"
 
 #include <fmt/format.h>
@@ -17,7 +18,28 @@ struct ExportArgs {
     ExportFlags flags;
     std::string output;
     std::string report;
+    std::string recipe;
+    std::string saveRecipe;
 };
+
+// The recipe (when given) with the command line's flags over it.
+ExportRecipe resolveRecipe(const ExportArgs& a, const CLI::App& app) {
+    ExportRecipe r;
+    if (!a.recipe.empty())
+        r = loadRecipe(a.recipe);
+    r.options = applyGivenFlags(a.flags, r.options, app);
+    if (!a.flags.model.empty())
+        r.model = a.flags.model;
+    if (!a.output.empty())
+        r.output = a.output;
+    if (r.model.empty())
+        throw Error(Stage::Load, ErrorCode::Usage, "no model to export",
+                    "give the model file, or a --recipe that names one");
+    if (r.output.empty())
+        throw Error(Stage::Write, ErrorCode::Usage, "no output path",
+                    "give -o OUT.nnef.tgz, or a --recipe that names one");
+    return r;
+}
 
 void writeReport(const std::string& path, const std::string& json) {
     if (path == "-") {
@@ -47,19 +69,26 @@ int checkExitCode(const CheckReport& check, Observer& observer) {
 Command addExportCommand(CLI::App& root) {
     auto args = std::make_shared<ExportArgs>();
     CLI::App* app = root.add_subcommand("export", "export a TorchScript model to an NNEF artifact");
-    addExportFlags(*app, args->flags);
+    addExportFlags(*app, args->flags, /*modelRequired=*/false);
     app->add_option("-o,--output", args->output,
-                    "artifact path ending in .nnef (folder), .nnef.tar or .nnef.tgz")
-        ->required();
+                    "artifact path ending in .nnef (folder), .nnef.tar or .nnef.tgz");
+    app->add_option("--recipe", args->recipe,
+                    "export recipe (JSON) giving the model, output and options; flags on the "
+                    "command line override its values");
+    app->add_option("--save-recipe", args->saveRecipe,
+                    "write the export's recipe (model, output, every option) to FILE first");
     app->add_option("--report", args->report, "write the JSON report to FILE ('-' for stdout)");
     app->add_flag("--no-check", args->flags.noCheck,
                   "do not check the archive against the model (reference interpreter, tract)");
-    return {app, [args] {
-                ExportOptions options = toOptions(args->flags);
+    return {app, [args, app] {
+                ExportRecipe recipe = resolveRecipe(*args, *app);
+                if (!args->saveRecipe.empty())
+                    saveRecipe(args->saveRecipe, recipe);
+                const ExportOptions& options = recipe.options;
                 CliObserver observer(options.logLevel);
                 Session session(&observer);
-                session.load(args->flags.model);
-                ExportReport report = session.exportModel(args->output, options);
+                session.load(recipe.model);
+                ExportReport report = session.exportModel(recipe.output, options);
                 if (!args->report.empty())
                     writeReport(args->report, report.toJson());
                 int ops = 0;

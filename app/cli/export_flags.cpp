@@ -8,8 +8,10 @@
 
 namespace t2n::cli {
 
-void addModelFlags(CLI::App& app, ExportFlags& f) {
-    app.add_option("model", f.model, "TorchScript file written by torch.jit.save")->required();
+void addModelFlags(CLI::App& app, ExportFlags& f, bool modelRequired) {
+    auto* model = app.add_option("model", f.model, "TorchScript file written by torch.jit.save");
+    if (modelRequired)
+        model->required();
     addInputFlags(app, f);
 }
 
@@ -22,8 +24,8 @@ void addInputFlags(CLI::App& app, ExportFlags& f) {
         ->capture_default_str();
 }
 
-void addExportFlags(CLI::App& app, ExportFlags& f) {
-    addModelFlags(app, f);
+void addExportFlags(CLI::App& app, ExportFlags& f, bool modelRequired) {
+    addModelFlags(app, f, modelRequired);
     addExportOptionFlags(app, f);
     addCheckFlags(app, f);
 }
@@ -71,29 +73,49 @@ Error usage(std::string message, std::string hint) {
 }
 } // namespace
 
-ExportOptions toOptions(const ExportFlags& f) {
-    ExportOptions o;
-    for (const auto& s : f.inputs)
-        o.inputs.push_back(InputSpec::parse(s));
-    o.inputNames = f.inputNames;
-    o.outputNames = f.outputNames;
-    o.target = TargetSpec::parse(f.target);
-    for (const auto& s : f.dynamicAxes)
-        o.dynamicAxes.push_back(DynamicAxis::parse(s));
-    for (const auto& p : f.properties) {
+namespace {
+// Sets the options of the flags `given` says were given (all when null).
+void apply(const ExportFlags& f, ExportOptions& o, const CLI::App* app) {
+    auto given = [app](const char* flag) {
+        const CLI::Option* opt = app ? app->get_option_no_throw(flag) : nullptr;
+        return !app || (opt && opt->count() > 0);
+    };
+    if (given("--input")) {
+        o.inputs.clear();
+        for (const auto& s : f.inputs)
+            o.inputs.push_back(InputSpec::parse(s));
+    }
+    if (given("--input-name"))
+        o.inputNames = f.inputNames;
+    if (given("--output-name"))
+        o.outputNames = f.outputNames;
+    if (given("--target"))
+        o.target = TargetSpec::parse(f.target);
+    if (given("--dynamic-axis")) {
+        o.dynamicAxes.clear();
+        for (const auto& s : f.dynamicAxes)
+            o.dynamicAxes.push_back(DynamicAxis::parse(s));
+    }
+    if (given("--property"))
+        o.properties.clear();
+    for (const auto& p : given("--property") ? f.properties : std::vector<std::string>{}) {
         auto eq = p.find('=');
         if (eq == std::string::npos || eq == 0)
             throw usage(fmt::format("bad property '{}'", p), "write KEY=VALUE");
         o.properties.emplace_back(p.substr(0, eq), p.substr(eq + 1));
     }
-    o.identityProperties = !f.noIdentityProperties;
-    o.stampExportDate = f.dateProperty;
+    if (given("--no-identity-properties"))
+        o.identityProperties = !f.noIdentityProperties;
+    if (given("--date-property"))
+        o.stampExportDate = f.dateProperty;
     auto naming = parseNamingScheme(f.naming);
     if (!naming)
         throw usage(fmt::format("unknown naming scheme '{}'", f.naming),
                     "use raw, natural_verbose, natural_verbose_camel or numeric");
-    o.naming = *naming;
-    if (f.compression == "none") {
+    if (given("--naming"))
+        o.naming = *naming;
+    if (!given("--compression")) {
+    } else if (f.compression == "none") {
         o.compressionLevel.reset();
     } else {
         int level = -1;
@@ -104,20 +126,40 @@ ExportOptions toOptions(const ExportFlags& f) {
                         "use none, or 0 to 9");
         o.compressionLevel = level;
     }
-    o.checkIoNamesQuantityMatch = !f.noCheckIoNames;
-    o.allowSameIoNames = f.allowSameIoNames;
-    o.customExtensions = f.extensions;
+    if (given("--no-check-io-names"))
+        o.checkIoNamesQuantityMatch = !f.noCheckIoNames;
+    if (given("--allow-same-io-names"))
+        o.allowSameIoNames = f.allowSameIoNames;
+    if (given("--extension"))
+        o.customExtensions = f.extensions;
     auto level = parseLogLevel(f.logLevel);
     if (!level)
         throw usage(fmt::format("unknown log level '{}'", f.logLevel),
                     "use trace, debug, info, warn, error or off");
-    o.logLevel = *level;
-    o.seed = f.seed;
-    o.check = !f.noCheck;
-    o.checkTolerance = f.tolerance;
-    o.tractBinary = f.tractBin;
-    o.debugBundle = f.debugBundle;
+    if (given("--log-level"))
+        o.logLevel = *level;
+    if (given("--seed"))
+        o.seed = f.seed;
+    if (given("--no-check"))
+        o.check = !f.noCheck;
+    if (given("--tolerance"))
+        o.checkTolerance = f.tolerance;
+    if (given("--tract-bin"))
+        o.tractBinary = f.tractBin;
+    if (given("--debug-bundle"))
+        o.debugBundle = f.debugBundle;
+}
+} // namespace
+
+ExportOptions toOptions(const ExportFlags& f) {
+    ExportOptions o;
+    apply(f, o, nullptr);
     return o;
+}
+
+ExportOptions applyGivenFlags(const ExportFlags& f, ExportOptions base, const CLI::App& app) {
+    apply(f, base, &app);
+    return base;
 }
 
 } // namespace t2n::cli

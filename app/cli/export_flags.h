@@ -36,16 +36,20 @@ struct ExportFlags {
 
 /// --input, --seed, --log-level.
 void addInputFlags(CLI::App& app, ExportFlags& f);
-/// The model argument and the input flags.
-void addModelFlags(CLI::App& app, ExportFlags& f);
+/// The model argument and the input flags; the model may be left out when
+/// a recipe can give it.
+void addModelFlags(CLI::App& app, ExportFlags& f, bool modelRequired = true);
 /// Names, target, properties, compression ... (everything but the model).
 void addExportOptionFlags(CLI::App& app, ExportFlags& f);
 /// --tolerance, --tract-bin, --debug-bundle.
 void addCheckFlags(CLI::App& app, ExportFlags& f);
 /// The model, the inputs, every export option and the check flags.
-void addExportFlags(CLI::App& app, ExportFlags& f);
+void addExportFlags(CLI::App& app, ExportFlags& f, bool modelRequired = true);
 
 /// Throws t2n::Error (Usage) with a hint for malformed values.
 ExportOptions toOptions(const ExportFlags& f);
+/// `base` (a recipe's options) with the flags given on `app`'s command line
+/// applied over it; flags left out keep the recipe's values.
+ExportOptions applyGivenFlags(const ExportFlags& f, ExportOptions base, const CLI::App& app);
 
 } // namespace t2n::cli

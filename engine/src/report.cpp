@@ -37,6 +37,9 @@ std::string ExportReport::toJson() const {
                {"origin", v.origin}};
         if (!v.from.empty())
             e["from"] = v.from;
+        e["min"] = v.min;
+        e["max"] = v.max;
+        e["mean"] = v.mean;
         vars.push_back(std::move(e));
     }
     j["variables"] = vars;

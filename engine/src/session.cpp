@@ -2,19 +2,25 @@
 
 #include "archive/write_document.h"
 #include "check/check_stage.h"
+#include "check/semantic_bisect.h"
 #include "harden/graph_runner.h"
 #include "harden/harden.h"
 #include "ir/ir_builder.h"
 #include "ir/naming.h"
+#include "load/example_values.h"
 #include "load/module_loader.h"
+#include "tensors/torch_bridge.h"
 #include "translate/translator.h"
+#include "util/provenance_build.h"
 
 #include <torch/version.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 namespace t2n {
 
@@ -76,6 +82,12 @@ struct Session::Impl {
         if (observer && observer->cancelRequested())
             throw Error(s, ErrorCode::Cancelled, "export cancelled", "nothing was written");
     }
+    // Polls for a cancel, then reports progress.
+    void step(Stage s, double fraction, const std::string& status) {
+        checkCancel(s);
+        if (observer)
+            observer->progress(s, fraction, status);
+    }
     const torch::jit::Module& requireModule() const {
         if (!module)
             throw Error(Stage::Load, ErrorCode::Internal, "no model loaded",
@@ -91,7 +103,10 @@ Session::~Session() = default;
 
 void Session::load(const std::filesystem::path& model) {
     StageScope scope(Stage::Load, d->observer, d->report);
-    d->module = load::loadTorchScript(model);
+    d->checkCancel(Stage::Load);
+    auto loaded = load::loadTorchScript(model);
+    d->checkCancel(Stage::Load);
+    d->module = std::move(loaded);
     d->modelPath = model;
     d->prepared.reset();
     d->graph.reset();
@@ -106,6 +121,28 @@ std::string Session::torchScriptText() const {
 
 std::vector<std::string> Session::forwardArgumentNames() const {
     return load::forwardArgumentNames(d->requireModule());
+}
+
+std::vector<ForwardArgument> Session::forwardSignature() const {
+    std::vector<ForwardArgument> out;
+    const auto& schema = d->requireModule().get_method("forward").function().getSchema();
+    for (size_t i = 1; i < schema.arguments().size(); ++i) {
+        const auto& arg = schema.arguments()[i];
+        ForwardArgument a;
+        a.name = arg.name();
+        std::ostringstream type;
+        type << *arg.type();
+        a.type = type.str();
+        if (auto t = arg.type()->cast<c10::TensorType>()) {
+            a.isTensor = true;
+            if (auto st = t->scalarType())
+                a.dtype = tensors::fromScalarType(*st);
+            if (auto sizes = t->sizes().concrete_sizes())
+                a.shape = *sizes;
+        }
+        out.push_back(std::move(a));
+    }
+    return out;
 }
 
 namespace {
@@ -127,10 +164,40 @@ std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
                                   const std::vector<std::map<int, std::string>>& symbols,
                                   int64_t delta) {
     for (size_t i = 0; i < specs.size() && i < symbols.size(); ++i)
-        for (auto& [axis, sym] : symbols[i])
+        for (auto& [axis, sym] : symbols[i]) {
             specs[i].shape[static_cast<size_t>(axis)] += delta;
+            specs[i].valuesFile.clear(); // a file has one size: random values at the new one
+        }
     return specs;
 }
+} // namespace
+
+namespace {
+// Polls for a cancel before every hardening pass and reports each one done.
+class CancelBetweenPasses : public harden::PassObserver {
+public:
+    explicit CancelBetweenPasses(Observer* observer) : observer_(observer) {}
+    void beforePass(const harden::PassInfo& pass, int, const torch::jit::Graph&) override {
+        if (observer_ && observer_->cancelRequested())
+            throw Error(Stage::Harden, ErrorCode::Cancelled, "export cancelled",
+                        fmt::format("stopped before the hardening pass {}; nothing was written",
+                                    pass.name));
+    }
+    void afterPass(const harden::PassInfo& pass, const harden::PassRecord&,
+                   const torch::jit::Graph&) override {
+        // The folding group repeats an unknown number of times: count passes
+        // against the table and never claim to be done.
+        ++done_;
+        double total = static_cast<double>(harden::passTable().size());
+        if (observer_)
+            observer_->progress(Stage::Harden, std::min(0.95, done_ / total),
+                                std::string(pass.name));
+    }
+
+private:
+    Observer* observer_;
+    int done_ = 0;
+};
 } // namespace
 
 void Session::harden(const ExportOptions& options) {
@@ -143,7 +210,9 @@ void Session::harden(const ExportOptions& options) {
         checkInputSpecs(options.inputs, forwardArgumentNames());
         examples = load::makeExampleInputs(options.inputs, options.seed);
     }
-    d->prepared = harden::hardenForExport(m, examples, options.harden);
+    CancelBetweenPasses poll(d->observer);
+    harden::PassObserver* observers[] = {&poll};
+    d->prepared = harden::hardenForExport(m, examples, options.harden, observers);
     d->hardenedWithInputs = !examples.empty();
     d->report.harden = d->prepared->diagnostics;
     for (const auto& w : d->prepared->warnings)
@@ -157,18 +226,32 @@ std::string Session::hardenedText() const {
     return graphText(d->prepared->graph);
 }
 
+BisectReport Session::bisectHardening(const ExportOptions& options) {
+    const auto& m = d->requireModule();
+    if (options.inputs.empty())
+        throw Error(Stage::Harden, ErrorCode::Usage, "semantic bisect needs example inputs",
+                    "give one --input per forward() argument");
+    checkInputSpecs(options.inputs, forwardArgumentNames());
+    return check::bisectHardening(m, load::makeExampleInputs(options.inputs, options.seed),
+                                  options.harden, check::Tolerance::parse(options.checkTolerance),
+                                  options.outputNames);
+}
+
 const ir::Graph& Session::trace(const ExportOptions& options) {
     if (!d->prepared || !d->hardenedWithInputs)
         harden(options);
     StageScope scope(Stage::Trace, d->observer, d->report);
-    checkInputSpecs(options.inputs, forwardArgumentNames());
+    // Shapes of inputs whose values come from files, for the dynamic axes.
+    const std::vector<InputSpec> inputs = load::withFileShapes(options.inputs);
+    checkInputSpecs(inputs, forwardArgumentNames());
+    d->step(Stage::Trace, 0, "running the hardened graph on the example inputs");
     // Which input axes are dynamic, by input position.
-    std::vector<std::map<int, std::string>> symbols(options.inputs.size());
+    std::vector<std::map<int, std::string>> symbols(inputs.size());
     for (const auto& dyn : options.dynamicAxes)
-        for (size_t i = 0; i < options.inputs.size(); ++i)
-            if (options.inputs[i].name == dyn.tensor ||
+        for (size_t i = 0; i < inputs.size(); ++i)
+            if (inputs[i].name == dyn.tensor ||
                 (i < options.inputNames.size() && options.inputNames[i] == dyn.tensor)) {
-                int rank = static_cast<int>(options.inputs[i].shape.size());
+                int rank = static_cast<int>(inputs[i].shape.size());
                 int axis = dyn.axis < 0 ? dyn.axis + rank : dyn.axis;
                 if (axis >= 0 && axis < rank)
                     symbols[i][axis] = dyn.symbol;
@@ -178,10 +261,10 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     harden::RunOptions run;
     run.warnings = &torchWarnings;
     auto main = harden::runGraph(&m, *d->prepared->graph,
-                                 load::makeExampleInputs(options.inputs, options.seed), run);
+                                 load::makeExampleInputs(inputs, options.seed), run);
     for (const auto& w : torchWarnings)
         d->warn("PyTorch: " + w);
-    d->checkCancel(Stage::Trace);
+    d->step(Stage::Trace, 0.5, "probing the dynamic axes");
     std::optional<harden::Recorded> probe;
     bool dynamic = false;
     for (const auto& s : symbols)
@@ -189,7 +272,7 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     if (dynamic) {
         for (int64_t delta : {1, 2}) {
             try {
-                auto specs = probeSpecs(options.inputs, symbols, delta);
+                auto specs = probeSpecs(inputs, symbols, delta);
                 probe = harden::runGraph(&m, *d->prepared->graph,
                                          load::makeExampleInputs(specs, options.seed + 1));
                 break;
@@ -201,6 +284,7 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
             }
         }
     }
+    d->step(Stage::Trace, 0.8, "building the IR");
     ir::TraceInputs in;
     in.prepared = &*d->prepared;
     in.main = &main;
@@ -211,6 +295,7 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     d->jitValues = std::move(traced.jitValues);
     ir::applyNaming(*d->graph, options.naming);
     d->report.graphNodes = static_cast<int>(d->graph->nodes.size());
+    d->step(Stage::Trace, 1, "done");
     return *d->graph;
 }
 
@@ -228,7 +313,11 @@ void Session::translate(const ExportOptions& options) {
     props.torchVersion =
         fmt::format("{}.{}.{}", TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR, TORCH_VERSION_PATCH);
     props.modelFile = d->modelPath.filename().string();
-    d->translation = translate::translateGraph(*d->graph, options, props);
+    // The translator runs as one call: a cancel is honoured before and after it.
+    d->step(Stage::Translate, 0, "translating the IR");
+    auto translation = translate::translateGraph(*d->graph, options, props);
+    d->checkCancel(Stage::Translate);
+    d->translation = std::move(translation);
     for (const auto& w : d->translation->warnings)
         d->warn(w);
     auto& r = d->report;
@@ -239,16 +328,30 @@ void Session::translate(const ExportOptions& options) {
     r.outputs = d->translation->doc.outputs;
     r.extensions = d->translation->doc.extensions;
     r.variables.clear();
-    for (const auto& v : d->translation->doc.variables)
-        r.variables.push_back(VariableRecord{v.identifier, v.label,
-                                             std::string(dtypeName(v.data.dtype())), v.data.shape(),
-                                             v.origin, v.from});
+    for (const auto& v : d->translation->doc.variables) {
+        VariableRecord rec;
+        rec.identifier = v.identifier;
+        rec.label = v.label;
+        rec.dtype = std::string(dtypeName(v.data.dtype()));
+        rec.shape = v.data.shape();
+        rec.origin = v.origin;
+        rec.from = v.from;
+        r.variables.push_back(std::move(rec));
+    }
+    d->step(Stage::Translate, 1, "done");
 }
 
 std::string Session::nnefText() const {
     if (!d->translation)
         throw Error(Stage::Translate, ErrorCode::Internal, "the model has not been translated yet");
     return d->translation->text;
+}
+
+Provenance Session::provenance() const {
+    if (!d->translation)
+        throw Error(Stage::Translate, ErrorCode::Internal, "the model has not been translated yet");
+    return buildProvenance(d->translation->doc, d->translation->text,
+                           d->translation->identifierValues, *d->graph);
 }
 
 Artifact Session::write(const std::filesystem::path& path, const ExportOptions& options) {
@@ -264,6 +367,12 @@ Artifact Session::write(const std::filesystem::path& path, const ExportOptions& 
             d->observer->progress(Stage::Write, f, file);
     };
     hooks.cancelled = [this] { return d->observer && d->observer->cancelRequested(); };
+    hooks.variableWritten = [this](size_t i, const util::TensorStats& st) {
+        if (i < d->report.variables.size()) {
+            auto& v = d->report.variables[i];
+            std::tie(v.min, v.max, v.mean) = std::tie(st.min, st.max, st.mean);
+        }
+    };
     d->report.bytesWritten = static_cast<int64_t>(
         archive::writeDocument(d->translation->doc, d->translation->text, artifact, hooks));
     d->report.artifact = artifact;
@@ -285,6 +394,11 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
     in.options = &options;
     in.reportJson = [this] { return d->report.toJson(); };
     in.log = [this](LogLevel l, const std::string& m) { d->log(l, m); };
+    in.progress = [this](double f, const std::string& status) {
+        if (d->observer)
+            d->observer->progress(Stage::Check, f, status);
+    };
+    in.cancelled = [this] { return d->observer && d->observer->cancelRequested(); };
     d->report.check = check::runCheck(in);
     const CheckReport& c = d->report.check;
     for (const auto& o : c.outputs)
@@ -316,8 +430,16 @@ ExportReport Session::exportModel(const std::filesystem::path& output,
     trace(options);
     translate(options);
     Artifact artifact = write(output, options);
-    if (options.check)
-        check(artifact.path, options);
+    if (options.check) {
+        try {
+            check(artifact.path, options);
+        } catch (const Error& e) {
+            // A cancelled export leaves nothing behind, not even a complete archive.
+            if (e.code() == ErrorCode::Cancelled)
+                std::filesystem::remove_all(artifact.path);
+            throw;
+        }
+    }
     return d->report;
 }
 

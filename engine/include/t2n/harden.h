@@ -3,6 +3,8 @@
 // JSON form. Session::harden() runs the chain; front ends read the records.
 #pragma once
 
+#include "t2n/graph_snapshot.h"
+
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -26,6 +28,12 @@ struct HardenOptions {
     bool snapshots = true;
     /// The folding passes repeat until a round changes nothing, at most this often.
     int maxRounds = 8;
+    /// TEST HOOK, never set by front ends: right after the first run of the
+    /// pass of this name, the first graph output is multiplied by 1.5 (with
+    /// inserted aten ops), so that semantic bisect has a wrong pass to find.
+    std::string perturbAfter;
+
+    bool operator==(const HardenOptions&) const = default;
 };
 
 /// What the pass manager records after each pass.
@@ -42,6 +50,12 @@ struct PassRecord {
     int64_t nodes = 0;
     /// Graph text after the pass (empty when snapshots are off or the pass was skipped).
     std::string graphText;
+    /// The graph after the pass as structures (empty when snapshots are off).
+    GraphSnapshot snapshot;
+    /// Nodes the pass removed, added or rewired (recorded with snapshots on or off).
+    std::vector<NodeEvent> events;
+    /// The remarks of `remarks` that name a node.
+    std::vector<NodeRemark> nodeRemarks;
     bool skipped = false;
     /// The rewrite limit stopped this pass before it was done.
     bool limited = false;
@@ -66,6 +80,7 @@ struct HardenDiagnostics {
     int64_t nodesAfter = 0;
     double seconds = 0;
     std::string inputGraphText;
+    GraphSnapshot inputSnapshot;
     std::vector<PassRecord> passes;
     std::vector<std::string> warnings;
 
@@ -76,6 +91,19 @@ struct HardenDiagnostics {
     /// Every count of every pass summed: zero means the chain changed nothing.
     int64_t total() const;
 };
+
+/// One step of a node's history: an event of a pass, or a remark it made about the node.
+struct NodeHistoryEntry {
+    size_t passIndex = 0; ///< index into HardenDiagnostics::passes
+    std::string pass;
+    int round = 0;
+    bool isRemark = false; ///< a remark, not an event (then `what` is meaningless)
+    NodeEventKind what = NodeEventKind::Removed;
+    std::string text; ///< the remark, or the event's remark
+};
+/// Everything the chain did to or said about node `id`, in pass order. A node
+/// of the input graph with no entry went through the chain untouched.
+std::vector<NodeHistoryEntry> nodeHistory(const HardenDiagnostics& d, StableId id);
 
 /// A pass of the table, without its function (for --help texts and the GUI).
 struct PassDescription {

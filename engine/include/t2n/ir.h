@@ -70,6 +70,8 @@ struct Node {
     std::vector<ValueId> inputs;
     std::vector<ValueId> outputs;
     NodeRef where; ///< kind, module path, source line
+    /// Stable id of the TorchScript node it came from (t2n/graph_snapshot.h).
+    int64_t torchNode = -1;
     /// All outputs are known at export time: nothing to translate.
     bool folded = false;
 };

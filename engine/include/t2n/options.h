@@ -38,6 +38,7 @@ struct TargetSpec {
     /// "tract" or "tract@0.21.13". Throws t2n::Error (Usage).
     static TargetSpec parse(std::string_view text);
     std::string toString() const;
+    bool operator==(const TargetSpec&) const = default;
 };
 /// Versions t2n has rules for, oldest first; the last is the default.
 const std::vector<std::string>& knownTractVersions();
@@ -49,6 +50,7 @@ struct DynamicAxis {
 
     /// "NAME:AXIS=SYMBOL". Throws t2n::Error (Usage).
     static DynamicAxis parse(std::string_view text);
+    bool operator==(const DynamicAxis&) const = default;
 };
 
 struct ExportOptions {
@@ -90,6 +92,8 @@ struct ExportOptions {
     std::string debugBundle;
     /// Seed of the random example inputs used for shape recording.
     uint64_t seed = 0;
+
+    bool operator==(const ExportOptions&) const = default;
 };
 
 } // namespace t2n

@@ -25,6 +25,8 @@ struct VariableRecord {
     std::string origin;
     /// For derived variables: what they were computed from.
     std::string from;
+    /// Over the finite elements, filled by the write stage.
+    double min = 0, max = 0, mean = 0;
 };
 
 /// One graph output compared with the TorchScript model's.

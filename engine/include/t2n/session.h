@@ -3,17 +3,29 @@
 // (and inspected) on its own, and exportModel() runs them all.
 #pragma once
 
+#include "t2n/bisect.h"
 #include "t2n/error.h"
 #include "t2n/ir.h"
 #include "t2n/options.h"
+#include "t2n/provenance.h"
 #include "t2n/report.h"
 
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace t2n {
+
+/// One argument of forward(), for pre-filling input specs.
+struct ForwardArgument {
+    std::string name;
+    std::string type; ///< as TorchScript prints it: "Tensor", "Float(1, 3, 8, 8)", "int"
+    bool isTensor = false;
+    std::optional<DType> dtype;                ///< when the type records it
+    std::optional<std::vector<int64_t>> shape; ///< when the type records every size
+};
 
 /// Receives what the engine has to say. The engine never prints.
 class Observer {
@@ -41,12 +53,20 @@ public:
     std::string torchScriptText() const;
     /// Names of forward()'s tensor arguments, as TorchScript recorded them.
     std::vector<std::string> forwardArgumentNames() const;
+    /// forward()'s arguments after self, with what their TorchScript types
+    /// say (traced models often carry dtype and shape; scripted ones do not).
+    std::vector<ForwardArgument> forwardSignature() const;
 
     /// Stage harden: the JIT-only hardening chain (seed 001) with
     /// options.harden; the passes that run the graph use the example inputs
     /// of options.inputs. Records per pass are in report().harden.
     void harden(const ExportOptions& options);
     std::string hardenedText() const;
+    /// Semantic bisect: hardens again with options.harden, runs the example
+    /// inputs (options.inputs, required) after every pass and compares the
+    /// outputs with the unhardened module's at options.checkTolerance. Does
+    /// not change the session's hardened graph or report.
+    BisectReport bisectHardening(const ExportOptions& options);
 
     /// Stage trace: build the IR by running the hardened graph on example inputs.
     const ir::Graph& trace(const ExportOptions& options);
@@ -57,6 +77,9 @@ public:
     void translate(const ExportOptions& options);
     /// graph.nnef text of the translated document.
     std::string nnefText() const;
+    /// Per operation line of nnefText(): identifiers, op, IR node, stable
+    /// TorchScript node id (see t2n/provenance.h). After translate().
+    Provenance provenance() const;
 
     /// Stage write: the artifact, written under a temporary name and renamed last.
     Artifact write(const std::filesystem::path& path, const ExportOptions& options);

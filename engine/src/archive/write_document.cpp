@@ -12,6 +12,8 @@ uint64_t writeDocument(const nnef::Document& doc, const std::string& graphText,
     for (const auto& v : doc.variables)
         total += nnef::datFileSize(v.data);
     ArchiveWriter writer(artifact);
+    // Called per block of every file: progress, and a cancel honoured within a
+    // large variable (the writer then drops its temporary file).
     auto step = [&](uint64_t bytes, const std::string& file) {
         done += bytes;
         if (hooks.progress)
@@ -23,12 +25,19 @@ uint64_t writeDocument(const nnef::Document& doc, const std::string& graphText,
     };
     writer.addFile("graph.nnef", std::as_bytes(std::span(graphText.data(), graphText.size())));
     step(graphText.size(), "graph.nnef");
-    for (const auto& v : doc.variables) {
+    for (size_t index = 0; index < doc.variables.size(); ++index) {
+        const auto& v = doc.variables[index];
         const std::string path = v.label + ".dat";
         const uint64_t size = nnef::datFileSize(v.data);
-        writer.addFile(path, size,
-                       [&](const ArchiveWriter::Sink& sink) { nnef::writeDat(v.data, sink); });
-        step(size, path);
+        writer.addFile(path, size, [&](const ArchiveWriter::Sink& sink) {
+            nnef::writeDat(v.data, [&](std::span<const std::byte> block) {
+                sink(block);
+                step(block.size(), path);
+            });
+        });
+        // Right after its bytes went out, while a small tensor is still in cache.
+        if (hooks.variableWritten)
+            hooks.variableWritten(index, util::tensorStats(v.data));
     }
     return writer.commit();
 }

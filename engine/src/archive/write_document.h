@@ -4,6 +4,7 @@
 
 #include "nnef/document.h"
 #include "t2n/artifact.h"
+#include "util/tensor_stats.h"
 
 #include <functional>
 #include <string>
@@ -11,10 +12,12 @@
 namespace t2n::archive {
 
 struct WriteProgress {
-    /// Called after each file with the fraction of bytes written so far.
+    /// Called after each block with the fraction of bytes written so far.
     std::function<void(double fraction, const std::string& file)> progress;
-    /// Polled between files; true abandons the artifact (nothing is left).
+    /// Polled after every block; true abandons the artifact (nothing is left).
     std::function<bool()> cancelled;
+    /// After each variable's file: its index in doc.variables and statistics.
+    std::function<void(size_t index, const util::TensorStats&)> variableWritten;
 };
 
 /// Returns the artifact's size in bytes. Throws t2n::Error (Write).

@@ -138,6 +138,14 @@ CheckReport runCheck(const CheckInputs& in) {
         if (in.log)
             in.log(l, m);
     };
+    // Reports progress and stops here when asked to.
+    auto step = [&](double fraction, const std::string& status) {
+        if (in.cancelled && in.cancelled())
+            throw Error(Stage::Check, ErrorCode::Cancelled, "export cancelled",
+                        "the check stopped before " + status);
+        if (in.progress)
+            in.progress(fraction, status);
+    };
     auto finish = [&]() {
         report.seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -145,6 +153,7 @@ CheckReport runCheck(const CheckInputs& in) {
     };
 
     // Tier 0: read back with the independent reader; structural rules.
+    step(0, "reading the archive back");
     nnef::LoadedModel loaded;
     try {
         loaded = nnef::readModel(in.artifact);
@@ -176,9 +185,11 @@ CheckReport runCheck(const CheckInputs& in) {
     auto since = [](std::chrono::steady_clock::time_point t) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
     };
+    step(0.2, "running the TorchScript model");
     auto timer = std::chrono::steady_clock::now();
     std::vector<at::Tensor> expected = referenceOutputs(*in.model, inputs);
     report.torchForwardSeconds = since(timer);
+    step(0.4, "running the archive with the reference interpreter");
     Interpreter::RunOptions runOptions;
     runOptions.captureFailure = true;
     timer = std::chrono::steady_clock::now();
@@ -215,6 +226,7 @@ CheckReport runCheck(const CheckInputs& in) {
             allOk = allOk && c.ok;
         }
     }
+    step(0.6, "comparing the outputs");
     if (auto d = firstVariableDifference(in, loaded)) {
         allOk = false;
         report.diverged = true;
@@ -231,6 +243,7 @@ CheckReport runCheck(const CheckInputs& in) {
     }
 
     // Tier 2: the tract CLI, when there is one.
+    step(0.8, "running tract");
     std::filesystem::path work = std::filesystem::temp_directory_path() /
                                  fmt::format("t2n-check-{}", static_cast<long>(getpid()));
     std::filesystem::create_directories(work);
@@ -278,6 +291,7 @@ CheckReport runCheck(const CheckInputs& in) {
         report.debugBundle = options.debugBundle;
     }
     std::filesystem::remove_all(work);
+    step(1, "done");
     return finish();
 }
 

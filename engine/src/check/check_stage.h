@@ -33,11 +33,15 @@ struct CheckInputs {
     /// The report so far, for the debug bundle.
     std::function<std::string()> reportJson;
     std::function<void(LogLevel, const std::string&)> log;
+    /// Fraction done with a status text, between the check's steps.
+    std::function<void(double, const std::string&)> progress;
+    /// Polled between the steps: true stops the check with Error (Cancelled).
+    std::function<bool()> cancelled;
 };
 
 /// Never throws for a mismatch: the report says what failed. Throws
 /// t2n::Error only for problems of the request itself (a bad tolerance, a
-/// bad --tract-bin).
+/// bad --tract-bin) and when cancelled (Cancelled).
 CheckReport runCheck(const CheckInputs& in);
 
 } // namespace t2n::check

@@ -101,6 +101,14 @@ std::string toJson(const HardenDiagnostics& d, bool withGraphs, int indent) {
         p["nodes"] = r.nodes;
         if (r.limited)
             p["limited"] = true;
+        p["events"] = nlohmann::ordered_json::array();
+        for (const auto& e : r.events)
+            p["events"].push_back({{"node", e.node},
+                                   {"what", std::string(nodeEventName(e.what))},
+                                   {"remark", e.remark}});
+        p["node_remarks"] = nlohmann::ordered_json::array();
+        for (const auto& nr : r.nodeRemarks)
+            p["node_remarks"].push_back({{"node", nr.node}, {"text", nr.text}});
         if (withGraphs)
             p["graph"] = r.graphText;
         j["passes"].push_back(std::move(p));

@@ -2,6 +2,8 @@
 
 #include "harden/graph_utils.h"
 
+#include <fmt/format.h>
+
 namespace t2n::harden {
 
 using torch::jit::Block;
@@ -20,6 +22,13 @@ bool sweep(Block* block, PassContext& ctx) {
             if (cond && cond->isBool()) {
                 if (!ctx.rewrite("ifs_folded"))
                     return changed;
+                const Node* c = n->input(0)->node();
+                ctx.remark(n,
+                           fmt::format("folded: condition %{} is {}{}, branch {} kept",
+                                       n->input(0)->debugName(), cond->toBool(),
+                                       c->kind() == c10::prim::Constant ? std::string()
+                                                                        : " (" + describe(c) + ")",
+                                       cond->toBool() ? 0 : 1));
                 inlineIfBranch(n, cond->toBool() ? 0 : 1);
                 changed = true;
                 continue;

@@ -72,9 +72,9 @@ void foldDataDependentIfs(PassContext& ctx) {
             ifs.push_back(n);
     for (Node* n : nodesOfKind(ctx.graph->block(), c10::prim::If))
         if (insideLoop(n))
-            ctx.remark(fmt::format("missed: {}: inside a loop body, the condition may change "
-                                   "per iteration",
-                                   describe(n)));
+            ctx.remark(n, fmt::format("missed: {}: inside a loop body, the condition may change "
+                                      "per iteration",
+                                      describe(n)));
     if (ifs.empty() || !ctx.canRun("data-dependent ifs"))
         return;
     std::vector<const Value*> conditions;
@@ -93,7 +93,8 @@ void foldDataDependentIfs(PassContext& ctx) {
         std::string cond = describe(n->input(0)->node());
         if (!ctx.rewrite("ifs_specialized"))
             return;
-        ctx.remark(fmt::format("If at {}: took the {} branch; its condition {} was {} on the "
+        ctx.remark(n,
+                   fmt::format("If at {}: took the {} branch; its condition {} was {} on the "
                                "example inputs and {}",
                                at.empty() ? "?" : at, taken ? "then" : "else", cond, taken, why));
         if (onValues)

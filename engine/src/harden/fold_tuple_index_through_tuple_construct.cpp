@@ -15,7 +15,7 @@ void foldTupleIndexThroughTupleConstruct(PassContext& ctx) {
             continue; // a tuple from a call or a graph input: nothing to see through
         auto index = torch::jit::toIValue(n->input(1));
         if (!index || !index->isInt()) {
-            ctx.remark(fmt::format("missed: {}: the index is not a constant", describe(n)));
+            ctx.remark(n, fmt::format("missed: {}: the index is not a constant", describe(n)));
             continue;
         }
         auto size = static_cast<int64_t>(tuple->inputs().size());

@@ -101,6 +101,34 @@ std::string where(const Node* node) {
                        std::get<1>(*flc));
 }
 
+std::string callPath(const Node* node) {
+    std::string path;
+    if (auto cs = node->callstack())
+        for (const auto& entry : (*cs)->vec()) {
+            const auto& info = std::get<2>(entry);
+            if (info && !info->instance_name().empty())
+                path += (path.empty() ? "" : ".") + info->instance_name();
+        }
+    return path;
+}
+
+std::string receiverPath(const Node* node) {
+    const Value* v = nullptr;
+    if (node->kind() == c10::prim::GetAttr)
+        v = node->output();
+    else if (node->kind() == c10::prim::CallMethod && node->inputs().size() > 0)
+        v = node->input(0);
+    std::string path;
+    while (v && v->node()->kind() == c10::prim::GetAttr) {
+        const Node* get = v->node();
+        path = get->s(c10::attr::name) + (path.empty() ? "" : ".") + path;
+        v = get->input(0);
+    }
+    bool fromSelf = v && v->node()->kind() == c10::prim::Param &&
+                    !v->node()->owningBlock()->owningNode() && v->offset() == 0;
+    return fromSelf ? path : std::string();
+}
+
 std::string describe(const Node* node) {
     std::vector<std::string> outs, ins;
     for (const Value* v : node->outputs())

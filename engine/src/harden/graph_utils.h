@@ -26,6 +26,12 @@ bool isPrimitive(const c10::TypePtr& type);
 
 /// "file.py:42" of the Python source the node came from, or "" when unknown.
 std::string where(const torch::jit::Node* node);
+/// "encoder.layers.0": the module path of the node's inlined call stack
+/// ("" for a node of forward() itself).
+std::string callPath(const torch::jit::Node* node);
+/// "encoder.layers.0": the attribute path from `self` (graph input 0) of a
+/// prim::GetAttr's result or a prim::CallMethod's receiver; "" otherwise.
+std::string receiverPath(const torch::jit::Node* node);
 /// "%c = aten::eq(%a, %b) at file.py:42" (one line).
 std::string describe(const torch::jit::Node* node);
 

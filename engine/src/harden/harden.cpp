@@ -45,6 +45,7 @@ PreparedModule hardenForExport(const torch::jit::Module& model,
         d.inputGraphText = graphText(*ctx.graph);
     ChainRun run = runPasses(ctx, options, observers);
     d.passes = std::move(run.records);
+    d.inputSnapshot = std::move(run.inputSnapshot);
     d.rounds = run.rounds;
     d.froze = ctx.froze;
     d.freezeError = ctx.freezeError;
@@ -58,6 +59,7 @@ PreparedModule hardenForExport(const torch::jit::Module& model,
 
     out.module = *ctx.module;
     out.graph = ctx.graph;
+    out.nodeIds = std::move(run.nodeIds);
     out.froze = ctx.froze;
     out.warnings = ctx.warnings;
     return out;

@@ -64,9 +64,9 @@ bool resolveContainerIndex(Node* n, PassContext& ctx) {
     auto object = objectOf(n->input(0), ctx);
     auto key = keyOf(n->input(1), ctx);
     if (!container || !object || !key) {
-        ctx.remark(fmt::format("missed: {}: the container or its key is not known before run "
-                               "time",
-                               describe(n)));
+        ctx.remark(n, fmt::format("missed: {}: the container or its key is not known before run "
+                                  "time",
+                                  describe(n)));
         return false;
     }
     std::string name;
@@ -80,7 +80,7 @@ bool resolveContainerIndex(Node* n, PassContext& ctx) {
         name = key->toStringRef();
     }
     if (name.empty() || !container->hasAttribute(name)) {
-        ctx.remark(fmt::format("missed: {}: no submodule '{}'", describe(n), name));
+        ctx.remark(n, fmt::format("missed: {}: no submodule '{}'", describe(n), name));
         return false;
     }
     if (!ctx.rewrite("container_indices_resolved"))
@@ -126,16 +126,16 @@ bool sweep(PassContext& ctx, std::unordered_set<const Node*>& reported) {
         if (n->kind() == c10::prim::CallMethod) {
             auto cls = n->input(0)->type()->cast<c10::ClassType>();
             if (cls && cls->name() && keptAsModuleCall(cls->name()->qualifiedName())) {
-                ctx.remark(fmt::format("kept {} as a module call ({})", describe(n),
-                                       unmangled(cls->name()->qualifiedName())));
+                ctx.remark(n, fmt::format("kept {} as a module call ({})", describe(n),
+                                          unmangled(cls->name()->qualifiedName())));
                 reported.insert(n);
                 continue;
             }
         }
         auto* callee = calleeOf(n);
         if (!callee) {
-            ctx.remark(fmt::format("missed: {}: the callee is not known before run time ({})",
-                                   describe(n), n->input(0)->type()->str()));
+            ctx.remark(n, fmt::format("missed: {}: the callee is not known before run time ({})",
+                                      describe(n), n->input(0)->type()->str()));
             reported.insert(n);
             continue;
         }

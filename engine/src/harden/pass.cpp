@@ -1,5 +1,7 @@
 #include "harden/pass.h"
 
+#include "harden/node_identity.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -44,6 +46,13 @@ void PassContext::count(std::string_view statistic, int64_t n) {
 }
 
 void PassContext::remark(std::string text) {
+    remarks.push_back(std::move(text));
+}
+
+void PassContext::remark(const torch::jit::Node* node, std::string text) {
+    StableId id = identity ? identity->idOf(node) : -1;
+    if (id >= 0)
+        nodeRemarks.push_back({id, text});
     remarks.push_back(std::move(text));
 }
 

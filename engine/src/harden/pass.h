@@ -16,6 +16,8 @@
 
 namespace t2n::harden {
 
+class NodeIdentity;
+
 /// Shared by all passes of one chain run.
 struct RewriteBudget {
     std::optional<int64_t> limit;
@@ -42,7 +44,10 @@ public:
     /// Counts and remarks of the pass running now (the manager resets it).
     std::vector<Count> counts;
     std::vector<std::string> remarks;
+    std::vector<NodeRemark> nodeRemarks;
     bool limited = false;
+    /// Stable node ids of the chain (null for a pass run on its own in tests).
+    const NodeIdentity* identity = nullptr;
 
     /// Asks for one rewrite and counts it under `statistic`. False past the
     /// rewrite limit: the pass must then leave the graph alone and return.
@@ -53,6 +58,10 @@ public:
     int64_t remainingRewrites() const;
     void count(std::string_view statistic, int64_t n = 1);
     void remark(std::string text);
+    /// A remark about `node` ("missed: condition depends on input x"): also
+    /// attached to the node's stable id, so it shows on the node. Call it
+    /// before destroying the node.
+    void remark(const torch::jit::Node* node, std::string text);
 
     /// The graph can be run: example inputs match the graph's inputs.
     /// Otherwise remarks why (as "missed: ...") and returns false.

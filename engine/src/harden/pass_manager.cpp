@@ -1,18 +1,24 @@
 #include "harden/pass_manager.h"
 
 #include "harden/graph_utils.h"
+#include "harden/node_identity.h"
+#include "harden/perturb.h"
 #include "t2n/error.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 namespace t2n::harden {
 
 namespace {
 void checkSkipNames(const HardenOptions& options) {
-    for (const auto& name : options.skip) {
+    std::set<std::string> asked = options.skip;
+    if (!options.perturbAfter.empty())
+        asked.insert(options.perturbAfter);
+    for (const auto& name : asked) {
         if (findPass(name))
             continue;
         std::vector<std::string_view> names;
@@ -44,7 +50,15 @@ std::vector<Count> orderedCounts(const PassInfo& pass, const std::vector<Count>&
 class Runner {
 public:
     Runner(PassContext& ctx, const HardenOptions& options, std::span<PassObserver* const> observers)
-        : ctx_(ctx), options_(options), observers_(observers) {}
+        : ctx_(ctx), options_(options), observers_(observers) {
+        identity_.start(*ctx_.graph);
+        ctx_.identity = &identity_;
+    }
+    ~Runner() { ctx_.identity = nullptr; }
+    Runner(const Runner&) = delete;
+    Runner& operator=(const Runner&) = delete;
+
+    const NodeIdentity& identity() const { return identity_; }
 
     PassRecord run(const PassInfo& pass, int round) {
         PassRecord rec;
@@ -60,10 +74,15 @@ public:
             o->beforePass(pass, round, *ctx_.graph);
         ctx_.counts.clear();
         ctx_.remarks.clear();
+        ctx_.nodeRemarks.clear();
         ctx_.limited = false;
         auto start = std::chrono::steady_clock::now();
         try {
             pass.run(ctx_);
+            if (!perturbed_ && options_.perturbAfter == pass.name) {
+                perturbFirstOutput(*ctx_.graph);
+                perturbed_ = true;
+            }
             ctx_.graph->lint();
         } catch (const Error& e) {
             failed(pass, round, e.message());
@@ -87,10 +106,20 @@ public:
         rec.remarks = ctx_.remarks;
         rec.limited = ctx_.limited;
         rec.nodes = countNodes(*ctx_.graph);
-        if (options_.snapshots)
+        rec.nodeRemarks = ctx_.nodeRemarks;
+        rec.events = identity_.update(*ctx_.graph);
+        for (auto& e : rec.events)
+            for (const auto& r : rec.nodeRemarks)
+                if (r.node == e.node)
+                    e.remark = r.text;
+        if (options_.snapshots) {
             rec.graphText = graphText(*ctx_.graph);
+            rec.snapshot = snapshotOf(*ctx_.graph, identity_);
+        }
         for (auto* o : observers_)
             o->afterPass(pass, rec, *ctx_.graph);
+        for (auto* o : observers_)
+            o->afterPassContext(pass, rec, ctx_);
         return rec;
     }
 
@@ -103,6 +132,8 @@ private:
     PassContext& ctx_;
     const HardenOptions& options_;
     std::span<PassObserver* const> observers_;
+    NodeIdentity identity_;
+    bool perturbed_ = false;
 };
 } // namespace
 
@@ -117,6 +148,8 @@ ChainRun runPasses(PassContext& ctx, const HardenOptions& options,
     checkSkipNames(options);
     Runner runner(ctx, options, observers);
     ChainRun out;
+    if (options.snapshots)
+        out.inputSnapshot = snapshotOf(*ctx.graph, runner.identity());
     auto table = passTable();
     size_t i = 0;
     for (; i < table.size() && !table[i].repeats; ++i)
@@ -147,6 +180,7 @@ ChainRun runPasses(PassContext& ctx, const HardenOptions& options,
     }
     for (i = groupEnd; i < table.size(); ++i)
         out.records.push_back(runner.run(table[i], 0));
+    out.nodeIds = runner.identity().ids();
     return out;
 }
 

@@ -9,6 +9,7 @@
 
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace t2n::harden {
@@ -18,6 +19,9 @@ public:
     virtual ~PassObserver() = default;
     virtual void beforePass(const PassInfo&, int /*round*/, const torch::jit::Graph&) {}
     virtual void afterPass(const PassInfo&, const PassRecord&, const torch::jit::Graph&) {}
+    /// After afterPass(), with the whole context (module and example inputs
+    /// included) for observers that run the graph; they must not change it.
+    virtual void afterPassContext(const PassInfo&, const PassRecord&, const PassContext&) {}
     virtual void afterPassFailed(const PassInfo&, int /*round*/, const torch::jit::Graph&,
                                  const std::string& /*error*/) {}
 };
@@ -25,6 +29,10 @@ public:
 struct ChainRun {
     std::vector<PassRecord> records;
     int rounds = 0;
+    /// The graph before the first pass (empty when snapshots are off).
+    GraphSnapshot inputSnapshot;
+    /// Stable id of every node of the final graph.
+    std::unordered_map<const torch::jit::Node*, StableId> nodeIds;
 };
 
 /// Throws t2n::Error (Harden, Usage) for an unknown name in options.skip, and

@@ -21,6 +21,8 @@ struct PreparedModule {
     std::shared_ptr<torch::jit::Graph> graph;
     /// Storage address of each parameter and buffer -> its qualified name.
     std::unordered_map<const void*, std::string> paramNames;
+    /// Stable id (see t2n/graph_snapshot.h) of every node of `graph`.
+    std::unordered_map<const torch::jit::Node*, StableId> nodeIds;
     bool froze = false;
     std::vector<std::string> warnings;
     HardenDiagnostics diagnostics;

@@ -110,8 +110,8 @@ void replaceSizeCallsWithConstants(PassContext& ctx) {
         if (!reach.control)
             continue; // shape arithmetic for tensors, or dead: not ours
         if (reach.tensorUse) {
-            ctx.remark(fmt::format("missed: {}: also flows into {}, so it stays dynamic",
-                                   describe(n), reach.tensorUse->kind().toQualString()));
+            ctx.remark(n, fmt::format("missed: {}: also flows into {}, so it stays dynamic",
+                                      describe(n), reach.tensorUse->kind().toQualString()));
             continue;
         }
         bool known = true;
@@ -120,7 +120,7 @@ void replaceSizeCallsWithConstants(PassContext& ctx) {
                 known = false;
         if (!known) {
             ctx.remark(
-                fmt::format("missed: {}: its input is computed inside a block", describe(n)));
+                n, fmt::format("missed: {}: its input is computed inside a block", describe(n)));
             continue;
         }
         candidates.push_back(n);
@@ -133,7 +133,8 @@ void replaceSizeCallsWithConstants(PassContext& ctx) {
     for (Node* n : candidates) {
         auto value = evaluate(n, rec);
         if (!value) {
-            ctx.remark(fmt::format("missed: {}: not evaluated on the example inputs", describe(n)));
+            ctx.remark(n,
+                       fmt::format("missed: {}: not evaluated on the example inputs", describe(n)));
             continue;
         }
         if (!ctx.allowRewrite())

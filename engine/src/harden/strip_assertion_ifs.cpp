@@ -84,8 +84,8 @@ void stripAssertionIfs(PassContext& ctx) {
         std::string at = where(n);
         if (!ctx.rewrite("assertions_stripped"))
             return;
-        ctx.remark(fmt::format("stripped the check at {}: {}", at.empty() ? "?" : at,
-                               message.empty() ? "(no constant message)" : message));
+        ctx.remark(n, fmt::format("stripped the check at {}: {}", at.empty() ? "?" : at,
+                                  message.empty() ? "(no constant message)" : message));
         inlineIfBranch(n, thenRaises ? 1 : 0);
     }
 }

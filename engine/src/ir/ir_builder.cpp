@@ -272,6 +272,8 @@ private:
         node.id = static_cast<NodeId>(graph_.nodes.size());
         node.kind = kind;
         node.where = describeNode(n);
+        if (auto it = in_.prepared->nodeIds.find(n); it != in_.prepared->nodeIds.end())
+            node.torchNode = it->second;
         for (const JitValue* in : n->inputs()) {
             ValueId id = idOf(in);
             if (id < 0)

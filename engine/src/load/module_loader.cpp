@@ -1,5 +1,7 @@
 #include "load/module_loader.h"
 
+#include "load/example_values.h"
+
 #include "t2n/error.h"
 
 #include <fmt/format.h>
@@ -66,6 +68,10 @@ std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, u
     auto gen = at::detail::createCPUGenerator(seed);
     std::vector<at::Tensor> out;
     for (const auto& s : specs) {
+        if (!s.valuesFile.empty()) {
+            out.push_back(readExampleValues(s));
+            continue;
+        }
         at::Tensor t;
         switch (s.dtype) {
         case DType::F16:

@@ -18,7 +18,7 @@ torch::jit::Module loadTorchScript(const std::filesystem::path& path);
 std::vector<std::string> forwardArgumentNames(const torch::jit::Module& m);
 
 /// Seeded example inputs for the specs: floats from N(0,1), ints in [0, 10),
-/// bools from a fair coin. `sizes` overrides the spec shapes when non-empty.
+/// bools from a fair coin; a spec with a valuesFile takes its file's tensor.
 std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, uint64_t seed);
 
 } // namespace t2n::load

@@ -15,6 +15,21 @@ Error usage(std::string_view text, std::string why) {
 } // namespace
 
 InputSpec InputSpec::parse(std::string_view text) {
+    if (auto at = text.find("=@"); at != std::string_view::npos) {
+        InputSpec spec;
+        spec.name = std::string(text.substr(0, at));
+        std::string_view file = text.substr(at + 2);
+        if (auto hash = file.rfind('#'); hash != std::string_view::npos) {
+            spec.valuesMember = std::string(file.substr(hash + 1));
+            file = file.substr(0, hash);
+        }
+        spec.valuesFile = std::string(file);
+        if (spec.name.empty() || spec.valuesFile.empty())
+            throw Error(Stage::Load, ErrorCode::Usage,
+                        fmt::format("bad input spec '{}': the name or the file is empty", text),
+                        "write NAME=@FILE.npy, NAME=@FILE.npz#MEMBER or NAME=@FILE.pt");
+        return spec;
+    }
     auto parts = util::split(text, ':');
     if (parts.size() < 2 || parts.size() > 3)
         throw usage(text, "expected two or three ':'-separated fields");
@@ -42,6 +57,8 @@ InputSpec InputSpec::parse(std::string_view text) {
 }
 
 std::string InputSpec::toString() const {
+    if (!valuesFile.empty())
+        return name + "=@" + valuesFile + (valuesMember.empty() ? "" : "#" + valuesMember);
     std::string s = name + ":";
     if (shape.empty())
         s += "scalar";

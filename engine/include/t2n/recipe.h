@@ -1,0 +1,39 @@
+// An export recipe: the model, the output and every export option as one
+// JSON document, so that an export set up in the studio runs unchanged in CI
+// (`t2n export --recipe FILE`). Paths are kept as written: relative ones are
+// relative to the working directory of whoever runs the recipe.
+#pragma once
+
+#include "t2n/options.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace t2n {
+
+/// The format version written under the "t2n_recipe" key.
+inline constexpr int kRecipeVersion = 1;
+
+struct ExportRecipe {
+    std::filesystem::path model;
+    std::filesystem::path output;
+    /// Every field is saved, hardening options included, except the test hook
+    /// HardenOptions::perturbAfter.
+    ExportOptions options;
+
+    bool operator==(const ExportRecipe&) const = default;
+};
+
+std::string toJson(const ExportRecipe& recipe, int indent = 2);
+/// Every key but "t2n_recipe" is optional (a missing key keeps the default).
+/// Throws t2n::Error (Load, Usage) naming the JSON path ("$.harden.skip[1]")
+/// for unknown keys, values of the wrong type or bad values, with a hint.
+ExportRecipe recipeFromJson(std::string_view json);
+
+/// Throws t2n::Error (Load, Usage) when the file cannot be read or is no recipe.
+ExportRecipe loadRecipe(const std::filesystem::path& file);
+/// Throws t2n::Error (Write, OutputPath) when the file cannot be written.
+void saveRecipe(const std::filesystem::path& file, const ExportRecipe& recipe);
+
+} // namespace t2n

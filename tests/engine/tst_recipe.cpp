@@ -1,0 +1,186 @@
+// Export recipes: every field survives a JSON round trip, malformed recipes
+// are usage errors naming the JSON path, and `t2n export --recipe` writes
+// the same bytes as the same export given as flags (--save-recipe).
+#include "suite_macros.h"
+#include "support.h"
+#include "t2n/error.h"
+#include "t2n/recipe.h"
+
+#include <QTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace t2n::test;
+
+namespace {
+// Every field away from its default.
+t2n::ExportRecipe everyField() {
+    t2n::ExportRecipe r;
+    r.model = "models/m.pt";
+    r.output = "out/m.nnef.tgz";
+    auto& o = r.options;
+    o.inputs = {t2n::InputSpec::parse("x:1x3x8x8:f16"), t2n::InputSpec::parse("n:scalar:i64"),
+                t2n::InputSpec::parse("w=@values.npz#weights")};
+    o.inputNames = {"image", "count", "w"};
+    o.outputNames = {"logits"};
+    o.target = t2n::TargetSpec::parse("tract@0.21.13");
+    o.dynamicAxes = {t2n::DynamicAxis::parse("image:0=B"), t2n::DynamicAxis::parse("image:-1=W")};
+    o.properties = {{"b_key", "2"}, {"a_key", "one=1"}}; // order kept, '=' in a value
+    o.identityProperties = false;
+    o.stampExportDate = true;
+    o.naming = t2n::NamingScheme::NaturalVerboseCamel;
+    o.checkIoNamesQuantityMatch = false;
+    o.allowSameIoNames = true;
+    o.customExtensions = {"tract_assert B >= 1"};
+    o.compressionLevel.reset();
+    o.logLevel = t2n::LogLevel::Debug;
+    o.harden.freeze = false;
+    o.harden.skip = {"strip_prim_data", "fold_constant_ifs"};
+    o.harden.rewriteLimit = 7;
+    o.harden.snapshots = false;
+    o.harden.maxRounds = 3;
+    o.check = false;
+    o.checkTolerance = "custom:0.001,0.01,0.0001";
+    o.tractBinary = "/opt/tract";
+    o.debugBundle = "bundle.tgz";
+    o.seed = 18446744073709551615ull; // the largest seed: JSON unsigned, not double
+    return r;
+}
+
+void expectUsage(const std::string& json, const std::string& part) {
+    try {
+        t2n::recipeFromJson(json);
+        QFAIL(("accepted: " + json).c_str());
+    } catch (const t2n::Error& e) {
+        QCOMPARE(e.code(), t2n::ErrorCode::Usage);
+        QVERIFY2(e.message().find(part) != std::string::npos, e.message().c_str());
+        QVERIFY(!e.hint().empty());
+    }
+}
+
+std::string bytesOf(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+} // namespace
+
+class RecipeTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// Every field comes back equal, and the text form is stable (save -> load -> save).
+    void roundTripEveryField() {
+        auto r = everyField();
+        auto text = t2n::toJson(r);
+        auto back = t2n::recipeFromJson(text);
+        QCOMPARE(back.model, r.model);
+        QCOMPARE(back.output, r.output);
+        QCOMPARE(back.options.inputs, r.options.inputs);
+        QCOMPARE(back.options.dynamicAxes, r.options.dynamicAxes);
+        QCOMPARE(back.options.properties, r.options.properties);
+        QCOMPARE(back.options.harden, r.options.harden);
+        QCOMPARE(back.options.seed, r.options.seed);
+        QVERIFY(back == r);
+        QCOMPARE(t2n::toJson(back), text);
+        // And the defaults (nothing set) round trip too, the folder compression included.
+        t2n::ExportRecipe d;
+        QVERIFY(t2n::recipeFromJson(t2n::toJson(d)) == d);
+        // The perturbation test hook is never saved.
+        r.options.harden.perturbAfter = "fold_constant_ifs";
+        QVERIFY(t2n::toJson(r).find("perturb") == std::string::npos);
+    }
+
+    /// Only the version key is required; a missing key keeps the default.
+    void minimalRecipe() {
+        auto r = t2n::recipeFromJson(R"({"t2n_recipe": 1, "model": "m.pt"})");
+        QCOMPARE(r.model.string(), std::string("m.pt"));
+        QVERIFY(r.options == t2n::ExportOptions{});
+    }
+
+    /// Malformed recipes name the JSON path of the problem.
+    void errorsNameThePath_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("part");
+        QTest::newRow("not json") << "{"
+                                  << "$ is not JSON";
+        QTest::newRow("no version") << R"({"model": "m.pt"})"
+                                    << "$.t2n_recipe is missing";
+        QTest::newRow("future version") << R"({"t2n_recipe": 2})"
+                                        << "$.t2n_recipe is 2";
+        QTest::newRow("unknown key") << R"({"t2n_recipe": 1, "modle": "m.pt"})"
+                                     << "$.modle is not a recipe key";
+        QTest::newRow("nested unknown") << R"({"t2n_recipe": 1, "harden": {"frezee": true}})"
+                                        << "$.harden.frezee is not a recipe key";
+        QTest::newRow("wrong type") << R"({"t2n_recipe": 1, "check": "yes"})"
+                                    << "$.check is string, expected true or false";
+        QTest::newRow("array element") << R"({"t2n_recipe": 1, "harden": {"skip": ["a", 3]}})"
+                                       << "$.harden.skip[1] is number";
+        QTest::newRow("shape element")
+            << R"({"t2n_recipe": 1, "inputs": [{"name": "x", "shape": [1, "3"]}]})"
+            << "$.inputs[0].shape[1] is string";
+        QTest::newRow("bad dtype")
+            << R"({"t2n_recipe": 1, "inputs": [{"name": "x", "dtype": "f8"}]})"
+            << "$.inputs[0].dtype 'f8' is not a dtype";
+        QTest::newRow("bad target") << R"({"t2n_recipe": 1, "target": "onnx"})"
+                                    << "$.target unknown target 'onnx'";
+        QTest::newRow("bad symbol")
+            << R"({"t2n_recipe": 1, "dynamic_axes": [{"tensor": "x", "axis": 0, "symbol": "1"}]})"
+            << "$.dynamic_axes[0] bad dynamic axis";
+        QTest::newRow("compression") << R"({"t2n_recipe": 1, "compression_level": 12})"
+                                     << "$.compression_level is 12";
+        QTest::newRow("negative seed") << R"({"t2n_recipe": 1, "seed": -1})"
+                                       << "$.seed is number";
+    }
+    void errorsNameThePath() {
+        QFETCH(QString, json);
+        QFETCH(QString, part);
+        expectUsage(json.toStdString(), part.toStdString());
+    }
+
+    /// The CLI: an export saved as a recipe and replayed from it writes identical bytes;
+    /// a flag given with --recipe overrides the recipe's value.
+    void cliRecipeSameBytes() {
+        const QString name = "naming_blocks";
+        if (fixtureInfo(name).isEmpty())
+            QSKIP("no fixtures: run the fixtures.generate test first");
+        auto dir = freshDir("recipe_cli");
+        auto t2n = QString::fromStdString(t2nBinary().string());
+        auto path = [&](const char* f) { return QString::fromStdString((dir / f).string()); };
+        QStringList flags{"export", QString::fromStdString(fixtureModel(name).string())};
+        flags << fixtureInputArgs(name) << "--no-identity-properties"
+              << "--property"
+              << "k=v"
+              << "--naming"
+              << "numeric"
+              << "--compression"
+              << "6"
+              << "--no-check";
+        auto a = run(
+            t2n, flags + QStringList{"-o", path("a.nnef.tgz"), "--save-recipe", path("r.json")});
+        QVERIFY2(a.exitCode == 0, qPrintable(a.err));
+        auto saved = t2n::loadRecipe(dir / "r.json");
+        QCOMPARE(saved.options.naming, t2n::NamingScheme::Numeric);
+        QCOMPARE(saved.options.compressionLevel, std::optional<int>(6));
+        auto b = run(t2n, {"export", "--recipe", path("r.json"), "-o", path("b.nnef.tgz")});
+        QVERIFY2(b.exitCode == 0, qPrintable(b.err));
+        auto bytesA = bytesOf(dir / "a.nnef.tgz");
+        QVERIFY(!bytesA.empty());
+        QVERIFY(bytesA == bytesOf(dir / "b.nnef.tgz"));
+        // A flag over the recipe: another naming scheme gives other bytes.
+        auto c = run(t2n, {"export", "--recipe", path("r.json"), "-o", path("c.nnef.tgz"),
+                           "--naming", "raw"});
+        QVERIFY2(c.exitCode == 0, qPrintable(c.err));
+        QVERIFY(bytesA != bytesOf(dir / "c.nnef.tgz"));
+        // A broken recipe is a usage error (exit code 2) naming the path.
+        std::ofstream(dir / "bad.json") << R"({"t2n_recipe": 1, "naming": 3})";
+        auto d = run(t2n, {"export", "--recipe", path("bad.json")});
+        QCOMPARE(d.exitCode, 2);
+        QVERIFY2(d.err.contains("$.naming"), qPrintable(d.err));
+    }
+};
+
+T2N_TEST_SUITE(RecipeTest)
+#include "tst_recipe.moc"
