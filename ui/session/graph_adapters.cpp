@@ -4,7 +4,10 @@
 
 #include "t2n/dtype.h"
 
+#include <QSet>
+
 #include <algorithm>
+#include <map>
 
 namespace t2n::ui {
 
@@ -81,6 +84,61 @@ GraphData graphFromIr(const ir::Graph& g) {
             out.edges.push_back(
                 {from, n.id, v.kind == ir::ValueKind::Tensor ? shapeText(v.shape) : QString()});
         }
+    }
+    return out;
+}
+
+GraphData graphFromSnapshot(const harden::GraphSnapshot& snap,
+                            const std::vector<harden::NodeRemark>& remarks) {
+    GraphData out;
+    QSet<harden::StableId> shown;
+    for (const auto& in : snap.inputs) {
+        if (in.rfind("self", 0) == 0)
+            continue; // the module itself: every attribute read would hang off it
+        out.nodes.push_back(
+            {QStringLiteral("input:%1").arg(qs(in)), qs(in), QStringLiteral("input"), {}, {}, {}});
+    }
+    for (const auto& n : snap.nodes) {
+        if (n.kind == "prim::Constant")
+            continue;
+        GraphNode g;
+        g.id = QStringLiteral("ts:%1").arg(n.id);
+        g.kind = qs(n.kind);
+        g.label = shortKind(n.kind);
+        if (!n.outputTypes.empty())
+            g.label +=
+                QLatin1Char('\n') + qs(n.outputTypes.front()).section(QLatin1Char(','), 0, 3);
+        if (!n.modulePath.empty())
+            g.clusterPath = qs(n.modulePath).split(QLatin1Char('.'));
+        g.properties.insert(QStringLiteral("kind"), g.kind);
+        g.properties.insert(QStringLiteral("text"), qs(n.text));
+        g.properties.insert(QStringLiteral("module path"), qs(n.modulePath));
+        g.properties.insert(QStringLiteral("source"), qs(n.source));
+        g.properties.insert(QStringLiteral("stable id"), QVariant::fromValue<qlonglong>(n.id));
+        for (const auto& r : remarks)
+            if (r.node == n.id)
+                g.badge = qs(r.text).left(40);
+        shown.insert(n.id);
+        out.nodes.push_back(g);
+    }
+    std::map<std::string, QString> inputNode;
+    for (const auto& in : snap.inputs)
+        inputNode[in] = QStringLiteral("input:%1").arg(qs(in));
+    for (const auto& e : snap.edges) {
+        if (e.to < 0 || !shown.contains(e.to))
+            continue;
+        QString from;
+        if (e.from >= 0) {
+            if (!shown.contains(e.from))
+                continue;
+            from = QStringLiteral("ts:%1").arg(e.from);
+        } else {
+            auto it = inputNode.find(e.value);
+            if (it == inputNode.end() || e.value.rfind("self", 0) == 0)
+                continue;
+            from = it->second;
+        }
+        out.edges.push_back({from, QStringLiteral("ts:%1").arg(e.to), QString()});
     }
     return out;
 }

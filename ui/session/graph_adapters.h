@@ -5,6 +5,7 @@
 
 #include "graph/graph_data.h"
 
+#include "t2n/graph_snapshot.h"
 #include "t2n/ir.h"
 
 namespace t2n::ui {
@@ -13,6 +14,12 @@ namespace t2n::ui {
 /// they become variables or literals), graph inputs as "input:NAME" nodes,
 /// module paths as clusters and shapes on edges.
 GraphData graphFromIr(const ir::Graph& graph);
+
+/// A hardening snapshot: node ids are the stable TorchScript ids ("ts:12"),
+/// so two snapshots diff by id; constants are left out like in the IR graph,
+/// graph inputs are "input:NAME" nodes and node remarks become badges.
+GraphData graphFromSnapshot(const harden::GraphSnapshot& snapshot,
+                            const std::vector<harden::NodeRemark>& remarks = {});
 
 /// Id of IR node `id` in graphFromIr's GraphData.
 QString irNodeKey(ir::NodeId id);

@@ -147,6 +147,7 @@ void SessionController::open(const QString& model) {
         st.modelPath = model;
         st.torchScriptText = s->torchScriptText();
         st.forwardArgNames = s->forwardArgumentNames();
+        st.forwardArgs = s->forwardSignature();
     });
 }
 
@@ -163,6 +164,7 @@ void SessionController::prepare(const ExportOptions& options) {
         s->translate(options);
         st.translated = true;
         st.nnefText = s->nnefText();
+        st.provenance = s->provenance();
         st.report = s->report();
     });
 }
@@ -175,6 +177,7 @@ void SessionController::exportModel(const QString& output, const ExportOptions& 
         st.hardenedText = s->hardenedText();
         st.graph = s->graph();
         st.nnefText = s->nnefText();
+        st.provenance = s->provenance();
         st.artifactPath = QString::fromStdString(st.report.artifact.path.string());
     });
 }
@@ -189,7 +192,14 @@ void SessionController::checkArchive(const QString& archive, const ExportOptions
         st.hardenedText = s->hardenedText();
         st.graph = s->graph();
         st.nnefText = s->nnefText();
+        st.provenance = s->provenance();
         st.artifactPath = archive;
+    });
+}
+
+void SessionController::bisect(const ExportOptions& options) {
+    post(Job::Bisect, [options](std::unique_ptr<Session>& s, SessionState& st) {
+        st.bisect = s->bisectHardening(options);
     });
 }
 

@@ -29,7 +29,7 @@ class SessionWorker;
 class SessionController : public QObject {
     Q_OBJECT
 public:
-    enum class Job { Open, Prepare, Export, Check };
+    enum class Job { Open, Prepare, Export, Check, Bisect };
     Q_ENUM(Job)
 
     explicit SessionController(QObject* parent = nullptr);
@@ -47,6 +47,8 @@ public:
     void exportModel(const QString& output, const ExportOptions& options);
     /// Checks an existing archive against the open model (t2n check).
     void checkArchive(const QString& archive, const ExportOptions& options);
+    /// Semantic bisect of the hardening chain: the first pass that changed the numbers.
+    void bisect(const ExportOptions& options);
     /// Asks the running job to stop (it ends with JobError::cancelled).
     void cancel();
 

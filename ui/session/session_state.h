@@ -3,9 +3,12 @@
 // views never read an engine session that another thread is changing.
 #pragma once
 
+#include "t2n/bisect.h"
 #include "t2n/ir.h"
 #include "t2n/options.h"
+#include "t2n/provenance.h"
 #include "t2n/report.h"
+#include "t2n/session.h"
 
 #include <QMetaType>
 #include <QString>
@@ -21,12 +24,16 @@ struct SessionState {
     QString modelPath;
     std::string torchScriptText;              ///< forward() as loaded
     std::vector<std::string> forwardArgNames; ///< forward()'s tensor arguments
+    std::vector<ForwardArgument> forwardArgs; ///< with dtype and shape when recorded
     ExportOptions options;                    ///< the options of the last job
     bool hardened = false, traced = false, translated = false, exported = false;
     std::string hardenedText;
     ir::Graph graph; ///< t2n's IR (after trace)
     std::string nnefText;
-    ExportReport report; ///< harden diagnostics, warnings, check results, ...
+    Provenance provenance; ///< graph.nnef line <-> IR node <-> TorchScript node
+    ExportReport report;
+    std::optional<BisectReport> bisect; ///< the last semantic bisect, if one ran ///< harden
+                                        ///< diagnostics, warnings, check results, ...
     QString artifactPath;
 };
 using StatePtr = std::shared_ptr<const SessionState>;

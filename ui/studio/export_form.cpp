@@ -167,6 +167,7 @@ void ExportForm::setTensors(const QHash<QString, int>& ranks) {
 }
 
 void ExportForm::setOptions(const ExportOptions& o) {
+    base_ = o;
     inputs_->setSpecs(o.inputs);
     axes_->setAxes(o.dynamicAxes);
     props_->setProperties(o.properties);
@@ -199,10 +200,12 @@ void ExportForm::setOptions(const ExportOptions& o) {
 }
 
 ExportOptions ExportForm::options() const {
-    ExportOptions o;
+    ExportOptions o = base_;
     o.inputs = inputs_->specs();
     o.dynamicAxes = axes_->axes();
     o.properties = props_->properties();
+    o.outputNames.clear();
+    o.harden.skip.clear();
     o.target.version = target_->currentIndex() == 0
                            ? std::string()
                            : target_->currentData().toString().toStdString();

@@ -63,6 +63,8 @@ private:
     QListWidget* passes_;
     QSpinBox* seed_;
     QLabel* status_;
+    /// The last options set: the fields the form does not show are kept from them.
+    ExportOptions base_;
 };
 
 } // namespace t2n::ui

@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -129,6 +130,7 @@ MainWindow::MainWindow(QWidget* parent)
         exportAction_->setEnabled(exportButton_->isEnabled());
     });
     connect(stepper_, &PassStepper::rerunRequested, this, &MainWindow::prepareIfReady);
+    connect(stepper_, &PassStepper::bisectRequested, this, [this] { runBisect(form_->options()); });
     connect(stepper_, &PassStepper::skipRequested, this, [this](const QString& name, bool skip) {
         ExportOptions o = form_->options();
         if (skip)
@@ -234,6 +236,32 @@ void MainWindow::buildMenus() {
             tr("NNEF archives (*.nnef.tgz *.nnef.tar *.tgz *.tar);;All files (*)"));
         if (!path.isEmpty())
             checkArchive(path);
+    });
+    file->addAction(tr("&Load export recipe…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Load an export recipe"),
+                                                          QString(), tr("Export recipes (*.json)"));
+        if (path.isEmpty())
+            return;
+        try {
+            loadRecipe(path);
+        } catch (const Error& e) {
+            QMessageBox::warning(this, tr("Cannot load the recipe"),
+                                 QString::fromStdString(e.render()));
+        }
+    });
+    file->addAction(tr("&Save export recipe…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save the export as a recipe"),
+                                                          QStringLiteral("export-recipe.json"),
+                                                          tr("Export recipes (*.json)"));
+        if (path.isEmpty())
+            return;
+        try {
+            saveRecipe(path);
+            stage_->setText(tr("Saved %1: run it with  t2n export --recipe %1").arg(path));
+        } catch (const Error& e) {
+            QMessageBox::warning(this, tr("Cannot save the recipe"),
+                                 QString::fromStdString(e.render()));
+        }
     });
     file->addAction(tr("Save graph &image…"), this, &MainWindow::saveGraphImage);
     file->addSeparator();

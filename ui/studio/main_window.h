@@ -44,6 +44,13 @@ public:
     void exportTo(const QString& output);
     /// Checks an existing archive against the open model with the form's options.
     void checkArchive(const QString& archive);
+    /// Runs the semantic bisect of the hardening chain with `options`.
+    void runBisect(const ExportOptions& options);
+    /// The model, the last export path and the form as a recipe file that
+    /// `t2n export --recipe FILE` runs unchanged. Throws t2n::Error.
+    void saveRecipe(const QString& path);
+    /// Fills the form from a recipe and opens its model (unless open already). Throws t2n::Error.
+    void loadRecipe(const QString& path);
 
     SessionController* controller() const { return controller_; }
     ExportForm* exportForm() const { return form_; }
@@ -107,7 +114,7 @@ private:
     std::vector<std::vector<int>> nodeNnefLines_;
     std::vector<int> nodeIrLine_, nodeTorchLine_;
     std::vector<InputSpec> pendingInputs_;
-    QString pendingExport_;
+    QString lastOutput_;
 };
 
 } // namespace t2n::ui

@@ -10,6 +10,8 @@
 #include "studio/results_panel.h"
 #include "text/code_view.h"
 
+#include "t2n/recipe.h"
+
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -46,7 +48,32 @@ void MainWindow::exportTo(const QString& requested) {
         if (output.isEmpty())
             return;
     }
+    lastOutput_ = output;
     controller_->exportModel(output, form_->options());
+}
+
+void MainWindow::runBisect(const ExportOptions& options) {
+    if (state_ && !state_->modelPath.isEmpty())
+        controller_->bisect(options);
+}
+
+void MainWindow::saveRecipe(const QString& path) {
+    ExportRecipe r;
+    r.model = state_ ? state_->modelPath.toStdString() : std::string();
+    r.output = lastOutput_.toStdString();
+    r.options = form_->options();
+    t2n::saveRecipe(path.toStdString(), r);
+}
+
+void MainWindow::loadRecipe(const QString& path) {
+    const ExportRecipe r = t2n::loadRecipe(path.toStdString());
+    form_->setOptions(r.options);
+    lastOutput_ = QString::fromStdString(r.output.string());
+    const QString model = QString::fromStdString(r.model.string());
+    if (!model.isEmpty() && (!state_ || state_->modelPath != model))
+        openModel(model, r.options.inputs);
+    else
+        prepareIfReady();
 }
 
 void MainWindow::checkArchive(const QString& archive) {
@@ -71,15 +98,28 @@ void MainWindow::onJobFinished(int job, bool ok) {
         addRecent(state_->modelPath);
         ExportOptions o = form_->options();
         o.inputs = pendingInputs_;
-        if (o.inputs.empty())
-            for (const auto& name : state_->forwardArgNames)
-                o.inputs.push_back(InputSpec{name, {1}, DType::F32});
+        // Without specs from the command line or a recipe, the model's own
+        // signature fills what TorchScript recorded (traced models keep shapes).
+        bool complete = !o.inputs.empty();
+        if (o.inputs.empty()) {
+            complete = !state_->forwardArgs.empty();
+            for (const auto& a : state_->forwardArgs) {
+                if (!a.isTensor)
+                    continue;
+                complete = complete && a.shape && a.dtype;
+                InputSpec spec;
+                spec.name = a.name;
+                spec.shape = a.shape.value_or(std::vector<int64_t>{1});
+                spec.dtype = a.dtype.value_or(DType::F32);
+                o.inputs.push_back(spec);
+            }
+        }
         form_->setOptions(o);
         QHash<QString, int> ranks;
         for (const auto& in : o.inputs)
             ranks.insert(QString::fromStdString(in.name), static_cast<int>(in.shape.size()));
         form_->setTensors(ranks);
-        if (pendingInputs_.empty()) {
+        if (!complete) {
             tabs_->setCurrentIndex(ExportTab);
             stage_->setText(tr("Fill in the input shapes, then press Export"));
         } else {
@@ -97,6 +137,11 @@ void MainWindow::onJobFinished(int job, bool ok) {
                           false);
         break;
     case SessionController::Job::Prepare:
+        break;
+    case SessionController::Job::Bisect:
+        tabs_->setCurrentIndex(PassesTab);
+        if (state_->bisect)
+            stepper_->showBisect(*state_->bisect);
         break;
     }
 }

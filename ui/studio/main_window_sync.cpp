@@ -20,21 +20,6 @@ std::vector<int> lineTable(const std::string& text) {
                             -1);
 }
 
-/// The identifiers an NNEF assignment line defines: "(a, b) = op(...)" -> a, b.
-QStringList definedIdentifiers(const QString& line) {
-    const int eq = line.indexOf(QStringLiteral(" = "));
-    if (eq < 0)
-        return {};
-    QString lhs = line.left(eq).trimmed();
-    lhs.remove(QLatin1Char('('))
-        .remove(QLatin1Char(')'))
-        .remove(QLatin1Char('['))
-        .remove(QLatin1Char(']'));
-    QStringList out;
-    for (const QString& id : lhs.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        out << id.trimmed();
-    return out;
-}
 } // namespace
 
 void MainWindow::indexLines() {
@@ -65,14 +50,11 @@ void MainWindow::indexLines() {
     }
 
     // TorchScript text: the line that defines a node's first output.
-    std::unordered_map<std::string, int> byDebugName, byName;
+    std::unordered_map<std::string, int> byDebugName;
     for (const auto& n : nodes) {
         if (n.outputs.empty())
             continue;
         byDebugName.emplace(st.graph.value(n.outputs.front()).debugName, n.id);
-        if (!n.folded)
-            for (ir::ValueId o : n.outputs)
-                byName.emplace(st.graph.value(o).name, n.id);
     }
     static const QRegularExpression lhs(QStringLiteral("^\\s+%([\\w.]+)\\s*:"));
     const std::string& tsText = st.hardenedText;
@@ -89,27 +71,14 @@ void MainWindow::indexLines() {
         nodeTorchLine_[static_cast<size_t>(it->second)] = i + 1;
     }
 
-    // NNEF text: a line belongs to the node whose value name its identifier
-    // is, or extends ("conv1_pad" for "conv1" when lowering needed helpers).
+    // NNEF text: the engine's provenance says which IR node each line came from.
     nnefLineNodes_ = lineTable(st.nnefText);
-    const QStringList nnefLines = QString::fromStdString(st.nnefText).split(QLatin1Char('\n'));
-    for (int i = 0; i < nnefLines.size(); ++i) {
-        for (const QString& id : definedIdentifiers(nnefLines[i])) {
-            std::string key = id.toStdString();
-            auto it = byName.find(key);
-            while (it == byName.end()) {
-                const auto cut = key.rfind('_');
-                if (cut == std::string::npos || cut == 0)
-                    break;
-                key.resize(cut);
-                it = byName.find(key);
-            }
-            if (it == byName.end())
-                continue;
-            nnefLineNodes_[static_cast<size_t>(i) + 1] = it->second;
-            nodeNnefLines_[static_cast<size_t>(it->second)].push_back(i + 1);
-            break;
-        }
+    for (const auto& pl : st.provenance.lines) {
+        if (pl.irNode < 0 || pl.irNode >= static_cast<int>(nodes.size()) || pl.line <= 0 ||
+            pl.line >= static_cast<int>(nnefLineNodes_.size()))
+            continue;
+        nnefLineNodes_[static_cast<size_t>(pl.line)] = pl.irNode;
+        nodeNnefLines_[static_cast<size_t>(pl.irNode)].push_back(pl.line);
     }
 }
 
@@ -171,6 +140,26 @@ void MainWindow::showProperties(int id) {
         nnefOps << nnefLines.value(l - 1).trimmed();
     rows.emplace_back(tr("NNEF"), nnefOps.isEmpty() ? tr("(folded or not translated)")
                                                     : nnefOps.join(QLatin1Char('\n')));
+    // The TorchScript node's story through the hardening chain.
+    if (n.torchNode >= 0) {
+        QStringList story;
+        for (const auto& h : harden::nodeHistory(state_->report.harden, n.torchNode)) {
+            const QString pass = h.round > 0 ? QStringLiteral("%1 (round %2)")
+                                                   .arg(QString::fromStdString(h.pass))
+                                                   .arg(h.round)
+                                             : QString::fromStdString(h.pass);
+            const auto event = harden::nodeEventName(h.what);
+            const QString what =
+                h.isRemark
+                    ? tr("remark")
+                    : QString::fromLatin1(event.data(), static_cast<qsizetype>(event.size()));
+            story << (h.text.empty() ? QStringLiteral("%1 by %2").arg(what, pass)
+                                     : QStringLiteral("%1 by %2: %3")
+                                           .arg(what, pass, QString::fromStdString(h.text)));
+        }
+        rows.emplace_back(tr("history"), story.isEmpty() ? tr("unchanged by the hardening passes")
+                                                         : story.join(QLatin1Char('\n')));
+    }
     properties_->setRowCount(static_cast<int>(rows.size()));
     for (size_t r = 0; r < rows.size(); ++r) {
         properties_->setItem(static_cast<int>(r), 0, new QTableWidgetItem(rows[r].first));
@@ -185,17 +174,13 @@ void MainWindow::selectNodeRef(const NodeRef& node, const QString& nnefIdentifie
     // The NNEF identifier is exact; the node reference is matched by kind and
     // source line (or value name) when there is no identifier.
     if (!nnefIdentifier.isEmpty()) {
-        const QStringList lines = QString::fromStdString(state_->nnefText).split(QLatin1Char('\n'));
-        for (int i = 0; i < lines.size(); ++i)
-            if (definedIdentifiers(lines[i]).contains(nnefIdentifier)) {
-                const int id = irNodeForNnefLine(i + 1);
-                if (id >= 0) {
-                    selectIrNode(id);
-                    irGraph_->setHighlightSet(QStringLiteral("diverging"), {irNodeKey(id)},
-                                              QColor(0xd0, 0x00, 0x20));
-                    return;
-                }
-            }
+        const ProvenanceLine* pl = state_->provenance.defining(nnefIdentifier.toStdString());
+        if (pl && pl->irNode >= 0) {
+            selectIrNode(pl->irNode);
+            irGraph_->setHighlightSet(QStringLiteral("diverging"), {irNodeKey(pl->irNode)},
+                                      QColor(0xd0, 0x00, 0x20));
+            return;
+        }
     }
     for (const auto& n : state_->graph.nodes) {
         const bool sameValue = !node.valueName.empty() && !n.outputs.empty() &&

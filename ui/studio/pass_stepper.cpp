@@ -1,5 +1,7 @@
 #include "studio/pass_stepper.h"
 
+#include "graph/graph_view.h"
+#include "session/graph_adapters.h"
 #include "session/pass_list_model.h"
 #include "text/diff_view.h"
 
@@ -11,6 +13,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -47,6 +50,16 @@ PassStepper::PassStepper(QWidget* parent)
     buttons->addWidget(skip_);
     buttons->addWidget(rerun);
     leftLayout->addLayout(buttons);
+    auto* bisect = new QPushButton(tr("Find the first pass that changes the numbers"), left);
+    bisect->setObjectName(QStringLiteral("bisectButton"));
+    bisect->setToolTip(tr("Runs the example inputs after every pass and compares with the "
+                          "model as loaded"));
+    leftLayout->addWidget(bisect);
+    bisect_ = new QLabel(left);
+    bisect_->setObjectName(QStringLiteral("bisectVerdict"));
+    bisect_->setWordWrap(true);
+    leftLayout->addWidget(bisect_);
+    connect(bisect, &QPushButton::clicked, this, &PassStepper::bisectRequested);
     connect(rerun, &QPushButton::clicked, this, &PassStepper::rerunRequested);
     connect(skip_, &QPushButton::clicked, this, [this] {
         const int row = currentRow();
@@ -68,8 +81,14 @@ PassStepper::PassStepper(QWidget* parent)
     header_ = new QLabel(right);
     header_->setObjectName(QStringLiteral("passHeader"));
     rightLayout->addWidget(header_);
-    diff_ = new DiffView(right);
-    rightLayout->addWidget(diff_, 1);
+    auto* views = new QTabWidget(right);
+    views->setObjectName(QStringLiteral("passViews"));
+    diff_ = new DiffView(views);
+    views->addTab(diff_, tr("Text diff"));
+    graph_ = new GraphView(views);
+    graph_->setObjectName(QStringLiteral("passGraph"));
+    views->addTab(graph_, tr("Graph (changes marked)"));
+    rightLayout->addWidget(views, 1);
     split->addWidget(right);
     split->setStretchFactor(1, 2);
 
@@ -84,6 +103,7 @@ PassStepper::PassStepper(QWidget* parent)
 
 void PassStepper::setDiagnostics(const harden::HardenDiagnostics& d) {
     model_->setDiagnostics(d);
+    graphRow_ = -1;
     const int first = firstChangingRow();
     showRow(first >= 0 ? first : 0);
 }
@@ -137,7 +157,69 @@ void PassStepper::onCurrentChanged() {
                   .arg(name.toHtmlEscaped(),
                        model_->index(row, PassListModel::Changes).data().toString().toHtmlEscaped(),
                        diff_->summary().toHtmlEscaped()));
+    showGraphStep(row);
     Q_EMIT passShown(row);
+}
+
+const harden::GraphSnapshot* PassStepper::snapshotAt(int row) const {
+    const auto& d = model_->diagnostics();
+    for (int r = row; r >= 1; --r) // a skipped pass keeps the snapshot before it
+        if (!d.passes[static_cast<size_t>(r - 1)].snapshot.empty())
+            return &d.passes[static_cast<size_t>(r - 1)].snapshot;
+    return d.inputSnapshot.empty() ? nullptr : &d.inputSnapshot;
+}
+
+void PassStepper::showGraphStep(int row) {
+    const auto& d = model_->diagnostics();
+    const harden::GraphSnapshot* after = snapshotAt(row);
+    if (!after)
+        return;
+    const std::vector<harden::NodeRemark> none;
+    const auto& remarks = row >= 1 ? d.passes[static_cast<size_t>(row - 1)].nodeRemarks : none;
+    GraphData next = graphFromSnapshot(*after, remarks);
+    const harden::GraphSnapshot* before = row >= 1 ? snapshotAt(row - 1) : nullptr;
+    // Stepping on from the row shown (laid out) keeps every unchanged box in
+    // place and marks removed, added and rewired nodes; a jump lays the
+    // snapshot out afresh and outlines what the pass added or rewired.
+    graph_->clearHighlightSet(QStringLiteral("pass"));
+    if (before && graphRow_ == row - 1 && !graph_->isLayoutPending()) {
+        lastStep_ = graph_->showStep(graph_->graph(), next);
+    } else {
+        lastStep_ = before ? diffGraphs(graphFromSnapshot(*before), next) : GraphDiff{};
+        graph_->setGraph(next);
+        graph_->setHighlightSet(QStringLiteral("pass"), lastStep_.added + lastStep_.rewired,
+                                QColor(0x2e, 0x9d, 0x4a));
+    }
+    graphRow_ = row;
+}
+
+int PassStepper::showBisect(const BisectReport& report) {
+    const BisectStep* first = report.first();
+    int row = -1;
+    if (first)
+        for (int r = 1; r < model_->rowCount(); ++r) {
+            const QModelIndex idx = model_->index(r, 0);
+            if (idx.data(PassListModel::PassNameRole).toString() ==
+                    QString::fromStdString(first->pass) &&
+                idx.data(PassListModel::RoundRole).toInt() == first->round) {
+                row = r;
+                break;
+            }
+        }
+    bisect_->setText(first ? tr("<b>Semantic bisect:</b> %1")
+                                 .arg(QString::fromStdString(report.summary()).toHtmlEscaped())
+                           : tr("Semantic bisect: no pass changed the outputs (tolerance %1).")
+                                 .arg(QString::fromStdString(report.tolerance)));
+    bisect_->setStyleSheet(first ? QStringLiteral("color: #b00020;") : QString());
+    if (row >= 0) {
+        filter_->setHideNoOp(false);
+        showRow(row);
+    }
+    return row;
+}
+
+QString PassStepper::bisectVerdict() const {
+    return bisect_->text();
 }
 
 } // namespace t2n::ui

@@ -5,6 +5,9 @@
 // the stepper always shows what the engine really did.
 #pragma once
 
+#include "graph/graph_data.h"
+
+#include "t2n/bisect.h"
 #include "t2n/harden.h"
 
 #include <QWidget>
@@ -18,6 +21,7 @@ class QTableView;
 namespace t2n::ui {
 
 class DiffView;
+class GraphView;
 class PassFilterModel;
 class PassListModel;
 
@@ -30,6 +34,7 @@ public:
     PassListModel* model() const { return model_; }
     PassFilterModel* filter() const { return filter_; }
     DiffView* diffView() const { return diff_; }
+    GraphView* graphView() const { return graph_; }
     QTableView* passTable() const { return table_; }
 
     /// Row of the source model shown (0: the graph as loaded), or -1.
@@ -40,17 +45,28 @@ public:
     void step(int delta);
     /// The first pass that changed something, as a source-model row (or -1).
     int firstChangingRow() const;
+    /// Shows a semantic bisect: names the first pass that changed the numbers
+    /// and selects it. Returns its source-model row (-1: no pass did).
+    int showBisect(const BisectReport& report);
+    /// The bisect verdict shown (empty before one ran).
+    QString bisectVerdict() const;
+    /// What the graph view marked for the pass shown (by stable node id).
+    const GraphDiff& lastGraphStep() const { return lastStep_; }
 
 Q_SIGNALS:
     /// The shown pass changed: the graph view can mark what it did.
     void passShown(int row);
     /// Run the chain again (with the export form's passes and freeze setting).
     void rerunRequested();
+    /// Run the semantic bisect.
+    void bisectRequested();
     /// Run the chain again without the pass `name` (or with it, when `skip` is false).
     void skipRequested(const QString& name, bool skip);
 
 private:
     void onCurrentChanged();
+    void showGraphStep(int row);
+    const harden::GraphSnapshot* snapshotAt(int row) const;
 
     PassListModel* model_;
     PassFilterModel* filter_;
@@ -58,8 +74,12 @@ private:
     QCheckBox* hideNoOp_;
     QPushButton* skip_;
     QLabel* header_;
+    QLabel* bisect_;
     QListWidget* remarks_;
     DiffView* diff_;
+    GraphView* graph_;
+    int graphRow_ = -1; ///< the row whose snapshot the graph shows
+    GraphDiff lastStep_;
 };
 
 } // namespace t2n::ui

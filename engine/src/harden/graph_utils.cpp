@@ -106,8 +106,12 @@ std::string callPath(const Node* node) {
     if (auto cs = node->callstack())
         for (const auto& entry : (*cs)->vec()) {
             const auto& info = std::get<2>(entry);
-            if (info && !info->instance_name().empty())
-                path += (path.empty() ? "" : ".") + info->instance_name();
+            if (!info || info->instance_name().empty())
+                continue;
+            // Appended piecewise: `"." + name` trips GCC 12's -Wstringop-overflow.
+            if (!path.empty())
+                path += '.';
+            path += info->instance_name();
         }
     return path;
 }

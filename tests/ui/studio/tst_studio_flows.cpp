@@ -15,6 +15,7 @@
 #include "text/code_view.h"
 #include "text/diff_view.h"
 
+#include "t2n/recipe.h"
 #include "t2n/session.h"
 
 #include <QFile>
@@ -100,6 +101,22 @@ private Q_SLOTS:
             QCOMPARE(withoutFillers(diff->leftView()), trimmed(QString::fromStdString(before)));
             QCOMPARE(withoutFillers(diff->rightView()), trimmed(QString::fromStdString(after)));
             before = after;
+            // The graph pane marks the nodes the engine says the pass removed or added.
+            const GraphDiff& marked = stepper->lastGraphStep();
+            for (const auto& e : rec.events) {
+                const QString id = QStringLiteral("ts:%1").arg(e.node);
+                const auto* prev = i == 0 ? diag.inputSnapshot.find(e.node)
+                                          : diag.passes[i - 1].snapshot.find(e.node);
+                const auto* next = rec.snapshot.find(e.node);
+                if (e.what == t2n::harden::NodeEventKind::Removed && prev &&
+                    prev->kind != "prim::Constant")
+                    QVERIFY2(marked.removed.contains(id),
+                             qPrintable(QString::fromStdString(rec.name) + " " + id));
+                if (e.what == t2n::harden::NodeEventKind::Added && next &&
+                    next->kind != "prim::Constant")
+                    QVERIFY2(marked.added.contains(id),
+                             qPrintable(QString::fromStdString(rec.name) + " " + id));
+            }
         }
         // Hiding no-op passes keeps the first changing pass reachable by stepping.
         stepper->filter()->setHideNoOp(true);
@@ -128,6 +145,74 @@ private Q_SLOTS:
         QVERIFY(stepper->model()->index(freezeRow, 0).data(PassListModel::SkippedRole).toBool());
         QVERIFY(w.exportForm()->options().harden.skip.count("freeze_module"));
         QVERIFY(w.controller()->state()->translated);
+    }
+
+    /// A recipe saved from the studio is what the engine reads back, loads
+    /// into a fresh window unchanged, and runs in `t2n export --recipe`.
+    void recipeSaveReloadAndCli() {
+        const auto dir = t2n::test::freshDir(QStringLiteral("ui-recipe"));
+        const QString recipe = QString::fromStdString((dir / "recipe.json").string());
+        t2n::ExportOptions edited;
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(openSample(w));
+            w.exportForm()->axesModel()->appendRow(
+                {QStringLiteral("image"), QStringLiteral("0"), QStringLiteral("N")});
+            w.exportForm()->propertiesModel()->appendRow(
+                {QStringLiteral("model_version"), QStringLiteral("7")});
+            t2n::ExportOptions o = w.exportForm()->options();
+            o.checkTolerance = "very";
+            o.compressionLevel = 0;
+            o.harden.skip.insert("strip_prim_data");
+            w.exportForm()->setOptions(o);
+            edited = w.exportForm()->options();
+            w.exportTo(QString::fromStdString((dir / "first.nnef.tar").string()));
+            QVERIFY(w.controller()->waitIdle());
+            w.saveRecipe(recipe);
+        }
+        const t2n::ExportRecipe read = t2n::loadRecipe(recipe.toStdString());
+        QVERIFY(read.options == edited);
+        QCOMPARE(QString::fromStdString(read.model.string()), sampleModel());
+
+        MainWindow again;
+        again.show();
+        again.loadRecipe(recipe);
+        QVERIFY(again.controller()->waitIdle());
+        QVERIFY(again.controller()->state()->translated);
+        QVERIFY(again.exportForm()->options() == edited);
+
+        const auto r = t2n::test::run(QString::fromStdString(t2n::test::t2nBinary().string()),
+                                      {QStringLiteral("export"), QStringLiteral("--recipe"), recipe,
+                                       QStringLiteral("-o"),
+                                       QString::fromStdString((dir / "cli.nnef.tar").string())});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(std::filesystem::exists(dir / "cli.nnef.tar"));
+        std::filesystem::remove_all(dir);
+    }
+
+    /// With a pass made wrong on purpose (the engine's perturbation hook),
+    /// the stepper's bisect names exactly that pass; without it, none.
+    void bisectNamesTheBrokenPass() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openSample(w));
+        w.runBisect(w.exportForm()->options());
+        QVERIFY(w.controller()->waitIdle());
+        QVERIFY(w.controller()->state()->bisect);
+        QCOMPARE(w.controller()->state()->bisect->firstChanged, -1);
+        QVERIFY(w.passStepper()->bisectVerdict().contains(QStringLiteral("no pass")));
+
+        t2n::ExportOptions broken = w.exportForm()->options();
+        broken.harden.perturbAfter = "eliminate_dead_code";
+        w.runBisect(broken);
+        QVERIFY(w.controller()->waitIdle());
+        const int row = w.passStepper()->currentRow();
+        QVERIFY(row > 0);
+        QCOMPARE(
+            w.passStepper()->model()->index(row, 0).data(PassListModel::PassNameRole).toString(),
+            QStringLiteral("eliminate_dead_code"));
+        QVERIFY(w.passStepper()->bisectVerdict().contains(QStringLiteral("eliminate_dead_code")));
     }
 
     /// A dynamic axis typed into the form reaches the archive: the symbol is
