@@ -47,8 +47,14 @@ GraphData graphFromIr(const ir::Graph& g) {
         n.properties.insert(QStringLiteral("value"), valueText(v));
         out.nodes.push_back(n);
     }
+    auto frozenVarying = [&g](const ir::Node& node) {
+        return node.folded && std::any_of(node.outputs.begin(), node.outputs.end(),
+                                          [&g](ir::ValueId o) { return g.value(o).varies; });
+    };
     for (const ir::Node& node : g.nodes) {
-        if (node.folded)
+        // Known values are not drawn, except those frozen from the example
+        // shape although they follow a symbolic axis: those are the bug.
+        if (node.folded && !frozenVarying(node))
             continue;
         GraphNode n;
         n.id = irNodeKey(node.id);
@@ -73,7 +79,7 @@ GraphData graphFromIr(const ir::Graph& g) {
             const ir::Value& v = g.value(in);
             QString from;
             if (v.producer >= 0) {
-                if (g.node(v.producer).folded)
+                if (g.node(v.producer).folded && !frozenVarying(g.node(v.producer)))
                     continue; // a constant: shown in the node's properties, not as a box
                 from = irNodeKey(v.producer);
             } else if (std::find(g.inputs.begin(), g.inputs.end(), in) != g.inputs.end()) {
@@ -140,6 +146,15 @@ GraphData graphFromSnapshot(const harden::GraphSnapshot& snap,
         }
         out.edges.push_back({from, QStringLiteral("ts:%1").arg(e.to), QString()});
     }
+    return out;
+}
+
+QSet<QString> frozenFromExampleShape(const ir::Graph& g) {
+    QSet<QString> out;
+    for (const ir::Node& node : g.nodes)
+        if (node.folded && std::any_of(node.outputs.begin(), node.outputs.end(),
+                                       [&g](ir::ValueId o) { return g.value(o).varies; }))
+            out.insert(irNodeKey(node.id));
     return out;
 }
 

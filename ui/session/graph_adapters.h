@@ -21,6 +21,10 @@ GraphData graphFromIr(const ir::Graph& graph);
 GraphData graphFromSnapshot(const harden::GraphSnapshot& snapshot,
                             const std::vector<harden::NodeRemark>& remarks = {});
 
+/// IR nodes (as graphFromIr ids) whose value was frozen at the example shape
+/// although it changed with a symbolic axis: a "dynamic" export made static.
+QSet<QString> frozenFromExampleShape(const ir::Graph& graph);
+
 /// Id of IR node `id` in graphFromIr's GraphData.
 QString irNodeKey(ir::NodeId id);
 

@@ -7,6 +7,7 @@
 #include "session/session_state.h"
 
 #include <QMainWindow>
+#include <QSet>
 
 #include <vector>
 
@@ -61,6 +62,8 @@ public:
     CodeView* irTextView() const { return irText_; }
     CodeView* nnefView() const { return nnefText_; }
     QTabWidget* tabs() const { return tabs_; }
+    /// IR graph nodes outlined as frozen from the example shape (dynamic exports).
+    const QSet<QString>& frozenNodes() const { return frozen_; }
     /// The IR node shown as selected everywhere (-1: none).
     int selectedIrNode() const { return selectedIrNode_; }
 
@@ -115,6 +118,7 @@ private:
     std::vector<int> nodeIrLine_, nodeTorchLine_;
     std::vector<InputSpec> pendingInputs_;
     QString lastOutput_;
+    QSet<QString> frozen_;
 };
 
 } // namespace t2n::ui

@@ -167,10 +167,18 @@ void MainWindow::onState(const StatePtr& state) {
     irText_->setCode(st.traced ? QString::fromStdString(st.graph.print()) : QString(),
                      Language::Plain);
     nnefText_->setCode(QString::fromStdString(st.nnefText), Language::Nnef);
-    if (st.traced)
+    frozen_.clear();
+    if (st.traced) {
         irGraph_->setGraph(graphFromIr(st.graph));
-    else
+        frozen_ = frozenFromExampleShape(st.graph);
+    } else {
         irGraph_->setGraph(GraphData{});
+    }
+    irGraph_->setHighlightSet(QStringLiteral("frozen"), frozen_, QColor(0xf0, 0x8c, 0x00));
+    if (!frozen_.isEmpty())
+        stage_->setText(tr("%n value(s) frozen at the example shape although they follow a "
+                           "dynamic axis (outlined orange)",
+                           nullptr, static_cast<int>(frozen_.size())));
     if (st.hardened)
         stepper_->setDiagnostics(st.report.harden);
     indexLines();

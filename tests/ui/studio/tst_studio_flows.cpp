@@ -236,6 +236,33 @@ private Q_SLOTS:
         std::filesystem::remove_all(dir);
     }
 
+    /// A GRU without initial state builds its zero state from the example
+    /// batch: with the batch made dynamic the engine warns that the value was
+    /// frozen, and the studio outlines exactly such nodes in the IR graph.
+    void frozenNodesOutlined() {
+        const QString name = QStringLiteral("op_rnn_gru_bidir");
+        if (!std::filesystem::exists(t2n::test::fixtureModel(name)))
+            QSKIP("fixture op_rnn_gru_bidir not generated");
+        t2n::ExportOptions o = t2n::test::fixtureOptions(name);
+        o.dynamicAxes = {t2n::DynamicAxis::parse("x:0=B")};
+        MainWindow w;
+        w.show();
+        w.exportForm()->setOptions(o);
+        w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()), o.inputs);
+        QVERIFY(w.controller()->waitIdle());
+        const auto& st = *w.controller()->state();
+        QVERIFY(st.traced);
+        int warned = 0;
+        for (const auto& warning : st.report.warnings)
+            warned += warning.find("frozen at the example shape") != std::string::npos ? 1 : 0;
+        QVERIFY(warned > 0);
+        QVERIFY(!w.frozenNodes().isEmpty());
+        for (const QString& id : w.frozenNodes()) {
+            const auto& node = st.graph.node(id.mid(3).toInt());
+            QVERIFY(node.folded);
+        }
+    }
+
     /// One click exports, checks and says "Valid" with the figures.
     void exportAndValidate() {
         MainWindow w;
