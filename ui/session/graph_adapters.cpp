@@ -31,6 +31,12 @@ QString shortKind(const std::string& kind) {
 }
 } // namespace
 
+/// Known at export time, yet different at the second shape probe.
+bool isFrozenVarying(const ir::Graph& g, const ir::Node& node) {
+    return node.folded && std::any_of(node.outputs.begin(), node.outputs.end(),
+                                      [&g](ir::ValueId o) { return g.value(o).varies; });
+}
+
 QString irNodeKey(ir::NodeId id) {
     return QStringLiteral("ir:%1").arg(id);
 }
@@ -47,10 +53,7 @@ GraphData graphFromIr(const ir::Graph& g) {
         n.properties.insert(QStringLiteral("value"), valueText(v));
         out.nodes.push_back(n);
     }
-    auto frozenVarying = [&g](const ir::Node& node) {
-        return node.folded && std::any_of(node.outputs.begin(), node.outputs.end(),
-                                          [&g](ir::ValueId o) { return g.value(o).varies; });
-    };
+    auto frozenVarying = [&g](const ir::Node& node) { return isFrozenVarying(g, node); };
     for (const ir::Node& node : g.nodes) {
         // Known values are not drawn, except those frozen from the example
         // shape although they follow a symbolic axis: those are the bug.
@@ -152,8 +155,7 @@ GraphData graphFromSnapshot(const harden::GraphSnapshot& snap,
 QSet<QString> frozenFromExampleShape(const ir::Graph& g) {
     QSet<QString> out;
     for (const ir::Node& node : g.nodes)
-        if (node.folded && std::any_of(node.outputs.begin(), node.outputs.end(),
-                                       [&g](ir::ValueId o) { return g.value(o).varies; }))
+        if (isFrozenVarying(g, node))
             out.insert(irNodeKey(node.id));
     return out;
 }

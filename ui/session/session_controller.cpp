@@ -32,6 +32,14 @@ private:
     SessionController* c_;
     std::shared_ptr<std::atomic<bool>> cancel_;
 };
+/// After a job that ran every stage: what each stage left, for the views.
+void captureStages(Session& s, SessionState& st) {
+    st.hardened = st.traced = st.translated = st.exported = true;
+    st.hardenedText = s.hardenedText();
+    st.graph = s.graph();
+    st.nnefText = s.nnefText();
+    st.provenance = s.provenance();
+}
 } // namespace
 
 /// Lives on the worker thread and owns the engine session there.
@@ -173,11 +181,7 @@ void SessionController::exportModel(const QString& output, const ExportOptions& 
     post(Job::Export, [output, options](std::unique_ptr<Session>& s, SessionState& st) {
         st.options = options;
         st.report = s->exportModel(output.toStdString(), options);
-        st.hardened = st.traced = st.translated = st.exported = true;
-        st.hardenedText = s->hardenedText();
-        st.graph = s->graph();
-        st.nnefText = s->nnefText();
-        st.provenance = s->provenance();
+        captureStages(*s, st);
         st.artifactPath = QString::fromStdString(st.report.artifact.path.string());
     });
 }
@@ -188,11 +192,7 @@ void SessionController::checkArchive(const QString& archive, const ExportOptions
         const CheckReport& report = s->check(archive.toStdString(), options);
         st.report = s->report();
         st.report.check = report;
-        st.hardened = st.traced = st.translated = st.exported = true;
-        st.hardenedText = s->hardenedText();
-        st.graph = s->graph();
-        st.nnefText = s->nnefText();
-        st.provenance = s->provenance();
+        captureStages(*s, st);
         st.artifactPath = archive;
     });
 }
