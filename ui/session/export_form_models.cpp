@@ -2,6 +2,7 @@
 
 #include "t2n/error.h"
 
+#include <QFileInfo>
 #include <QRegularExpression>
 
 namespace t2n::ui {
@@ -22,13 +23,33 @@ template <typename Parse> QString parseError(Parse&& parse) {
     }
 }
 
+/// The engine's spelling of one row: "x:1x3x8x8:f32", or "x=@file.npy"
+/// when the row takes its values (and so its shape and dtype) from a file.
 QString specText(const QStringList& cells) {
+    if (!cells.value(3).trimmed().isEmpty())
+        return QStringLiteral("%1=@%2").arg(cells.value(0), cells.value(3).trimmed());
     return QStringLiteral("%1:%2:%3").arg(cells.value(0), cells.value(1), cells.value(2));
+}
+
+/// Why a values cell ("file.npy", "file.npz#member", "file.pt") cannot be
+/// read, or an empty string. The suffix rules are the engine parser's; the
+/// file must exist now, so the mistake shows before the export starts.
+QString valuesFileError(const QString& cell) {
+    const QString value = cell.trimmed();
+    if (value.isEmpty())
+        return {};
+    QString err = parseError([&] { InputSpec::parse(("x=@" + value).toStdString()); });
+    if (!err.isEmpty())
+        return err;
+    const QString file = value.section(QLatin1Char('#'), 0, 0);
+    if (!QFileInfo(file).isFile())
+        return QObject::tr("no file '%1' (give a path to a .npy, .npz or .pt file)").arg(file);
+    return {};
 }
 } // namespace
 
 InputSpecsModel::InputSpecsModel(QObject* parent)
-    : EditableTableModel({tr("name"), tr("shape"), tr("dtype")}, parent) {}
+    : EditableTableModel({tr("name"), tr("shape"), tr("dtype"), tr("values")}, parent) {}
 
 void InputSpecsModel::setSpecs(const std::vector<InputSpec>& specs) {
     QVector<QStringList> rows;
@@ -36,9 +57,16 @@ void InputSpecsModel::setSpecs(const std::vector<InputSpec>& specs) {
         QStringList dims;
         for (int64_t d : s.shape)
             dims << QString::number(d);
-        rows.push_back({QString::fromStdString(s.name), dims.join(QLatin1Char('x')),
-                        QString::fromLatin1(dtypeName(s.dtype).data(),
-                                            static_cast<qsizetype>(dtypeName(s.dtype).size()))});
+        QString values = QString::fromStdString(s.valuesFile);
+        if (!s.valuesMember.empty())
+            values += QLatin1Char('#') + QString::fromStdString(s.valuesMember);
+        rows.push_back({QString::fromStdString(s.name),
+                        s.valuesFile.empty() ? dims.join(QLatin1Char('x')) : QString(),
+                        s.valuesFile.empty()
+                            ? QString::fromLatin1(dtypeName(s.dtype).data(),
+                                                  static_cast<qsizetype>(dtypeName(s.dtype).size()))
+                            : QString(),
+                        values});
     }
     setRows(rows);
 }
@@ -59,6 +87,11 @@ QString InputSpecsModel::validate(int row, int column, const QStringList& cells)
                 return tr("'%1' is already the name of input %2").arg(cells.value(0)).arg(r + 1);
         return {};
     }
+    if (column == 3)
+        return valuesFileError(cells.value(3));
+    // With a values file, shape and dtype come from the file.
+    if (!cells.value(3).trimmed().isEmpty())
+        return {};
     // Shape and dtype errors come from the engine's parser, shown on the cell
     // they are about.
     QString probe = specText(

@@ -6,6 +6,8 @@ target_sources(t2n_ui PRIVATE
   session/export_form_models.h
   session/graph_adapters.cpp
   session/graph_adapters.h
+  session/remark_index.cpp
+  session/remark_index.h
   session/pass_list_model.cpp
   session/pass_list_model.h
   session/report_models.cpp

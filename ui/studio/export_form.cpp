@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -36,7 +37,26 @@ ExportForm::ExportForm(QWidget* parent)
     auto* inputsView = new QTableView(inputsBox);
     inputsView->setObjectName(QStringLiteral("inputsTable"));
     inputsView->setModel(inputs_);
-    (new QVBoxLayout(inputsBox))->addWidget(tableWithButtons(inputsView, tr("Add an input")));
+    auto* inputsLayout = new QVBoxLayout(inputsBox);
+    inputsLayout->addWidget(tableWithButtons(inputsView, tr("Add an input")));
+    auto* valuesRow = new QHBoxLayout;
+    auto* valuesButton = new QPushButton(tr("Values from a file…"), inputsBox);
+    valuesButton->setObjectName(QStringLiteral("inputValuesButton"));
+    valuesButton->setToolTip(tr("Use a .npy, .npz or .pt tensor as the selected input's example "
+                                "values (its shape and dtype come from the file)"));
+    valuesRow->addWidget(valuesButton);
+    valuesRow->addWidget(new QLabel(tr("Empty values: seeded random numbers."), inputsBox), 1);
+    inputsLayout->addLayout(valuesRow);
+    connect(valuesButton, &QPushButton::clicked, this, [this, inputsView] {
+        const int row = inputsView->currentIndex().isValid() ? inputsView->currentIndex().row() : 0;
+        if (row >= inputs_->rowCount())
+            return;
+        const QString file = QFileDialog::getOpenFileName(
+            this, tr("Example values for '%1'").arg(inputs_->cell(row, 0)), QString(),
+            tr("Tensors (*.npy *.npz *.pt);;All files (*)"));
+        if (!file.isEmpty())
+            inputs_->setData(inputs_->index(row, 3), file);
+    });
     layout->addWidget(inputsBox);
 
     auto* axesBox = new QGroupBox(tr("Dynamic axes (checked at two sizes on export)"), this);

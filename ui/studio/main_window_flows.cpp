@@ -3,6 +3,7 @@
 #include "graph/graph_view.h"
 #include "session/export_form_models.h"
 #include "session/graph_adapters.h"
+#include "session/remark_index.h"
 #include "session/session_controller.h"
 #include "studio/export_form.h"
 #include "studio/main_window.h"
@@ -168,8 +169,14 @@ void MainWindow::onState(const StatePtr& state) {
                      Language::Plain);
     nnefText_->setCode(QString::fromStdString(st.nnefText), Language::Nnef);
     frozen_.clear();
+    const auto remarks =
+        st.hardened ? remarksByNode(st.report.harden) : QHash<harden::StableId, QStringList>{};
+    if (st.hardened)
+        torchText_->setLineNotes(remarkNotesForText(st.report.harden, st.hardenedText));
     if (st.traced) {
-        irGraph_->setGraph(graphFromIr(st.graph));
+        GraphData irData = graphFromIr(st.graph);
+        badgeRemarks(irData, st.graph, remarks);
+        irGraph_->setGraph(irData);
         frozen_ = frozenFromExampleShape(st.graph);
     } else {
         irGraph_->setGraph(GraphData{});

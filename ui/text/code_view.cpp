@@ -4,9 +4,11 @@
 #include "text/text_highlighter.h"
 
 #include <QFontDatabase>
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QTextBlock>
+#include <QToolTip>
 
 namespace t2n::ui {
 
@@ -44,6 +46,7 @@ void CodeView::setCode(const QString& text, Language language) {
     linked_.clear();
     marks_.clear();
     gutterNumbers_.clear();
+    notes_.clear();
     setPlainText(text);
     setLanguage(language);
 }
@@ -102,6 +105,11 @@ void CodeView::setGutterNumbers(std::vector<int> numbers) {
     gutterNumbers_ = std::move(numbers);
     updateGutterGeometry();
     gutter_->update();
+}
+
+void CodeView::setLineNotes(QHash<int, QString> notes) {
+    notes_ = std::move(notes);
+    viewport()->update();
 }
 
 int CodeView::gutterNumber(int line) const {
@@ -168,6 +176,45 @@ void CodeView::paintEvent(QPaintEvent* event) {
         }
     }
     QPlainTextEdit::paintEvent(event);
+    if (!notes_.isEmpty())
+        paintLineNotes(event);
+}
+
+void CodeView::paintLineNotes(QPaintEvent* event) {
+    QPainter painter(viewport());
+    QFont italic = font();
+    italic.setItalic(true);
+    painter.setFont(italic);
+    // A remark is advice, not an error: a muted amber that reads on light and dark bases.
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    painter.setPen(dark ? QColor(0xe0, 0xb0, 0x60) : QColor(0x9a, 0x5b, 0x00));
+    const QFontMetrics textMetrics(font());
+    for (QTextBlock block = firstVisibleBlock(); block.isValid(); block = block.next()) {
+        const QRectF r = blockBoundingGeometry(block).translated(contentOffset());
+        if (r.top() > event->rect().bottom())
+            break;
+        const auto it = notes_.constFind(block.blockNumber() + 1);
+        if (it == notes_.constEnd() || r.bottom() < event->rect().top())
+            continue;
+        const qreal x = contentOffset().x() + document()->documentMargin() +
+                        textMetrics.horizontalAdvance(block.text()) +
+                        3 * textMetrics.horizontalAdvance(QLatin1Char(' '));
+        painter.drawText(QRectF(x, r.top(), qMax<qreal>(0, viewport()->width() - x), r.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("◂ ") + *it);
+    }
+}
+
+bool CodeView::viewportEvent(QEvent* event) {
+    if (event->type() == QEvent::ToolTip && !notes_.isEmpty()) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString note = notes_.value(lineAt(help->pos()));
+        if (note.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), note, viewport());
+        return true;
+    }
+    return QPlainTextEdit::viewportEvent(event);
 }
 
 int CodeView::gutterWidth() const {

@@ -8,6 +8,7 @@
 
 #include "text/text_language.h"
 
+#include <QHash>
 #include <QList>
 #include <QPlainTextEdit>
 
@@ -55,6 +56,13 @@ public:
     /// Background painted behind `line`; invalid when it has none.
     QColor lineBackground(int line) const;
 
+    /// Short notes drawn after the end of their line (and shown as its
+    /// tooltip), like a compiler's inline remarks: "missed: ...". Keys are
+    /// 1-based lines. setCode() clears them.
+    void setLineNotes(QHash<int, QString> notes);
+    QString lineNote(int line) const { return notes_.value(line); }
+    const QHash<int, QString>& lineNotes() const { return notes_; }
+
     /// Selects the next (or previous) occurrence after the cursor, wrapping around.
     bool findText(const QString& text, bool backward = false, bool caseSensitive = false);
 
@@ -67,12 +75,14 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void changeEvent(QEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
 
 private:
     friend class LineNumberGutter;
     int gutterWidth() const;
     void paintGutter(QPaintEvent* event);
     void updateGutterGeometry();
+    void paintLineNotes(QPaintEvent* event);
     int gutterNumber(int line) const;
     QColor lineBackground(int line, const LineColors& colors) const;
 
@@ -81,6 +91,7 @@ private:
     QList<LineRange> linked_;
     std::vector<LineMark> marks_;
     std::vector<int> gutterNumbers_;
+    QHash<int, QString> notes_;
     QPoint pressPos_;
 };
 

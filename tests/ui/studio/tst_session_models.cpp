@@ -11,6 +11,7 @@
 #include "t2n/session.h"
 
 #include <QAbstractItemModelTester>
+#include <QFile>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -87,6 +88,66 @@ private Q_SLOTS:
         m.setData(m.index(1, 2), QStringLiteral("i64"));
         m.setData(m.index(1, 0), QStringLiteral("x"));
         QVERIFY(m.errorAt(1, 0).contains(QStringLiteral("already")));
+    }
+
+    /// The values column takes a .npy/.npz/.pt file: a missing file or an
+    /// unknown suffix is an error on that cell; a real file makes the row the
+    /// engine's "NAME=@file" spec, and preparing with it gives the IR input
+    /// the file's shape (not the table's).
+    void inputValuesFromFile() {
+        const auto dir = t2n::test::freshDir(QStringLiteral("ui-values"));
+        const QString npy = QString::fromStdString((dir / "image.npy").string());
+        {
+            // A .npy written by hand from the format's spec (v1.0 header).
+            QByteArray header =
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 24, 24), }";
+            while ((10 + header.size() + 1) % 64 != 0)
+                header += ' ';
+            header += '\n';
+            QFile f(npy);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("\x93NUMPY\x01\x00", 8);
+            const quint16 len = static_cast<quint16>(header.size());
+            f.write(reinterpret_cast<const char*>(&len), 2);
+            f.write(header);
+            QByteArray data(1 * 3 * 24 * 24 * 4, '\0');
+            auto* values = reinterpret_cast<float*>(data.data());
+            for (int i = 0; i < 3 * 24 * 24; ++i)
+                values[i] = static_cast<float>(i % 17) / 17.0f;
+            f.write(data);
+        }
+        InputSpecsModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setSpecs({t2n::InputSpec::parse("input:1x3x32x32:f32")});
+        m.setData(m.index(0, 3), QString::fromStdString((dir / "nothere.npy").string()));
+        QVERIFY(m.errorAt(0, 3).contains(QStringLiteral("no file")));
+        m.setData(m.index(0, 3), QString::fromStdString((dir / "image.txt").string()));
+        QVERIFY(!m.errorAt(0, 3).isEmpty());
+        m.setData(m.index(0, 3), npy);
+        QVERIFY2(m.isValid(), qPrintable(m.errors().join(QLatin1Char('\n'))));
+        const auto specs = m.specs();
+        QCOMPARE(QString::fromStdString(specs.at(0).valuesFile), npy);
+        // Round trip: a spec with a file fills the values column, not the shape.
+        InputSpecsModel again;
+        again.setSpecs(specs);
+        QCOMPARE(again.cell(0, 3), npy);
+        QVERIFY(again.cell(0, 1).isEmpty());
+
+        SessionController c;
+        QSignalSpy failed(&c, &SessionController::jobFailed);
+        c.open(sampleModel());
+        QVERIFY(c.waitIdle());
+        t2n::ExportOptions o;
+        o.inputs = specs;
+        c.prepare(o);
+        QVERIFY(c.waitIdle());
+        QVERIFY2(failed.isEmpty(),
+                 failed.isEmpty() ? ""
+                                  : qPrintable(failed.first().at(1).value<JobError>().rendered));
+        const auto& g = c.state()->graph;
+        QVERIFY(!g.inputs.empty());
+        QCOMPARE(g.value(g.inputs.front()).shape, (std::vector<int64_t>{1, 3, 24, 24}));
+        std::filesystem::remove_all(dir);
     }
 
     /// A dynamic axis must name a known tensor, an axis it has, once, and a

@@ -263,6 +263,50 @@ private Q_SLOTS:
         }
     }
 
+    /// A pass's "missed" remark about a node shows on the line of the
+    /// hardened TorchScript text that defines the node; the remark text and
+    /// the node come from a separate engine run of the same hardening.
+    void remarksOnTheirSourceLine() {
+        const QString name = QStringLiteral("scripted_pat_assert_shape");
+        if (!std::filesystem::exists(t2n::test::fixtureModel(name)))
+            QSKIP("fixture scripted_pat_assert_shape not generated");
+        const t2n::ExportOptions o = t2n::test::fixtureOptions(name);
+        t2n::Session engine;
+        engine.load(t2n::test::fixtureModel(name));
+        engine.harden(o);
+        std::string remark, definedValue;
+        for (const auto& rec : engine.report().harden.passes)
+            for (const auto& r : rec.nodeRemarks)
+                if (remark.empty() && r.text.rfind("missed:", 0) == 0) {
+                    remark = r.text;
+                    const auto* node = rec.snapshot.find(r.node);
+                    QVERIFY(node && !node->outputs.empty());
+                    definedValue = node->outputs.front();
+                }
+        QVERIFY2(!remark.empty(), "the fixture's size call is expected to be a missed rewrite");
+
+        MainWindow w;
+        w.show();
+        w.exportForm()->setOptions(o);
+        w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()), o.inputs);
+        QVERIFY(w.controller()->waitIdle());
+        QVERIFY(w.controller()->state()->hardened);
+        const CodeView* ts = w.torchScriptView();
+        const auto& notes = ts->lineNotes();
+        QVERIFY(!notes.isEmpty());
+        int found = 0;
+        for (auto it = notes.begin(); it != notes.end(); ++it) {
+            if (!it.value().contains(QString::fromStdString(remark)))
+                continue;
+            ++found;
+            const QString line = ts->document()->findBlockByNumber(it.key() - 1).text();
+            QVERIFY2(line.trimmed().startsWith(
+                         QStringLiteral("%%1").arg(QString::fromStdString(definedValue))),
+                     qPrintable(line));
+        }
+        QCOMPARE(found, 1);
+    }
+
     /// One click exports, checks and says "Valid" with the figures.
     void exportAndValidate() {
         MainWindow w;

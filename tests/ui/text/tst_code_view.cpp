@@ -82,6 +82,37 @@ private Q_SLOTS:
         QCOMPARE(paintedBackground(view, 6), base);
     }
 
+    /// A line note is drawn to the right of its line's text only (some pixel
+    /// there differs from the base), and setCode() clears the notes.
+    void lineNotesArePaintedAfterTheirLine() {
+        CodeView view;
+        view.resize(900, 400);
+        view.setCode(numberedLines(20), Language::Plain);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QRgb base = view.palette().color(QPalette::Base).rgb();
+        auto inkAfterText = [&](int line) {
+            const QImage image = view.viewport()->grab().toImage();
+            const qreal dpr = image.devicePixelRatio();
+            const QRect r = view.lineRect(line);
+            const int textEnd = view.fontMetrics().horizontalAdvance(
+                                    view.document()->findBlockByNumber(line - 1).text()) +
+                                8;
+            int ink = 0;
+            for (int x = int(textEnd * dpr); x < image.width(); ++x)
+                for (int y = int(r.top() * dpr) + 1; y < int(r.bottom() * dpr); ++y)
+                    ink += image.pixel(x, y) != base ? 1 : 0;
+            return ink;
+        };
+        QCOMPARE(inkAfterText(4), 0);
+        view.setLineNotes({{4, QStringLiteral("missed: also flows into aten::view")}});
+        QCOMPARE(view.lineNote(4), QStringLiteral("missed: also flows into aten::view"));
+        QVERIFY(inkAfterText(4) > 0);
+        QCOMPARE(inkAfterText(5), 0);
+        view.setCode(numberedLines(20), Language::Plain);
+        QVERIFY(view.lineNotes().isEmpty());
+    }
+
     void findWrapsAround() {
         CodeView view;
         view.setCode(textSample(QStringLiteral("data_dependent_if.torchscript.txt")),
