@@ -130,6 +130,15 @@ MainWindow::MainWindow(QWidget* parent)
         exportAction_->setEnabled(exportButton_->isEnabled());
     });
     connect(stepper_, &PassStepper::rerunRequested, this, &MainWindow::prepareIfReady);
+    // The rewrite limit is a view of the chain, not an export option: it goes
+    // into this prepare only, and a new model or export runs the whole chain.
+    connect(stepper_, &PassStepper::rewriteLimitRequested, this, [this](int limit) {
+        if (!form_->valid() || !state_ || state_->modelPath.isEmpty())
+            return;
+        ExportOptions o = form_->options();
+        o.harden.rewriteLimit = limit < 0 ? std::nullopt : std::optional<int64_t>(limit);
+        controller_->prepare(o);
+    });
     connect(stepper_, &PassStepper::bisectRequested, this, [this] { runBisect(form_->options()); });
     connect(stepper_, &PassStepper::skipRequested, this, [this](const QString& name, bool skip) {
         ExportOptions o = form_->options();

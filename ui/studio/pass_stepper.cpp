@@ -12,6 +12,8 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -50,6 +52,31 @@ PassStepper::PassStepper(QWidget* parent)
     buttons->addWidget(skip_);
     buttons->addWidget(rerun);
     leftLayout->addLayout(buttons);
+    // One rewrite at a time: the slider re-runs the chain stopped after N
+    // rewrites; the pass list and diffs then show where the chain stopped.
+    auto* rewriteRow = new QHBoxLayout;
+    rewriteRow->addWidget(new QLabel(tr("Rewrites:"), left));
+    rewrites_ = new QSlider(Qt::Horizontal, left);
+    rewrites_->setObjectName(QStringLiteral("rewriteSlider"));
+    rewrites_->setToolTip(tr("Re-runs the chain stopped after this many rewrites (all of them "
+                             "at the right end), like t2n harden --harden-step N"));
+    rewrites_->setEnabled(false);
+    rewriteRow->addWidget(rewrites_, 1);
+    rewritesLabel_ = new QLabel(left);
+    rewritesLabel_->setObjectName(QStringLiteral("rewriteLabel"));
+    rewriteRow->addWidget(rewritesLabel_);
+    leftLayout->addLayout(rewriteRow);
+    connect(rewrites_, &QSlider::valueChanged, this,
+            [this](int v) { rewritesLabel_->setText(tr("%1 of %2").arg(v).arg(fullRewrites_)); });
+    // Dragging only moves the label; the chain re-runs on release (or on a
+    // keyboard step, which is not a drag).
+    connect(rewrites_, &QSlider::sliderReleased, this,
+            [this] { requestRewriteLimit(rewrites_->value()); });
+    connect(rewrites_, &QSlider::actionTriggered, this, [this](int action) {
+        if (action != QAbstractSlider::SliderMove && !rewrites_->isSliderDown())
+            QMetaObject::invokeMethod(
+                this, [this] { requestRewriteLimit(rewrites_->value()); }, Qt::QueuedConnection);
+    });
     auto* bisect = new QPushButton(tr("Find the first pass that changes the numbers"), left);
     bisect->setObjectName(QStringLiteral("bisectButton"));
     bisect->setToolTip(tr("Runs the example inputs after every pass and compares with the "
@@ -103,9 +130,39 @@ PassStepper::PassStepper(QWidget* parent)
 
 void PassStepper::setDiagnostics(const harden::HardenDiagnostics& d) {
     model_->setDiagnostics(d);
+    // The slider's range is what the unlimited chain does; a limited run
+    // only moves the handle.
+    if (!d.rewriteLimit || fullRewrites_ < 0)
+        fullRewrites_ = static_cast<int>(d.rewrites);
+    {
+        const QSignalBlocker block(rewrites_);
+        rewrites_->setRange(0, fullRewrites_);
+        rewrites_->setValue(d.rewriteLimit ? static_cast<int>(*d.rewriteLimit) : fullRewrites_);
+    }
+    rewrites_->setEnabled(fullRewrites_ > 0);
+    rewritesLabel_->setText(tr("%1 of %2").arg(rewrites_->value()).arg(fullRewrites_));
     graphRow_ = -1;
-    const int first = firstChangingRow();
-    showRow(first >= 0 ? first : 0);
+    // A limited chain opens on the pass where it stopped: that rewrite is
+    // what the person is stepping through.
+    int row = firstChangingRow();
+    if (d.rewriteLimit) {
+        for (size_t i = 0; i < d.passes.size(); ++i)
+            if (d.passes[i].total() > 0)
+                row = static_cast<int>(i) + 1;
+    }
+    showRow(row >= 0 ? row : 0);
+}
+
+void PassStepper::requestRewriteLimit(int limit) {
+    if (fullRewrites_ < 0)
+        return;
+    limit = qBound(0, limit, fullRewrites_);
+    {
+        const QSignalBlocker block(rewrites_);
+        rewrites_->setValue(limit);
+    }
+    rewritesLabel_->setText(tr("%1 of %2").arg(limit).arg(fullRewrites_));
+    Q_EMIT rewriteLimitRequested(limit == fullRewrites_ ? -1 : limit);
 }
 
 int PassStepper::currentRow() const {

@@ -13,6 +13,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QSlider;
 class QPushButton;
 class QLabel;
 class QListWidget;
@@ -50,6 +51,13 @@ public:
     int showBisect(const BisectReport& report);
     /// The bisect verdict shown (empty before one ran).
     QString bisectVerdict() const;
+    /// The rewrite slider: how many rewrites the shown chain made, of how many
+    /// the unlimited chain makes (-1 before any chain ran).
+    QSlider* rewriteSlider() const { return rewrites_; }
+    int fullRewrites() const { return fullRewrites_; }
+    /// Moves the slider to `limit` (clamped) and asks for the chain stopped
+    /// after that many rewrites, as releasing the slider does.
+    void requestRewriteLimit(int limit);
     /// What the graph view marked for the pass shown (by stable node id).
     const GraphDiff& lastGraphStep() const { return lastStep_; }
 
@@ -60,6 +68,9 @@ Q_SIGNALS:
     void rerunRequested();
     /// Run the semantic bisect.
     void bisectRequested();
+    /// Run the chain again stopped after `limit` rewrites (-1: no limit):
+    /// LLVM's DEBUG_COUNTER / tract's patch number, one rewrite at a time.
+    void rewriteLimitRequested(int limit);
     /// Run the chain again without the pass `name` (or with it, when `skip` is false).
     void skipRequested(const QString& name, bool skip);
 
@@ -73,6 +84,9 @@ private:
     QTableView* table_;
     QCheckBox* hideNoOp_;
     QPushButton* skip_;
+    QSlider* rewrites_;
+    QLabel* rewritesLabel_;
+    int fullRewrites_ = -1;
     QLabel* header_;
     QLabel* bisect_;
     QListWidget* remarks_;

@@ -20,6 +20,8 @@
 
 #include <QFile>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSlider>
 #include <QTest>
 #include <QTextBlock>
 
@@ -44,6 +46,13 @@ QString withoutFillers(const CodeView* view) {
         if (view->lineMark(i) != LineMark::Filler)
             lines << doc->findBlockByNumber(i - 1).text();
     return lines.join(QLatin1Char('\n'));
+}
+
+/// Class names carry a per-load counter (___torch_mangle_N) that differs
+/// between two loads of the same file.
+QString withoutMangling(QString s) {
+    static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
+    return s.replace(mangle, QString());
 }
 
 QString trimmed(QString s) {
@@ -144,6 +153,56 @@ private Q_SLOTS:
         QVERIFY(diag.manualInline);
         QVERIFY(stepper->model()->index(freezeRow, 0).data(PassListModel::SkippedRole).toBool());
         QVERIFY(w.exportForm()->options().harden.skip.count("freeze_module"));
+        QVERIFY(w.controller()->state()->translated);
+    }
+
+    /// The rewrite slider re-runs the chain stopped after N rewrites: the
+    /// studio's hardened text is a separate engine run's with the same
+    /// limit, one more rewrite changes the text, and the right end is the
+    /// whole chain again. The slider's range stays the unlimited count.
+    void rewriteSliderStepsOneRewrite() {
+        const QString name = QStringLiteral("scripted_vad_like");
+        if (!std::filesystem::exists(t2n::test::fixtureModel(name)))
+            QSKIP("fixture scripted_vad_like not generated");
+        const t2n::ExportOptions o = t2n::test::fixtureOptions(name);
+        MainWindow w;
+        w.show();
+        w.exportForm()->setOptions(o);
+        w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()), o.inputs);
+        QVERIFY(w.controller()->waitIdle());
+        PassStepper* stepper = w.passStepper();
+        const int full = stepper->fullRewrites();
+        QCOMPARE(full, static_cast<int>(w.controller()->state()->report.harden.rewrites));
+        QVERIFY2(full > 3, "vad_like is expected to need several rewrites");
+
+        auto engineText = [&](int64_t limit) {
+            t2n::Session engine;
+            engine.load(t2n::test::fixtureModel(name));
+            t2n::ExportOptions limited = o;
+            limited.harden.rewriteLimit = limit;
+            engine.harden(limited);
+            return withoutMangling(QString::fromStdString(engine.hardenedText()));
+        };
+        stepper->requestRewriteLimit(2);
+        QVERIFY(w.controller()->waitIdle());
+        const auto& two = w.controller()->state()->report.harden;
+        QCOMPARE(two.rewrites, int64_t(2));
+        QCOMPARE(two.rewriteLimit.value_or(-1), int64_t(2));
+        const QString atTwo =
+            withoutMangling(QString::fromStdString(w.controller()->state()->hardenedText));
+        QCOMPARE(atTwo, engineText(2));
+        QCOMPARE(stepper->rewriteSlider()->maximum(), full);
+        QCOMPARE(stepper->rewriteSlider()->value(), 2);
+
+        stepper->requestRewriteLimit(3);
+        QVERIFY(w.controller()->waitIdle());
+        QVERIFY(withoutMangling(QString::fromStdString(w.controller()->state()->hardenedText)) !=
+                atTwo);
+
+        stepper->requestRewriteLimit(full);
+        QVERIFY(w.controller()->waitIdle());
+        QVERIFY(!w.controller()->state()->report.harden.rewriteLimit);
+        QCOMPARE(static_cast<int>(w.controller()->state()->report.harden.rewrites), full);
         QVERIFY(w.controller()->state()->translated);
     }
 
