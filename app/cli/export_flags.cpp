@@ -39,6 +39,9 @@ void addCheckFlags(CLI::App& app, ExportFlags& f) {
                    "tract binary for the check (default: $T2N_TRACT_BIN, then tract on PATH)");
     app.add_option("--debug-bundle", f.debugBundle,
                    "when the check fails, write a debug bundle (folder, or .tgz) here");
+    app.add_flag("--check-every-value", f.checkEveryValue,
+                 "also compare every NNEF value with its TorchScript value (each operation fed "
+                 "TorchScript's operands) and list the errors in the JSON report");
 }
 
 void addExportOptionFlags(CLI::App& app, ExportFlags& f) {
@@ -144,6 +147,8 @@ void apply(const ExportFlags& f, ExportOptions& o, const CLI::App* app) {
         o.check = !f.noCheck;
     if (given("--tolerance"))
         o.checkTolerance = f.tolerance;
+    if (given("--check-every-value"))
+        o.checkEveryValue = f.checkEveryValue;
     if (given("--tract-bin"))
         o.tractBinary = f.tractBin;
     if (given("--debug-bundle"))

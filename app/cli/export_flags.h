@@ -32,6 +32,7 @@ struct ExportFlags {
     std::string tolerance = "approximate";
     std::string tractBin;
     std::string debugBundle;
+    bool checkEveryValue = false;
 };
 
 /// --input, --seed, --log-level.
@@ -41,7 +42,7 @@ void addInputFlags(CLI::App& app, ExportFlags& f);
 void addModelFlags(CLI::App& app, ExportFlags& f, bool modelRequired = true);
 /// Names, target, properties, compression ... (everything but the model).
 void addExportOptionFlags(CLI::App& app, ExportFlags& f);
-/// --tolerance, --tract-bin, --debug-bundle.
+/// --tolerance, --tract-bin, --debug-bundle, --check-every-value.
 void addCheckFlags(CLI::App& app, ExportFlags& f);
 /// The model, the inputs, every export option and the check flags.
 void addExportFlags(CLI::App& app, ExportFlags& f, bool modelRequired = true);

@@ -79,6 +79,17 @@ std::string ExportReport::toJson() const {
                                {"detail", check.divergence.detail}};
         if (!check.debugBundle.empty())
             c["debug_bundle"] = check.debugBundle;
+        if (!check.valueErrors.empty()) {
+            json values = json::array();
+            for (const auto& v : check.valueErrors)
+                values.push_back({{"identifier", v.identifier},
+                                  {"operation", v.operation},
+                                  {"nnef_line", v.nnefLine},
+                                  {"max_abs_error", v.maxAbs},
+                                  {"relative_error", v.relative},
+                                  {"ok", v.ok}});
+            c["value_errors"] = values;
+        }
         j["check"] = c;
     }
     return j.dump(2);

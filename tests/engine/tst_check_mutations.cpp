@@ -150,6 +150,52 @@ private Q_SLOTS:
         QVERIFY(!check.divergence.node.kind.empty());
     }
 
+    // With every value compared, the edited operation is the only one out of
+    // tolerance (each operation is fed TorchScript's operands, so the error
+    // does not travel downstream), the values come in graph order, and the
+    // divergence is still named.
+    void everyValueLocatesTheEdit() {
+        const QString fixture = "naming_blocks", identifier = "encoder_act__relu";
+        fs::path dir = freshDir("mutations_every_value");
+        fs::path archive = dir / "model.nnef";
+        t2n::ExportOptions options = fixtureOptions(fixture);
+        options.compressionLevel.reset();
+        options.check = false;
+        {
+            t2n::Session s;
+            s.load(fixtureModel(fixture));
+            s.exportModel(archive, options);
+        }
+        options.checkEveryValue = true;
+        {
+            t2n::Session s;
+            s.load(fixtureModel(fixture));
+            const t2n::CheckReport& clean = s.check(archive, options);
+            QVERIFY(clean.passed);
+            QVERIFY(clean.valueErrors.size() > 3);
+            for (const auto& v : clean.valueErrors)
+                QVERIFY2(v.ok && v.relative < 1e-4, v.identifier.c_str());
+        }
+        QVERIFY(editStatement(archive / "graph.nnef", identifier, "relu(", "tanh("));
+        t2n::Session s;
+        s.load(fixtureModel(fixture));
+        const t2n::CheckReport& check = s.check(archive, options);
+        QVERIFY(!check.passed);
+        QCOMPARE(QString::fromStdString(check.divergence.identifier), identifier);
+        int bad = 0, previousLine = 0;
+        for (const auto& v : check.valueErrors) {
+            QVERIFY(v.nnefLine >= previousLine);
+            previousLine = v.nnefLine;
+            if (v.ok)
+                continue;
+            ++bad;
+            QCOMPARE(QString::fromStdString(v.identifier), identifier);
+            QCOMPARE(QString::fromStdString(v.operation), QString("tanh"));
+            QVERIFY(v.maxAbs > 1e-3);
+        }
+        QCOMPARE(bad, 1);
+    }
+
     // The unedited export passes: the mutations above are what fails.
     void untouchedExportPasses() {
         fs::path dir = freshDir("mutations_clean");

@@ -42,6 +42,7 @@ t2n::ExportRecipe everyField() {
     o.harden.maxRounds = 3;
     o.check = false;
     o.checkTolerance = "custom:0.001,0.01,0.0001";
+    o.checkEveryValue = true;
     o.tractBinary = "/opt/tract";
     o.debugBundle = "bundle.tgz";
     o.seed = 18446744073709551615ull; // the largest seed: JSON unsigned, not double

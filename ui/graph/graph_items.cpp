@@ -100,6 +100,13 @@ void NodeItem::setHighlight(const QColor& color) {
     update();
 }
 
+void NodeItem::setOverlay(const QColor& color) {
+    if (color == m_overlay)
+        return;
+    m_overlay = color;
+    update();
+}
+
 QRectF NodeItem::boundingRect() const {
     return m_rect.adjusted(-6, -10, 6, 6);
 }
@@ -118,7 +125,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->drawRoundedRect(m_rect.adjusted(-4, -4, 4, 4), 8, 8);
     }
     painter->setPen(pen);
-    painter->setBrush(m_mark == DiffMark::Added ? m_fill.lighter(104) : m_fill);
+    painter->setBrush(m_mark == DiffMark::Added ? fill().lighter(104) : fill());
     if (lod < textLod) { // a few pixels wide: plain boxes are indistinguishable and much cheaper
         const bool smooth = painter->testRenderHint(QPainter::Antialiasing);
         painter->setRenderHint(QPainter::Antialiasing, false);

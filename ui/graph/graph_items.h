@@ -28,6 +28,9 @@ public:
     DiffMark mark() const { return m_mark; }
     void setHighlight(const QColor& color); ///< invalid colour: none
     QColor highlight() const { return m_highlight; }
+    /// Fill that replaces the op-family colour (a value overlay); invalid: none.
+    void setOverlay(const QColor& color);
+    QColor fill() const { return m_overlay.isValid() ? m_overlay : m_fill; }
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -41,6 +44,7 @@ private:
     QString m_badge;
     QColor m_fill;
     QColor m_highlight;
+    QColor m_overlay;
     DiffMark m_mark = DiffMark::None;
 };
 

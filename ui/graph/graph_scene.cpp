@@ -28,6 +28,7 @@ void GraphScene::show(const GraphGeometry& geometry) {
         item->setMark(g.mark);
         item->setBadge(g.diffSummary.isEmpty() ? g.badge : g.diffSummary);
         item->setHighlight(m_highlights.value(g.key));
+        item->setOverlay(m_overlay.value(g.key));
     }
     for (auto it = m_nodes.begin(); it != m_nodes.end();) {
         if (keep.contains(it.key())) {
@@ -80,6 +81,12 @@ void GraphScene::setHighlights(const QHash<QString, QColor>& colorByKey) {
     m_highlights = colorByKey;
     for (NodeItem* item : std::as_const(m_nodes))
         item->setHighlight(m_highlights.value(item->key()));
+}
+
+void GraphScene::setOverlay(const QHash<QString, QColor>& colorByKey) {
+    m_overlay = colorByKey;
+    for (NodeItem* item : std::as_const(m_nodes))
+        item->setOverlay(m_overlay.value(item->key()));
 }
 
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {

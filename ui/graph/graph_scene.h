@@ -19,6 +19,8 @@ public:
     int edgeCount() const { return int(m_edges.size()); }
     /// Outline colours by item key (a collapsed cluster takes the colour of what it hides).
     void setHighlights(const QHash<QString, QColor>& colorByKey);
+    /// Fill colours by item key that replace the op-family colours (value overlays).
+    void setOverlay(const QHash<QString, QColor>& colorByKey);
 
 Q_SIGNALS:
     /// Double-click on a collapsed cluster (expand) or on a frame's title (collapse).
@@ -34,6 +36,7 @@ private:
     QHash<QString, QPair<EdgeItem*, QPainterPath>> m_edges; ///< by "from\nto", with the source path
     QHash<QString, FrameItem*> m_frames;                    ///< by cluster id
     QHash<QString, QColor> m_highlights;
+    QHash<QString, QColor> m_overlay;
 };
 
 } // namespace t2n::ui

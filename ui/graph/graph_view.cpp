@@ -187,6 +187,19 @@ void GraphView::applyHighlights() {
                     colors.insert(visibleItem(*m_graph, *m_tree, m_collapsed, i), color);
     }
     m_scene->setHighlights(colors);
+    QHash<QString, QColor> fills;
+    if (!m_overlay.isEmpty()) {
+        const QHash<QString, int> index = m_graph->indexById();
+        for (auto it = m_overlay.begin(); it != m_overlay.end(); ++it)
+            if (const int i = index.value(it.key(), -1); i >= 0)
+                fills.insert(visibleItem(*m_graph, *m_tree, m_collapsed, i), it.value());
+    }
+    m_scene->setOverlay(fills);
+}
+
+void GraphView::setNodeOverlay(const QHash<QString, QColor>& colorById) {
+    m_overlay = colorById;
+    applyHighlights();
 }
 
 bool GraphView::exportImage(const QString& path, ExportArea area, QString* error) {

@@ -47,6 +47,11 @@ public:
     /// A named set of node ids outlined in `color` (e.g. "diverging" red).
     void setHighlightSet(const QString& name, const QSet<QString>& ids, const QColor& color);
     void clearHighlightSet(const QString& name);
+    /// Fill colours by node id that replace the op-family colours, e.g. each
+    /// node coloured by its numeric error; empty clears. A collapsed cluster
+    /// takes the colour of the last node it hides that has one.
+    void setNodeOverlay(const QHash<QString, QColor>& colorById);
+    const QHash<QString, QColor>& nodeOverlay() const { return m_overlay; }
 
     enum class ExportArea { WholeGraph, VisiblePart };
     bool exportImage(const QString& path, ExportArea area, QString* error = nullptr);
@@ -97,6 +102,7 @@ private:
     QVector<int> m_matches;
     int m_matchCursor = -1;
     QHash<QString, QPair<QSet<QString>, QColor>> m_highlightSets;
+    QHash<QString, QColor> m_overlay;
 };
 
 } // namespace t2n::ui

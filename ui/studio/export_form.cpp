@@ -115,6 +115,11 @@ ExportForm::ExportForm(QWidget* parent)
     hform->addRow(tr("Passes"), passes_);
     check_ = new QCheckBox(tr("check the archive against the model"), hardenBox);
     hform->addRow(tr("Check"), check_);
+    everyValue_ = new QCheckBox(
+        tr("compare every value, each op fed TorchScript's operands (colours the graph by error)"),
+        hardenBox);
+    everyValue_->setObjectName(QStringLiteral("checkEveryValue"));
+    hform->addRow(QString(), everyValue_);
     auto* tolRow = new QHBoxLayout;
     tolerance_ = new QComboBox(hardenBox);
     for (const char* t : kTolerances)
@@ -143,11 +148,14 @@ ExportForm::ExportForm(QWidget* parent)
         connect(c, &QComboBox::currentIndexChanged, this, &ExportForm::refreshStatus);
     for (auto* e : {outputNames_, customTolerance_})
         connect(e, &QLineEdit::textChanged, this, &ExportForm::refreshStatus);
-    for (auto* b : {identity_, freeze_, check_})
+    for (auto* b : {identity_, freeze_, check_, everyValue_})
         connect(b, &QCheckBox::toggled, this, &ExportForm::refreshStatus);
     connect(passes_, &QListWidget::itemChanged, this, &ExportForm::refreshStatus);
     connect(seed_, &QSpinBox::valueChanged, this, &ExportForm::refreshStatus);
-    setOptions(ExportOptions{});
+    // In the studio the error overlay is worth one more run of both graphs.
+    ExportOptions defaults;
+    defaults.checkEveryValue = true;
+    setOptions(defaults);
 }
 
 QWidget* ExportForm::tableWithButtons(QTableView* view, const QString& addTip) {
@@ -207,6 +215,7 @@ void ExportForm::setOptions(const ExportOptions& o) {
                                             ? Qt::Unchecked
                                             : Qt::Checked);
     check_->setChecked(o.check);
+    everyValue_->setChecked(o.checkEveryValue);
     const QString tol = QString::fromStdString(o.checkTolerance);
     if (tol.startsWith(QStringLiteral("custom:"))) {
         tolerance_->setCurrentText(QStringLiteral("custom"));
@@ -241,6 +250,7 @@ ExportOptions ExportForm::options() const {
         if (passes_->item(i)->checkState() != Qt::Checked)
             o.harden.skip.insert(passes_->item(i)->text().toStdString());
     o.check = check_->isChecked();
+    o.checkEveryValue = everyValue_->isChecked();
     o.checkTolerance = tolerance_->currentText() == QStringLiteral("custom")
                            ? "custom:" + customTolerance_->text().trimmed().toStdString()
                            : tolerance_->currentText().toStdString();
@@ -270,6 +280,7 @@ bool ExportForm::valid() const {
 
 void ExportForm::refreshStatus() {
     customTolerance_->setEnabled(tolerance_->currentText() == QStringLiteral("custom"));
+    everyValue_->setEnabled(check_->isChecked());
     const QStringList e = errors();
     status_->setText(e.isEmpty() ? tr("Ready to export.") : e.join(QLatin1Char('\n')));
     status_->setStyleSheet(e.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));

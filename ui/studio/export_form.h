@@ -60,6 +60,7 @@ private:
     QCheckBox* identity_;
     QCheckBox* freeze_;
     QCheckBox* check_;
+    QCheckBox* everyValue_;
     QListWidget* passes_;
     QSpinBox* seed_;
     QLabel* status_;

@@ -11,6 +11,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -170,7 +171,19 @@ QWidget* MainWindow::buildModelTab() {
     search_->setObjectName(QStringLiteral("graphSearch"));
     search_->setPlaceholderText(tr("Search nodes by name, op kind, module path or shape"));
     search_->setClearButtonEnabled(true);
-    graphLayout->addWidget(search_);
+    auto* graphBar = new QHBoxLayout;
+    graphBar->addWidget(search_, 1);
+    colourBy_ = new QComboBox(graphBox);
+    colourBy_->setObjectName(QStringLiteral("colourBy"));
+    colourBy_->addItem(tr("Colour: op family"));
+    colourBy_->addItem(tr("Colour: numeric error per op"));
+    colourBy_->setToolTip(tr("Numeric error: each op's worst value against TorchScript, fed "
+                             "TorchScript's operands (green exact, yellow ~1e-5 relative, "
+                             "orange ~1e-3, red out of tolerance). Needs an export or validation "
+                             "with \"compare every value\"."));
+    graphBar->addWidget(colourBy_);
+    graphLayout->addLayout(graphBar);
+    connect(colourBy_, &QComboBox::currentIndexChanged, this, &MainWindow::applyOverlay);
     irGraph_ = new GraphView(graphBox);
     irGraph_->setObjectName(QStringLiteral("irGraph"));
     graphLayout->addWidget(irGraph_, 1);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "session/session_state.h"
+#include "session/value_overlay.h"
 
 #include <QMainWindow>
 #include <QSet>
@@ -12,6 +13,7 @@
 #include <vector>
 
 class QAction;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -62,6 +64,12 @@ public:
     CodeView* irTextView() const { return irText_; }
     CodeView* nnefView() const { return nnefText_; }
     QTabWidget* tabs() const { return tabs_; }
+    enum ColourBy { ColourByFamily, ColourByError };
+    /// Switches the IR graph's fill between op families and per-op numeric error.
+    void setColourBy(ColourBy mode);
+    /// Per IR graph node, the check's worst value error (after a check that
+    /// compared every value).
+    const QHash<QString, NodeError>& nodeErrors() const { return errors_; }
     /// IR graph nodes outlined as frozen from the example shape (dynamic exports).
     const QSet<QString>& frozenNodes() const { return frozen_; }
     /// The IR node shown as selected everywhere (-1: none).
@@ -91,6 +99,7 @@ private:
     int irNodeForNnefLine(int line) const;
     void selectNodeRef(const NodeRef& node, const QString& nnefIdentifier, bool showModel = true);
     void saveGraphImage();
+    void applyOverlay();
 
     SessionController* controller_;
     QTabWidget* tabs_;
@@ -99,6 +108,8 @@ private:
     CodeView* nnefText_;
     GraphView* irGraph_;
     QLineEdit* search_;
+    QComboBox* colourBy_;
+    QHash<QString, NodeError> errors_;
     PassStepper* stepper_;
     ExportForm* form_;
     QPushButton* exportButton_;

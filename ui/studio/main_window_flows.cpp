@@ -131,6 +131,8 @@ void MainWindow::onJobFinished(int job, bool ok) {
     case SessionController::Job::Export:
     case SessionController::Job::Check:
         tabs_->setCurrentIndex(ResultsTab);
+        if (!errors_.isEmpty())
+            setColourBy(ColourByError);
         // The first diverging op is selected in every view straight away.
         if (state_->report.check.diverged)
             selectNodeRef(state_->report.check.divergence.node,
@@ -189,6 +191,8 @@ void MainWindow::onState(const StatePtr& state) {
     if (st.hardened)
         stepper_->setDiagnostics(st.report.harden);
     indexLines();
+    errors_ = ui::nodeErrors(st.report.check, st.provenance);
+    applyOverlay();
     if (st.exported)
         results_->showState(st);
     selectedIrNode_ = -1;

@@ -6,6 +6,8 @@
 #include "studio/main_window.h"
 #include "text/code_view.h"
 
+#include <QComboBox>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QTableWidget>
 
@@ -109,6 +111,19 @@ void MainWindow::selectIrNode(int id) {
     showProperties(id);
 }
 
+void MainWindow::setColourBy(ColourBy mode) {
+    colourBy_->setCurrentIndex(mode); // applyOverlay follows
+    applyOverlay();
+}
+
+void MainWindow::applyOverlay() {
+    const bool byError = colourBy_->currentIndex() == ColourByError;
+    irGraph_->setNodeOverlay(byError ? errorOverlay(errors_) : QHash<QString, QColor>{});
+    if (byError && errors_.isEmpty())
+        stage_->setText(tr("No per-op errors yet: export or validate with \"compare every "
+                           "value\" on"));
+}
+
 void MainWindow::showProperties(int id) {
     const ir::Graph& g = state_->graph;
     const ir::Node& n = g.node(id);
@@ -138,6 +153,8 @@ void MainWindow::showProperties(int id) {
     const QStringList nnefLines = QString::fromStdString(state_->nnefText).split(QLatin1Char('\n'));
     for (int l : nodeNnefLines_[static_cast<size_t>(id)])
         nnefOps << nnefLines.value(l - 1).trimmed();
+    if (auto it = errors_.constFind(irNodeKey(id)); it != errors_.constEnd())
+        rows.emplace_back(tr("numeric error"), describeError(*it));
     rows.emplace_back(tr("NNEF"), nnefOps.isEmpty() ? tr("(folded or not translated)")
                                                     : nnefOps.join(QLatin1Char('\n')));
     // The TorchScript node's story through the hardening chain.

@@ -86,6 +86,11 @@ struct ExportOptions {
     bool check = true;
     /// exact, close, approximate, very, super, ultra, custom:ATOL,RTOL,OUTLIERS
     std::string checkTolerance = "approximate";
+    /// After the outputs, compare every NNEF value with the TorchScript value
+    /// it stands for, each operation fed TorchScript's operands, and report
+    /// the error of each (CheckReport::valueErrors). Costs one more run of
+    /// both graphs; the studio's error overlay colours nodes with it.
+    bool checkEveryValue = false;
     /// tract binary; empty: T2N_TRACT_BIN, then `tract` on PATH.
     std::string tractBinary;
     /// Where to write a debug bundle when the check fails (folder or .tgz).

@@ -53,6 +53,18 @@ struct Divergence {
     std::string detail;     ///< what differs, with figures
 };
 
+/// One NNEF value against the TorchScript value it stands for, the operation
+/// that computed it fed TorchScript's operands: the error that operation
+/// alone adds.
+struct ValueError {
+    std::string identifier;
+    std::string operation;
+    int nnefLine = 0;
+    double maxAbs = 0;   ///< max |nnef - torch|
+    double relative = 0; ///< maxAbs / max |torch| (0 when both are 0)
+    bool ok = true;      ///< within the check's tolerance
+};
+
 struct CheckReport {
     bool ran = false;
     bool passed = false;
@@ -61,6 +73,8 @@ struct CheckReport {
     std::vector<OutputComparison> outputs;
     bool diverged = false;
     Divergence divergence;
+    /// Every compared value in graph order (ExportOptions::checkEveryValue).
+    std::vector<ValueError> valueErrors;
     /// "passed (tract 0.21.13)", "failed: ...", "skipped (not found)"
     std::string tract;
     std::string tractCommand;

@@ -231,6 +231,14 @@ CheckReport runCheck(const CheckInputs& in) {
         allOk = false;
         report.diverged = true;
         report.divergence = *d;
+    } else if (options.checkEveryValue) {
+        step(0.65, "comparing every value");
+        ValueScan values = scanValues(in, *interpreter, nnefInputs, inputs, tolerance);
+        report.valueErrors = std::move(values.values);
+        if (!allOk && values.first) {
+            report.diverged = true;
+            report.divergence = *values.first;
+        }
     } else if (!allOk) {
         if (auto found = findDivergence(in, *interpreter, nnefInputs, inputs, tolerance)) {
             report.diverged = true;

@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
+
 namespace t2n::check {
 
 namespace {
@@ -37,29 +40,39 @@ NodeRef whereOf(const CheckInputs& in, ir::ValueId id) {
 }
 
 // Compares an NNEF value with its reference; operand alignment may have
-// added unit axes, so equal element counts compare flattened.
+// added unit axes, so equal element counts compare flattened. Fills the
+// value's error figures; returns why it differs, if it does.
 std::optional<std::string> differs(const at::Tensor& expected, const at::Tensor& got,
-                                   const Tolerance& tolerance) {
-    if (expected.numel() != got.numel())
+                                   const Tolerance& tolerance, ValueError& figures) {
+    if (expected.numel() != got.numel()) {
+        figures.ok = false;
+        figures.maxAbs = figures.relative = std::numeric_limits<double>::infinity();
         return fmt::format("shape [{}] where TorchScript has [{}]", fmt::join(got.sizes(), ", "),
                            fmt::join(expected.sizes(), ", "));
+    }
     at::Tensor e = expected.reshape({-1}), g = got.reshape({-1});
     if (e.is_floating_point() != g.is_floating_point()) {
         e = e.to(at::kDouble);
         g = g.to(at::kDouble);
     }
+    if (e.numel() > 0) {
+        const at::Tensor ed = e.to(at::kDouble), gd = g.to(at::kDouble);
+        figures.maxAbs = (ed - gd).abs().max().item<double>();
+        const double scale = ed.abs().max().item<double>();
+        figures.relative = figures.maxAbs == 0 ? 0 : figures.maxAbs / std::max(scale, 1e-30);
+    }
     Comparison c = compare(e, g, tolerance);
+    figures.ok = c.ok;
     if (c.ok)
         return std::nullopt;
     return c.summary();
 }
 
-} // namespace
-
-std::optional<Divergence> findDivergence(const CheckInputs& in, const Interpreter& interpreter,
-                                         const std::map<std::string, at::Tensor>& nnefInputs,
-                                         const std::vector<at::Tensor>& modelInputs,
-                                         const Tolerance& tolerance) {
+ValueScan scan(const CheckInputs& in, const Interpreter& interpreter,
+               const std::map<std::string, at::Tensor>& nnefInputs,
+               const std::vector<at::Tensor>& modelInputs, const Tolerance& tolerance,
+               bool everyValue) {
+    ValueScan out;
     harden::RunOptions torchRun;
     torchRun.stage = Stage::Check;
     harden::Recorded rec =
@@ -83,17 +96,26 @@ std::optional<Divergence> findDivergence(const CheckInputs& in, const Interprete
         auto expected = references.find(tv.name);
         if (expected == references.end())
             continue;
-        if (auto why = differs(expected->second, tv.value, tolerance)) {
+        ValueError figures;
+        figures.identifier = tv.name;
+        figures.operation = tv.operation;
+        figures.nnefLine = tv.line;
+        auto why = differs(expected->second, tv.value, tolerance, figures);
+        if (everyValue)
+            out.values.push_back(figures);
+        if (why && !out.first) {
             Divergence d;
             d.identifier = tv.name;
             d.operation = tv.operation;
             d.nnefLine = tv.line;
             d.node = whereOf(in, it->second);
             d.detail = *why;
-            return d;
+            out.first = d;
+            if (!everyValue)
+                return out;
         }
     }
-    if (run.failure) {
+    if (run.failure && !out.first) {
         Divergence d;
         const auto& detail = run.failure->details();
         d.identifier = detail.empty() ? std::string() : detail.front().node.valueName;
@@ -102,9 +124,24 @@ std::optional<Divergence> findDivergence(const CheckInputs& in, const Interprete
         if (auto it = ids.find(d.identifier); it != ids.end())
             d.node = whereOf(in, it->second);
         d.detail = "the NNEF graph fails here: " + run.failure->message();
-        return d;
+        out.first = d;
     }
-    return std::nullopt;
+    return out;
+}
+
+} // namespace
+
+std::optional<Divergence> findDivergence(const CheckInputs& in, const Interpreter& interpreter,
+                                         const std::map<std::string, at::Tensor>& nnefInputs,
+                                         const std::vector<at::Tensor>& modelInputs,
+                                         const Tolerance& tolerance) {
+    return scan(in, interpreter, nnefInputs, modelInputs, tolerance, false).first;
+}
+
+ValueScan scanValues(const CheckInputs& in, const Interpreter& interpreter,
+                     const std::map<std::string, at::Tensor>& nnefInputs,
+                     const std::vector<at::Tensor>& modelInputs, const Tolerance& tolerance) {
+    return scan(in, interpreter, nnefInputs, modelInputs, tolerance, true);
 }
 
 } // namespace t2n::check

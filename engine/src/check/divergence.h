@@ -22,4 +22,15 @@ std::optional<Divergence> findDivergence(const CheckInputs& in, const Interprete
                                          const std::vector<at::Tensor>& modelInputs,
                                          const Tolerance& tolerance);
 
+struct ValueScan {
+    std::optional<Divergence> first;
+    std::vector<ValueError> values; ///< every compared value, in graph order
+};
+
+/// The same walk as findDivergence, but over every value: the error each
+/// operation adds on its own, for overlays and reports.
+ValueScan scanValues(const CheckInputs& in, const Interpreter& interpreter,
+                     const std::map<std::string, at::Tensor>& nnefInputs,
+                     const std::vector<at::Tensor>& modelInputs, const Tolerance& tolerance);
+
 } // namespace t2n::check

@@ -189,6 +189,7 @@ std::string toJson(const ExportRecipe& r, int indent) {
     j["harden"] = hardenJson(o.harden);
     j["check"] = o.check;
     j["check_tolerance"] = o.checkTolerance;
+    j["check_every_value"] = o.checkEveryValue;
     j["tract_binary"] = o.tractBinary;
     j["debug_bundle"] = o.debugBundle;
     j["seed"] = o.seed;
@@ -295,6 +296,8 @@ ExportRecipe recipeFromJson(std::string_view text) {
     root.field("check", [&](const Json& v, const std::string& p) { o.check = boolean(v, p); });
     root.field("check_tolerance",
                [&](const Json& v, const std::string& p) { o.checkTolerance = str(v, p); });
+    root.field("check_every_value",
+               [&](const Json& v, const std::string& p) { o.checkEveryValue = boolean(v, p); });
     root.field("tract_binary",
                [&](const Json& v, const std::string& p) { o.tractBinary = str(v, p); });
     root.field("debug_bundle",

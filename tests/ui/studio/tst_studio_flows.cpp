@@ -4,6 +4,7 @@
 // a broken archive whose first diverging op gets selected in the views.
 #include "graph/graph_view.h"
 #include "session/export_form_models.h"
+#include "session/graph_adapters.h"
 #include "session/pass_list_model.h"
 #include "session/session_controller.h"
 #include "studio/export_form.h"
@@ -378,6 +379,14 @@ private Q_SLOTS:
         QVERIFY2(w.results()->verdict().contains(QStringLiteral("Valid")),
                  qPrintable(w.results()->verdict()));
         QVERIFY(w.controller()->state()->report.check.passed);
+        // Every op's error against TorchScript colours the IR graph (the
+        // studio compares every value by default), all within tolerance.
+        const auto& values = w.controller()->state()->report.check.valueErrors;
+        QVERIFY(!values.empty());
+        QVERIFY(!w.nodeErrors().isEmpty());
+        for (const auto& e : w.nodeErrors())
+            QVERIFY(e.ok);
+        QCOMPARE(w.irGraph()->nodeOverlay().size(), w.nodeErrors().size());
         std::filesystem::remove_all(dir);
     }
 
@@ -420,6 +429,17 @@ private Q_SLOTS:
         QVERIFY(selected >= 0);
         QCOMPARE(QString::fromStdString(w.controller()->state()->graph.node(selected).kind),
                  QStringLiteral("aten::relu"));
+        // The error overlay marks that node, and only it, as out of tolerance.
+        int outOfTolerance = 0;
+        for (auto it = w.nodeErrors().begin(); it != w.nodeErrors().end(); ++it)
+            if (!it.value().ok) {
+                ++outOfTolerance;
+                QCOMPARE(it.key(), irNodeKey(selected));
+                QCOMPARE(it.value().identifier, identifier);
+            }
+        QCOMPARE(outOfTolerance, 1);
+        QCOMPARE(w.irGraph()->nodeOverlay().value(irNodeKey(selected)),
+                 errorColor(w.nodeErrors().value(irNodeKey(selected))));
         // The NNEF view links the swapped line.
         const auto links = w.nnefView()->linkedLines();
         QVERIFY(!links.isEmpty());
