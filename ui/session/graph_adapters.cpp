@@ -152,6 +152,13 @@ GraphData graphFromSnapshot(const harden::GraphSnapshot& snap,
     return out;
 }
 
+const harden::GraphSnapshot* finalSnapshot(const harden::HardenDiagnostics& diag) {
+    for (auto it = diag.passes.rbegin(); it != diag.passes.rend(); ++it)
+        if (!it->snapshot.empty())
+            return &it->snapshot;
+    return nullptr;
+}
+
 QSet<QString> frozenFromExampleShape(const ir::Graph& g) {
     QSet<QString> out;
     for (const ir::Node& node : g.nodes)

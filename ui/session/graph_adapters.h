@@ -6,6 +6,7 @@
 #include "graph/graph_data.h"
 
 #include "t2n/graph_snapshot.h"
+#include "t2n/harden.h"
 #include "t2n/ir.h"
 
 namespace t2n::ui {
@@ -20,6 +21,10 @@ GraphData graphFromIr(const ir::Graph& graph);
 /// graph inputs are "input:NAME" nodes and node remarks become badges.
 GraphData graphFromSnapshot(const harden::GraphSnapshot& snapshot,
                             const std::vector<harden::NodeRemark>& remarks = {});
+
+/// The graph at the end of the chain: the last pass's snapshot (skipped
+/// passes have none); null when snapshots were off.
+const harden::GraphSnapshot* finalSnapshot(const harden::HardenDiagnostics& diag);
 
 /// IR nodes (as graphFromIr ids) whose value was frozen at the example shape
 /// although it changed with a symbolic axis: a "dynamic" export made static.

@@ -23,11 +23,7 @@ QHash<int, QString> remarkNotesForText(const harden::HardenDiagnostics& diag,
     const auto remarks = remarksByNode(diag);
     if (remarks.isEmpty())
         return notes;
-    // The final graph is the last pass's snapshot (a skipped pass has none).
-    const harden::GraphSnapshot* last = nullptr;
-    for (auto it = diag.passes.rbegin(); it != diag.passes.rend() && !last; ++it)
-        if (!it->snapshot.empty())
-            last = &it->snapshot;
+    const harden::GraphSnapshot* last = finalSnapshot(diag);
     if (!last)
         return notes;
     std::unordered_map<std::string, harden::StableId> byOutput;

@@ -8,6 +8,8 @@ target_sources(t2n_ui PRIVATE
   session/graph_adapters.h
   session/remark_index.cpp
   session/remark_index.h
+  session/nnef_graph.cpp
+  session/nnef_graph.h
   session/value_overlay.cpp
   session/value_overlay.h
   session/pass_list_model.cpp

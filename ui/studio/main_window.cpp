@@ -159,9 +159,20 @@ MainWindow::~MainWindow() = default;
 
 QWidget* MainWindow::buildModelTab() {
     auto* split = new QSplitter(Qt::Horizontal, this);
+    // The TorchScript and NNEF panes show their text or their laid-out graph.
+    auto textOrGraph = [split](CodeView* text, GraphView* graph) {
+        auto* tabs = new QTabWidget(split);
+        tabs->setDocumentMode(true);
+        tabs->addTab(text, tr("Text"));
+        tabs->addTab(graph, tr("Graph"));
+        return tabs;
+    };
     torchText_ = new CodeView(split);
     torchText_->setObjectName(QStringLiteral("torchScriptText"));
-    split->addWidget(titled(tr("TorchScript (hardened)"), torchText_, split));
+    tsGraph_ = new GraphView(split);
+    tsGraph_->setObjectName(QStringLiteral("torchScriptGraph"));
+    split->addWidget(
+        titled(tr("TorchScript (hardened)"), textOrGraph(torchText_, tsGraph_), split));
 
     auto* middle = new QSplitter(Qt::Vertical, split);
     auto* graphBox = new QWidget(middle);
@@ -196,7 +207,9 @@ QWidget* MainWindow::buildModelTab() {
 
     nnefText_ = new CodeView(split);
     nnefText_->setObjectName(QStringLiteral("nnefText"));
-    split->addWidget(titled(tr("NNEF (graph.nnef)"), nnefText_, split));
+    nnefGraph_ = new GraphView(split);
+    nnefGraph_->setObjectName(QStringLiteral("nnefGraph"));
+    split->addWidget(titled(tr("NNEF (graph.nnef)"), textOrGraph(nnefText_, nnefGraph_), split));
     split->setStretchFactor(1, 2);
 
     connect(search_, &QLineEdit::returnPressed, this, [this] {
@@ -206,6 +219,22 @@ QWidget* MainWindow::buildModelTab() {
     connect(irGraph_, &GraphView::nodeSelected, this, [this](const QString& id) {
         if (id.startsWith(QStringLiteral("ir:")))
             selectIrNode(id.mid(3).toInt());
+    });
+    connect(tsGraph_, &GraphView::nodeSelected, this, [this](const QString& id) {
+        if (!state_ || !id.startsWith(QStringLiteral("ts:")))
+            return;
+        const int64_t torchNode = id.mid(3).toLongLong();
+        for (const auto& n : state_->graph.nodes)
+            if (n.torchNode == torchNode) {
+                selectIrNode(n.id);
+                return;
+            }
+        stage_->setText(tr("This TorchScript node has no IR node (folded or plumbing)"));
+    });
+    connect(nnefGraph_, &GraphView::nodeSelected, this, [this](const QString& id) {
+        if (id.startsWith(QStringLiteral("nnef:")))
+            if (const int node = irNodeForNnefLine(id.mid(5).toInt()); node >= 0)
+                selectIrNode(node);
     });
     connect(irText_, &CodeView::lineClicked, this, [this](int line) {
         if (line >= 0 && line < static_cast<int>(irLineNodes_.size()) && irLineNodes_[line] >= 0)

@@ -60,6 +60,10 @@ public:
     PassStepper* passStepper() const { return stepper_; }
     ResultsPanel* results() const { return results_; }
     GraphView* irGraph() const { return irGraph_; }
+    /// The hardened TorchScript graph and the written NNEF graph, laid out
+    /// (the "Graph" tabs beside their texts).
+    GraphView* torchScriptGraph() const { return tsGraph_; }
+    GraphView* nnefGraph() const { return nnefGraph_; }
     CodeView* torchScriptView() const { return torchText_; }
     CodeView* irTextView() const { return irText_; }
     CodeView* nnefView() const { return nnefText_; }
@@ -107,6 +111,8 @@ private:
     CodeView* irText_;
     CodeView* nnefText_;
     GraphView* irGraph_;
+    GraphView* tsGraph_;
+    GraphView* nnefGraph_;
     QLineEdit* search_;
     QComboBox* colourBy_;
     QHash<QString, NodeError> errors_;

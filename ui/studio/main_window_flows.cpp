@@ -3,6 +3,7 @@
 #include "graph/graph_view.h"
 #include "session/export_form_models.h"
 #include "session/graph_adapters.h"
+#include "session/nnef_graph.h"
 #include "session/remark_index.h"
 #include "session/session_controller.h"
 #include "studio/export_form.h"
@@ -170,6 +171,10 @@ void MainWindow::onState(const StatePtr& state) {
     irText_->setCode(st.traced ? QString::fromStdString(st.graph.print()) : QString(),
                      Language::Plain);
     nnefText_->setCode(QString::fromStdString(st.nnefText), Language::Nnef);
+    const harden::GraphSnapshot* hardened = st.hardened ? finalSnapshot(st.report.harden) : nullptr;
+    tsGraph_->setGraph(hardened ? graphFromSnapshot(*hardened) : GraphData{});
+    nnefGraph_->setGraph(st.translated ? graphFromNnef(st.nnefText, st.provenance, st.graph)
+                                       : GraphData{});
     frozen_.clear();
     const auto remarks =
         st.hardened ? remarksByNode(st.report.harden) : QHash<harden::StableId, QStringList>{};

@@ -2,6 +2,7 @@
 // texts show which IR node, and selecting one node in all views at once.
 #include "graph/graph_view.h"
 #include "session/graph_adapters.h"
+#include "session/nnef_graph.h"
 #include "session/report_models.h"
 #include "studio/main_window.h"
 #include "text/code_view.h"
@@ -96,6 +97,10 @@ void MainWindow::selectIrNode(int id) {
     selectedIrNode_ = id;
     const auto idx = static_cast<size_t>(id);
     irGraph_->selectNode(irNodeKey(id));
+    if (const auto torchNode = state_->graph.node(id).torchNode; torchNode >= 0)
+        tsGraph_->selectNode(QStringLiteral("ts:%1").arg(torchNode));
+    if (!nodeNnefLines_[idx].empty())
+        nnefGraph_->selectNode(nnefNodeKey(nodeNnefLines_[idx].front()));
     auto link = [](CodeView* view, const std::vector<int>& lines) {
         QList<LineRange> ranges;
         for (int l : lines)

@@ -2,6 +2,7 @@
 // through the passes (the diff shown is the engine's snapshots), edit a
 // dynamic axis and find it in the written archive, export and validate, and
 // a broken archive whose first diverging op gets selected in the views.
+#include "graph/graph_items.h"
 #include "graph/graph_view.h"
 #include "session/export_form_models.h"
 #include "session/graph_adapters.h"
@@ -82,6 +83,55 @@ private Q_SLOTS:
         QVERIFY(w.nnefView()->toPlainText().contains(QStringLiteral("graph network")));
         QTRY_VERIFY_WITH_TIMEOUT(!w.irGraph()->isLayoutPending(), 30000);
         QVERIFY(w.irGraph()->visibleNodeCount() > 0);
+    }
+
+    /// The TorchScript and NNEF panes also show their graphs: the NNEF graph
+    /// has one box per written operation but variables, each edge goes from
+    /// the line defining an identifier to a line that reads it; selecting an
+    /// IR node selects its TorchScript node and its first NNEF line there.
+    void torchScriptAndNnefGraphsSynced() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openSample(w));
+        const auto& st = *w.controller()->state();
+        GraphView* ts = w.torchScriptGraph();
+        GraphView* nnef = w.nnefGraph();
+        QTRY_VERIFY_WITH_TIMEOUT(!ts->isLayoutPending() && !nnef->isLayoutPending(), 30000);
+        int operations = 0;
+        for (const auto& pl : st.provenance.lines)
+            operations += pl.op != "variable" ? 1 : 0;
+        QCOMPARE(nnef->graph().nodes.size(), operations);
+        QVERIFY(!nnef->graph().edges.isEmpty());
+        const QStringList lines = w.nnefView()->toPlainText().split(QLatin1Char('\n'));
+        for (const GraphEdge& e : nnef->graph().edges) {
+            const auto* from = st.provenance.atLine(e.from.mid(5).toInt());
+            QVERIFY(from && !from->identifiers.empty());
+            const QString reader = lines.value(e.to.mid(5).toInt() - 1);
+            const QString rhs = reader.mid(reader.indexOf(QLatin1Char('=')));
+            QVERIFY2(rhs.contains(QRegularExpression(
+                         QStringLiteral("\\b%1\\b")
+                             .arg(QString::fromStdString(from->identifiers.front())))),
+                     qPrintable(reader));
+        }
+        QVERIFY(!ts->graph().nodes.isEmpty());
+
+        auto selectedKey = [](GraphView* view) {
+            for (QGraphicsItem* item : view->graphScene()->selectedItems())
+                if (auto* node = dynamic_cast<NodeItem*>(item))
+                    return node->key();
+            return QString();
+        };
+        int conv = -1; // the first convolution that became NNEF lines
+        for (const auto& n : st.graph.nodes)
+            if (conv < 0 && n.kind.find("conv") != std::string::npos && n.torchNode >= 0 &&
+                !st.provenance.linesOfIrNode(n.id).empty())
+                conv = n.id;
+        QVERIFY(conv >= 0);
+        w.selectIrNode(conv);
+        QCOMPARE(selectedKey(ts), QStringLiteral("ts:%1").arg(st.graph.node(conv).torchNode));
+        const auto nnefLines = st.provenance.linesOfIrNode(conv);
+        QVERIFY(!nnefLines.empty());
+        QCOMPARE(selectedKey(nnef), QStringLiteral("nnef:%1").arg(nnefLines.front()));
     }
 
     /// Every step of the stepper shows, side by side, exactly the engine's
