@@ -218,8 +218,8 @@ void registerRecurrentOps(Registry& r) {
     constexpr const char* kLayers =
         "layers, bidirectional, batch_first, initial state; unrolled over a static time axis, "
         "tract_core_scan over a one-step body over a symbolic one; a default zero state follows "
-        "a symbolic batch; no packed sequences, no LSTM projections";
-    r.add("aten::lstm", lowerLayers<Cell::Lstm>, kLayers);
+        "a symbolic batch; no packed sequences";
+    r.add("aten::lstm", lowerLayers<Cell::Lstm>, std::string(kLayers) + ", no proj_size");
     r.add("aten::gru", lowerLayers<Cell::Gru>, kLayers);
     r.add("aten::rnn_tanh", lowerLayers<Cell::Tanh>, kLayers);
     r.add("aten::rnn_relu", lowerLayers<Cell::Relu>, kLayers);
