@@ -367,6 +367,43 @@ graph net(x, h) -> (ys, last, back)
         T2N_COMPARE_TENSOR(r.outputs.at("back"), at::cumsum(x.flip(1), 1).flip(1));
     }
 
+    void scanChunksFullInputsAndSkip() {
+        // Chunks of 2 along axis 1, a `full` input
+        // passed whole to every iteration, and `skip`: tract does not run the
+        // skipped iterations, so neither the state nor the outputs see them.
+        const auto model = modelOf(R"(version 1.0;
+extension tract_registry tract_core;
+
+fragment step( xi: tensor<scalar>, w: tensor<scalar>, acc: tensor<scalar> ) -> ( acc_out: tensor<scalar>, y: tensor<scalar> )
+{
+  scaled = mul(xi, w);
+  acc_out = add(acc, scaled);
+  y = copy(acc_out);
+}
+
+graph net(x, w, h) -> (pairs, skipped, skipped_last)
+{
+  x = external<scalar>(shape = [1, 6]);
+  w = external<scalar>(shape = [1, 2]);
+  h = external<scalar>(shape = [1, 2]);
+  pairs = tract_core_scan(body = 'step', scan = [('xi', x, 1, 2)], full = [('w', w)],
+      state = [('acc', h, 'acc_out')], output = [('y', 'full', 1, 2)]);
+  skipped, skipped_last = tract_core_scan(body = 'step', scan = [('xi', x, 1, 2)], full = [('w', w)],
+      state = [('acc', h, 'acc_out')], output = [('y', 'full', 1, 2), ('acc_out', 'last', 0, 1)],
+      skip = 1);
+}
+)");
+        const at::Tensor x = iota({1, 6}), w = at::tensor({2.0f, 3.0f}).reshape({1, 2});
+        const at::Tensor h = at::tensor({10.0f, 20.0f}).reshape({1, 2});
+        const auto r = Interpreter(model).run({{"x", x}, {"w", w}, {"h", h}});
+        // Computed another way: the chunks as rows [3, 2], a running sum.
+        const at::Tensor rows = (x.reshape({3, 2}) * w).cumsum(0) + h;
+        T2N_COMPARE_TENSOR(r.outputs.at("pairs"), rows.reshape({1, 6}));
+        const at::Tensor tail = (x.reshape({3, 2}).slice(0, 1) * w).cumsum(0) + h;
+        T2N_COMPARE_TENSOR(r.outputs.at("skipped"), tail.reshape({1, 4}));
+        T2N_COMPARE_TENSOR(r.outputs.at("skipped_last"), tail.slice(0, 1).reshape({1, 2}));
+    }
+
     void handBuiltSyntaxTree() {
         // The interpreter needs only the syntax tree: no graph text required.
         using t2n::nnef::ast::Expr;

@@ -127,7 +127,11 @@ std::vector<Value> kScan(const Call& call) {
     // iteration); `output` lists the results returned: "full" ones are the
     // per-iteration values concatenated along their axis (in input order for
     // a backward scan), "last" ones the value of the final iteration. The
-    // first `skip` iterations add nothing to "full" outputs (literal reading).
+    // first `skip` iterations are not run at all (optimized.rs: the position
+    // advances, the body and the states do not); tract leaves their part of a
+    // "full" output uninitialized, here it is left out. A backward "full"
+    // output is only well defined for chunk -1 in tract (assign_output's
+    // offset), which is what t2n emits.
     if (!call.runtime)
         throw InterpError("tract_core_scan needs a model holding its body fragment");
     const std::string& body = call.string("body");
@@ -167,7 +171,7 @@ std::vector<Value> kScan(const Call& call) {
 
     std::vector<std::vector<at::Tensor>> collected(outputs.size());
     std::vector<at::Tensor> last(outputs.size());
-    for (int64_t it = 0; it < iterations; ++it) {
+    for (int64_t it = skip; it < iterations; ++it) {
         std::vector<std::pair<std::string, Value>> args;
         for (const auto& s : scans) {
             const at::Tensor x = literalTensor(tupleItem(s, 1, "scan"));
@@ -186,14 +190,16 @@ std::vector<Value> kScan(const Call& call) {
             const at::Tensor v =
                 literalTensor(results.at(resultIndex(tupleString(outputs[k], 0, "output"))));
             last[k] = v;
-            if (it >= skip)
-                collected[k].push_back(v);
+            collected[k].push_back(v);
         }
     }
     std::vector<Value> out;
     for (std::size_t k = 0; k < outputs.size(); ++k) {
         const std::string& kind = tupleString(outputs[k], 1, "output");
         if (kind == "last") {
+            if (!last[k].defined())
+                throw InterpError("scan ran no iteration (skip covers them all) for a \"last\" "
+                                  "output");
             out.push_back(Value::makeTensor(last[k]));
         } else if (kind == "full") {
             auto parts = collected[k];

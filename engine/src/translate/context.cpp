@@ -363,6 +363,11 @@ Expr Context::constantTensor(const TensorData& data, const std::string& paramNam
     return variable(data, nameHint, "derived", "value computed at export time by " + from);
 }
 
+void Context::addFragment(const std::string& name, const std::string& definition) {
+    if (fragmentNames_.insert(name).second)
+        doc_.fragments.push_back(definition);
+}
+
 Expr Context::derivedTensor(TensorData data, const std::string& nameHint) {
     derived_.push_back(std::move(data));
     return constantTensor(derived_.back(), {}, nameHint);

@@ -14,6 +14,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,12 @@ public:
     Expr derivedTensor(TensorData data, const std::string& nameHint);
     /// A scalar literal of the right kind for `dtype` (1 vs 1.0 vs true).
     static Expr scalarLiteral(double v, DType dtype);
+    /// Adds a fragment definition (e.g. a tract_core_scan body) once per name.
+    void addFragment(const std::string& name, const std::string& definition);
+    /// A lowering re-derived value `id` from the symbolic input shapes instead
+    /// of using its export-time value: no "frozen at the example shape" warning.
+    void markRederived(ir::ValueId id) { rederived_.insert(id); }
+    bool isRederived(ir::ValueId id) const { return rederived_.count(id) != 0; }
 
     // --- diagnostics ----------------------------------------------------------
     [[noreturn]] void unsupported(const std::string& why, const std::string& hint = {}) const;
@@ -125,6 +132,8 @@ private:
     std::map<std::string, std::string> labelToIdentifier_;
     std::map<std::tuple<const void*, std::vector<int64_t>, int>, std::string> variableCache_;
     std::vector<std::string> warnings_;
+    std::set<std::string> fragmentNames_;
+    std::set<ir::ValueId> rederived_;
     std::deque<TensorData> derived_; // stable addresses: variableCache_ keys on them
 };
 

@@ -43,32 +43,47 @@ Expr splitHeads(Context& ctx, Expr x, int64_t heads, int64_t d, const std::strin
     return ctx.emitTemp("transpose", {r}, {{"axes", Expr::ints({0, 2, 1, 3})}}, name + "_bhtd");
 }
 
-// softmax(q k^T / sqrt(D) + mask) v, heads merged back to [B, T, E].
-Expr attend(Context& ctx, Expr q, Expr k, Expr v, int64_t heads, int64_t e, size_t maskIdx) {
+// Where the fused kernels' mask goes: PyTorch 1.13 converts a non-bool mask to
+// bool (nonzero = masked, attention.cpp masked_softmax), then mask type 1 is a
+// key padding mask [B, S] and type 0 (or none) an attention mask [T, S].
+Expr maskedScores(Context& ctx, Expr s, size_t maskIdx, size_t typeIdx) {
+    DType t = ctx.out().dtype;
+    const ir::Value& m = ctx.in(maskIdx);
+    const bool keyPadding =
+        ctx.numInputs() > typeIdx && !ctx.isNone(typeIdx) && ctx.intArg(typeIdx) == 1;
+    if (rankOf(m) != 2)
+        ctx.unsupported(fmt::format("fused attention with a rank-{} mask", rankOf(m)),
+                        "give a key padding mask [B, S] or an attention mask [T, S]");
+    Expr mask = keyPadding ? ctx.tensor(ctx.node().inputs[maskIdx])
+                           : ctx.operand(ctx.node().inputs[maskIdx], 4);
+    if (m.dtype != DType::Bool)
+        mask = ctx.emitTemp("ne", {mask, lit(0.0, m.dtype)}, {}, "mask_bool");
+    if (keyPadding)
+        mask = ctx.emitTemp("unsqueeze", {mask}, {{"axes", Expr::ints({1, 2})}}, "key_padding");
+    return ctx.emitTemp("select", {mask, lit(-1e30, t), s}, {}, "masked");
+}
+
+struct Attention {
+    Expr context; ///< [B, T, E], heads merged
+    Expr weights; ///< softmax output [B, H, T, S]
+};
+
+// softmax(q k^T / sqrt(D) masked) v, heads merged back to [B, T, E].
+Attention attend(Context& ctx, Expr q, Expr k, Expr v, int64_t heads, int64_t e, size_t maskIdx,
+                 size_t typeIdx) {
     DType t = ctx.out().dtype;
     const int64_t d = e / heads;
     Expr qh = splitHeads(ctx, q, heads, d, "q"), kh = splitHeads(ctx, k, heads, d, "k"),
          vh = splitHeads(ctx, v, heads, d, "v");
     Expr s = ctx.emitTemp("matmul", {qh, kh}, mm(true), "scores");
     s = ctx.emitTemp("mul", {s, lit(1.0 / std::sqrt(static_cast<double>(d)), t)}, {}, "scaled");
-    if (ctx.numInputs() > maskIdx && !ctx.isNone(maskIdx)) {
-        const ir::Value& m = ctx.in(maskIdx);
-        if (rankOf(m) != 2 || (ctx.numInputs() > maskIdx + 1 && !ctx.isNone(ctx.numInputs() - 1) &&
-                               ctx.intArg(ctx.numInputs() - 1) != 0))
-            ctx.unsupported("fused attention with a key padding mask",
-                            "only an attention mask [T, S] is supported here");
-        if (m.dtype == DType::Bool) {
-            Expr mask = ctx.operand(ctx.node().inputs[maskIdx], 4, DType::Bool);
-            s = ctx.emitTemp("select", {mask, lit(-1e30, t), s}, {}, "masked");
-        } else {
-            s = ctx.emitTemp("add", {s, ctx.operand(ctx.node().inputs[maskIdx], 4, t)}, {},
-                             "masked");
-        }
-    }
+    if (ctx.numInputs() > maskIdx && !ctx.isNone(maskIdx))
+        s = maskedScores(ctx, s, maskIdx, typeIdx);
     Expr p = ctx.emitTemp("softmax", {s}, {{"axes", Expr::ints({3})}}, "weights");
     Expr o = ctx.emitTemp("matmul", {p, vh}, mm(false), "context");
     Expr merged = ctx.emitTemp("transpose", {o}, {{"axes", Expr::ints({0, 2, 1, 3})}}, "merged");
-    return ctx.emitTemp("reshape", {merged}, {{"shape", Expr::ints({0, 0, e})}}, "concat_heads");
+    return {ctx.emitTemp("reshape", {merged}, {{"shape", Expr::ints({0, 0, e})}}, "concat_heads"),
+            p};
 }
 
 // _native_multi_head_attention(q, k, v, embed_dim, num_head, qkv_weight,
@@ -76,18 +91,24 @@ Expr attend(Context& ctx, Expr q, Expr k, Expr v, int64_t heads, int64_t e, size
 void lowerNativeMha(Context& ctx) {
     if (rankOf(ctx.in(0)) != 3)
         ctx.unsupported("multi-head attention on an unbatched input");
-    if (ctx.node().outputs.size() > 1 && ctx.isUsed(ctx.node().outputs[1]))
-        ctx.unsupported("multi-head attention weights as an output",
-                        "call the attention with need_weights=False");
     const int64_t e = ctx.intArg(3), heads = ctx.intArg(4);
     DType t = ctx.out().dtype;
     Expr q = projectPart(ctx, ctx.operand(ctx.node().inputs[0], 3, t), 5, 6, 0, e, "q_proj");
     Expr k = projectPart(ctx, ctx.operand(ctx.node().inputs[1], 3, t), 5, 6, 1, e, "k_proj");
     Expr v = projectPart(ctx, ctx.operand(ctx.node().inputs[2], 3, t), 5, 6, 2, e, "v_proj");
-    Expr a = attend(ctx, q, k, v, heads, e, 9);
-    Expr o =
-        ctx.emitTemp("matmul", {a, ctx.operand(ctx.node().inputs[7], 3, t)}, mm(true), "out_proj");
+    Attention a = attend(ctx, q, k, v, heads, e, 9, 12);
+    Expr o = ctx.emitTemp("matmul", {a.context, ctx.operand(ctx.node().inputs[7], 3, t)}, mm(true),
+                          "out_proj");
     ctx.emitOut("add", {o, ctx.operand(ctx.node().inputs[8], 3, t)}, {}, 0);
+    // need_weights: the softmax output, averaged over the heads unless asked not to.
+    if (ctx.node().outputs.size() < 2 || !ctx.isUsed(ctx.node().outputs[1]))
+        return;
+    if (ctx.numInputs() > 11 && !ctx.isNone(11) && !ctx.boolArg(11)) {
+        ctx.bindOut(a.weights, 1);
+        return;
+    }
+    Expr mean = ctx.emitTemp("mean_reduce", {a.weights}, {{"axes", Expr::ints({1})}}, "head_mean");
+    ctx.emitOut("squeeze", {mean}, {{"axes", Expr::ints({1})}}, 1);
 }
 
 // Layer norm over the last axis with [E] weight and bias inputs.
@@ -128,7 +149,7 @@ void lowerEncoderLayer(Context& ctx) {
         Expr q = projectPart(ctx, in, 3, 4, 0, e, "q_proj");
         Expr k = projectPart(ctx, in, 3, 4, 1, e, "k_proj");
         Expr v = projectPart(ctx, in, 3, 4, 2, e, "v_proj");
-        return linear3(ctx, attend(ctx, q, k, v, heads, e, 18), 5, 6, "out_proj");
+        return linear3(ctx, attend(ctx, q, k, v, heads, e, 18, 19).context, 5, 6, "out_proj");
     };
     auto feedForward = [&](Expr in) {
         Expr h = linear3(ctx, in, 14, 15, "ffn1");
@@ -163,9 +184,11 @@ void lowerEncoderLayer(Context& ctx) {
 void registerAttentionOps(Registry& r) {
     r.beginFamily("attention");
     r.add("aten::_native_multi_head_attention", lowerNativeMha,
-          "batch-first [B, T, E]; no attention weights output; bool or float mask");
+          "batch-first [B, T, E]; key padding mask [B, S] or attention mask [T, S] (bool, or "
+          "float read as nonzero = masked like PyTorch 1.13); attention weights, averaged or per "
+          "head; a fully masked row gives uniform weights where PyTorch gives NaN");
     r.add("aten::_transformer_encoder_layer_fwd", lowerEncoderLayer,
-          "batch-first; relu or gelu; norm_first or not");
+          "batch-first; relu or gelu; norm_first or not; key padding mask [B, S]");
 }
 
 } // namespace t2n::translate

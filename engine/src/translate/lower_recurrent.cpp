@@ -1,11 +1,13 @@
 // Whole recurrent layers as TorchScript carries them (aten::lstm, aten::gru,
 // aten::rnn_tanh / rnn_relu with their flattened weight lists) and the GRU
-// and vanilla RNN cells. Layers are unrolled over the static time axis: the
+// and vanilla RNN cells. A layer over a static time axis is unrolled: the
 // input projection of every step is one matmul over the whole sequence, then
-// each step adds the hidden projection and applies the gates. Stacked layers
-// and both directions follow PyTorch's weight order (layer-major, forward
-// before reverse; w_ih, w_hh, b_ih, b_hh).
-#include "translate/lower_util.h"
+// each step adds the hidden projection and applies the gates, in plain NNEF
+// that any consumer reads. A symbolic time axis (a dynamic axis of the
+// export) becomes a tract_core_scan (lower_recurrent_scan.cpp). Stacked
+// layers and both directions follow PyTorch's weight order (layer-major,
+// forward before reverse; w_ih, w_hh, b_ih, b_hh).
+#include "translate/recurrent.h"
 #include "translate/registry.h"
 
 #include <fmt/format.h>
@@ -14,11 +16,8 @@ namespace t2n::translate {
 
 namespace {
 
-enum class Cell { Lstm, Gru, Tanh, Relu };
-
-struct Weights {
-    ir::ValueId wih = -1, whh = -1, bih = -1, bhh = -1; // -1: no bias
-};
+using recurrent::Cell;
+using recurrent::Weights;
 
 // x W^T (+ b): x of rank `rank`, W [G, K] and b [G] padded to that rank.
 Expr project(Context& ctx, Expr x, int64_t rank, ir::ValueId w, ir::ValueId b,
@@ -98,11 +97,18 @@ LayerResult runLayer(Context& ctx, Cell cell, Expr seq, int64_t steps, const Wei
     return {all, s};
 }
 
-// Row k of an initial state [L*D, B, H] as [B, H].
-Expr initialRow(Context& ctx, ir::ValueId state, int64_t k) {
-    Expr all = ctx.operand(state, 3, ctx.out().dtype);
-    Expr row = ctx.emitTemp("slice", {all}, sliceArgs(0, k, k + 1), fmt::format("init{}", k));
+// Row k of an initial state [L*D, B, H] as [1, B, H].
+Expr initialRow(Context& ctx, Expr all, int64_t k) {
+    return ctx.emitTemp("slice", {all}, sliceArgs(0, k, k + 1), fmt::format("init{}", k));
+}
+
+Expr squeezed(Context& ctx, Expr row) {
     return ctx.emitTemp("squeeze", {row}, {{"axes", Expr::ints({0})}}, "init");
+}
+
+bool symbolicAxis(const ir::Value& v, int64_t axis) {
+    return static_cast<int64_t>(v.symbols.size()) > axis &&
+           !v.symbols[static_cast<size_t>(axis)].empty();
 }
 
 // lstm(x, [h0, c0], params, has_biases, layers, dropout, train, bidirectional,
@@ -135,6 +141,11 @@ template <Cell C> void lowerLayers(Context& ctx) {
     if (hx.size() != (C == Cell::Lstm ? 2u : 1u))
         ctx.unsupported("recurrent layer state that is not a list of tensors");
 
+    const bool scan = symbolicAxis(x, batchFirst ? 1 : 0);
+    std::vector<Expr> init;
+    for (ir::ValueId h : hx)
+        init.push_back(recurrent::initialState(ctx, h, ctx.node().inputs[0], batchFirst ? 0 : 1));
+
     Expr seq = ctx.operand(ctx.node().inputs[0], 3, ctx.out().dtype);
     if (batchFirst)
         seq = ctx.emitTemp("transpose", {seq}, {{"axes", Expr::ints({1, 0, 2})}}, "time_major");
@@ -146,8 +157,16 @@ template <Cell C> void lowerLayers(Context& ctx) {
             const size_t base = static_cast<size_t>(k * per);
             Weights w{params[base], params[base + 1], biases ? params[base + 2] : -1,
                       biases ? params[base + 3] : -1};
-            State s{initialRow(ctx, hx[0], k),
-                    C == Cell::Lstm ? initialRow(ctx, hx[1], k) : Expr{}};
+            Expr h0 = initialRow(ctx, init[0], k);
+            Expr c0 = C == Cell::Lstm ? initialRow(ctx, init[1], k) : Expr{};
+            if (scan) {
+                auto r = recurrent::scanLayer(ctx, C, seq, w, h0, c0, d == 1, hidden);
+                dirOut.push_back(r.sequence);
+                lastH.push_back(r.h);
+                lastC.push_back(r.c);
+                continue;
+            }
+            State s{squeezed(ctx, h0), C == Cell::Lstm ? squeezed(ctx, c0) : Expr{}};
             LayerResult r = runLayer(ctx, C, seq, steps, w, s, d == 1, hidden);
             dirOut.push_back(r.sequence);
             lastH.push_back(
@@ -197,8 +216,10 @@ template <Cell C> void lowerCell(Context& ctx) {
 void registerRecurrentOps(Registry& r) {
     r.beginFamily("rnn");
     constexpr const char* kLayers =
-        "unrolled over a static time axis; layers, bidirectional, batch_first, initial state";
-    r.add("aten::lstm", lowerLayers<Cell::Lstm>, kLayers);
+        "layers, bidirectional, batch_first, initial state; unrolled over a static time axis, "
+        "tract_core_scan over a one-step body over a symbolic one; a default zero state follows "
+        "a symbolic batch; no packed sequences";
+    r.add("aten::lstm", lowerLayers<Cell::Lstm>, std::string(kLayers) + ", no proj_size");
     r.add("aten::gru", lowerLayers<Cell::Gru>, kLayers);
     r.add("aten::rnn_tanh", lowerLayers<Cell::Tanh>, kLayers);
     r.add("aten::rnn_relu", lowerLayers<Cell::Relu>, kLayers);

@@ -175,9 +175,11 @@ void addCustomExtensions(nnef::Document& doc, const ExportOptions& o) {
 // A value fixed at export time that changed between the two shape probes of
 // a dynamic export: the NNEF graph holds the example's value, so the export
 // is static there. Named in the warnings (the report lists them).
+// Called once every node is lowered: a lowering may have re-derived the value
+// from the symbolic shapes (a recurrent layer's default zero state).
 void warnIfFrozenVarying(Context& ctx, const ir::Graph& g, const ir::Node& n) {
     for (ir::ValueId id : n.outputs)
-        if (g.value(id).varies && ctx.isUsed(id)) {
+        if (g.value(id).varies && ctx.isUsed(id) && !ctx.isRederived(id)) {
             ctx.setNode(&n);
             ctx.warn(fmt::format("{} was frozen at the example shape although it depends on a "
                                  "symbolic axis",
@@ -221,9 +223,10 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
 
     Error failures(Stage::Translate, ErrorCode::Unsupported, "");
     std::set<ir::ValueId> poisoned;
+    std::vector<const ir::Node*> frozen; // values fixed at export time
     for (const auto& node : graph.nodes) {
         if (node.folded) {
-            warnIfFrozenVarying(ctx, graph, node);
+            frozen.push_back(&node);
             continue;
         }
         ctx.setNode(&node);
@@ -235,7 +238,7 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
                 ctx.warn(fmt::format("{} computes a number from input data; it was frozen at its "
                                      "value for the example inputs",
                                      node.kind));
-            warnIfFrozenVarying(ctx, graph, node);
+            frozen.push_back(&node);
             continue;
         }
         bool skip = false;
@@ -266,6 +269,8 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
         throw err;
     }
 
+    for (const ir::Node* n : frozen)
+        warnIfFrozenVarying(ctx, graph, *n);
     ctx.setNode(nullptr);
     for (size_t i = 0; i < graph.outputs.size(); ++i) {
         Expr e = ctx.tensor(graph.outputs[i]);

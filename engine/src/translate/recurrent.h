@@ -1,0 +1,35 @@
+// Shared by the two ways a whole recurrent layer (aten::lstm, gru, rnn_*) is
+// emitted: unrolled over a static time axis (lower_recurrent.cpp, plain NNEF)
+// and as a tract_core_scan over a one-step body fragment when the time axis
+// is symbolic (lower_recurrent_scan.cpp).
+#pragma once
+
+#include "translate/lower_util.h"
+
+namespace t2n::translate::recurrent {
+
+enum class Cell { Lstm, Gru, Tanh, Relu };
+
+struct Weights {
+    ir::ValueId wih = -1, whh = -1, bih = -1, bhh = -1; // -1: no bias
+};
+
+/// One direction of one layer run by tract_core_scan over the time axis.
+struct ScanLayer {
+    Expr sequence; ///< [T, B, H]
+    Expr h, c;     ///< last states [1, B, H] (c only for LSTM)
+};
+
+/// `seq` is time-major [T, B, F]; `h0`, `c0` are the initial rows [1, B, H].
+/// The reverse direction scans backwards (chunk -1 on the inputs and on the
+/// sequence output, so the output stays in input time order).
+ScanLayer scanLayer(Context& ctx, Cell cell, Expr seq, const Weights& w, Expr h0, Expr c0,
+                    bool reverse, int64_t hidden);
+
+/// The initial state tensor [L*D, B, H] of a layer. A state fixed at export
+/// time (nn.LSTM's default zeros) whose batch axis follows a symbol is
+/// re-derived from the input's batch size (tract_core_shape_of, tile) when
+/// every batch entry holds the same row; otherwise the recorded tensor.
+Expr initialState(Context& ctx, ir::ValueId state, ir::ValueId input, int64_t batchAxis);
+
+} // namespace t2n::translate::recurrent
