@@ -159,11 +159,10 @@ const harden::GraphSnapshot* finalSnapshot(const harden::HardenDiagnostics& diag
     return nullptr;
 }
 
-QSet<QString> frozenFromExampleShape(const ir::Graph& g) {
+QSet<QString> frozenFromExampleShape(const ExportReport& report) {
     QSet<QString> out;
-    for (const ir::Node& node : g.nodes)
-        if (isFrozenVarying(g, node))
-            out.insert(irNodeKey(node.id));
+    for (int id : report.frozenNodes)
+        out.insert(irNodeKey(id));
     return out;
 }
 

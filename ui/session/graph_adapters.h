@@ -8,6 +8,7 @@
 #include "t2n/graph_snapshot.h"
 #include "t2n/harden.h"
 #include "t2n/ir.h"
+#include "t2n/report.h"
 
 namespace t2n::ui {
 
@@ -26,9 +27,11 @@ GraphData graphFromSnapshot(const harden::GraphSnapshot& snapshot,
 /// passes have none); null when snapshots were off.
 const harden::GraphSnapshot* finalSnapshot(const harden::HardenDiagnostics& diag);
 
-/// IR nodes (as graphFromIr ids) whose value was frozen at the example shape
-/// although it changed with a symbolic axis: a "dynamic" export made static.
-QSet<QString> frozenFromExampleShape(const ir::Graph& graph);
+/// IR nodes (as graphFromIr ids) whose value the translation froze at the
+/// example shape although it changed with a symbolic axis: a "dynamic" export
+/// made static. The engine decides (a lowering may re-derive such a value
+/// from the symbolic shapes, e.g. a recurrent layer's zero state).
+QSet<QString> frozenFromExampleShape(const ExportReport& report);
 
 /// Id of IR node `id` in graphFromIr's GraphData.
 QString irNodeKey(ir::NodeId id);

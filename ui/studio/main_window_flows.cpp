@@ -184,7 +184,7 @@ void MainWindow::onState(const StatePtr& state) {
         GraphData irData = graphFromIr(st.graph);
         badgeRemarks(irData, st.graph, remarks);
         irGraph_->setGraph(irData);
-        frozen_ = frozenFromExampleShape(st.graph);
+        frozen_ = frozenFromExampleShape(st.report);
     } else {
         irGraph_->setGraph(GraphData{});
     }

@@ -177,15 +177,16 @@ void addCustomExtensions(nnef::Document& doc, const ExportOptions& o) {
 // is static there. Named in the warnings (the report lists them).
 // Called once every node is lowered: a lowering may have re-derived the value
 // from the symbolic shapes (a recurrent layer's default zero state).
-void warnIfFrozenVarying(Context& ctx, const ir::Graph& g, const ir::Node& n) {
+bool warnIfFrozenVarying(Context& ctx, const ir::Graph& g, const ir::Node& n) {
     for (ir::ValueId id : n.outputs)
         if (g.value(id).varies && ctx.isUsed(id) && !ctx.isRederived(id)) {
             ctx.setNode(&n);
             ctx.warn(fmt::format("{} was frozen at the example shape although it depends on a "
                                  "symbolic axis",
                                  n.kind));
-            return;
+            return true;
         }
+    return false;
 }
 
 } // namespace
@@ -270,7 +271,8 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
     }
 
     for (const ir::Node* n : frozen)
-        warnIfFrozenVarying(ctx, graph, *n);
+        if (warnIfFrozenVarying(ctx, graph, *n))
+            tr.frozenNodes.push_back(n->id);
     ctx.setNode(nullptr);
     for (size_t i = 0; i < graph.outputs.size(); ++i) {
         Expr e = ctx.tensor(graph.outputs[i]);
