@@ -1,6 +1,7 @@
 #include "translate/translator.h"
 
 #include "nnef/identifiers.h"
+#include "translate/lower_quantized.h"
 #include "translate/registry.h"
 
 #include <fmt/format.h>
@@ -247,6 +248,7 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
         }
         try {
             reg.find(node.kind)->lower(ctx);
+            annotateQuantizedOutputs(ctx);
             ++tr.torchOps[node.kind];
         } catch (const Error& e) {
             for (const auto& d : e.details())
