@@ -47,8 +47,8 @@ struct QuantLine {
 // graph.quant lines in the spec's form (NNEF 1.0.5 §5.3, scalar values).
 QList<QuantLine> parseQuantText(const QString& text, QStringList& bad) {
     static const QRegularExpression line(
-        R"(^"([^"]+)": zero_point_linear_quantize\(zero_point = (-?\d+), scale = ([0-9.eE+-]+), )"
-        R"(bits = (\d+), signed = (true|false), symmetric = false\);$)");
+        R"re(^"([^"]+)": zero_point_linear_quantize\(zero_point = (-?\d+), scale = ([0-9.eE+-]+), )re"
+        R"re(bits = (\d+), signed = (true|false), symmetric = false\);$)re");
     QList<QuantLine> out;
     for (const QString& l : text.split('\n', Qt::SkipEmptyParts)) {
         auto m = line.match(l);

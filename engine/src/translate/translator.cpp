@@ -253,8 +253,11 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
         } catch (const Error& e) {
             for (const auto& d : e.details())
                 failures.addDetail(d);
-            if (e.details().empty())
-                failures.addDetail(Diagnostic{e.message(), node.where, true});
+            if (e.details().empty()) // the lowering's own hint stays with its node
+                failures.addDetail(Diagnostic{
+                    e.hint().empty() ? e.message()
+                                     : fmt::format("{} (hint: {})", e.message(), e.hint()),
+                    node.where, true});
             poisoned.insert(node.outputs.begin(), node.outputs.end());
         }
     }
