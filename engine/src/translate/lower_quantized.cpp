@@ -223,7 +223,8 @@ void registerQuantizedOps(Registry& r) {
         "quantized::linear_relu", [](Context& c) { lowerLinear(c, true); },
         "rank-2 input, per-tensor qint8 weights");
     r.add(
-        "quantized::add", [](Context& c) { lowerAdd(c, false); }, "");
+        "quantized::add", [](Context& c) { lowerAdd(c, false); },
+        "operands of different scales (tract aligns them)");
     r.add(
         "quantized::add_relu", [](Context& c) { lowerAdd(c, true); },
         "add then relu on the result's scale");
