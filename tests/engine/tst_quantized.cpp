@@ -46,9 +46,10 @@ struct QuantLine {
 
 // graph.quant lines in the spec's form (NNEF 1.0.5 §5.3, scalar values).
 QList<QuantLine> parseQuantText(const QString& text, QStringList& bad) {
+    // (a plain literal: moc does not read raw strings with a delimiter)
     static const QRegularExpression line(
-        R"re(^"([^"]+)": zero_point_linear_quantize\(zero_point = (-?\d+), scale = ([0-9.eE+-]+), )re"
-        R"re(bits = (\d+), signed = (true|false), symmetric = false\);$)re");
+        "^\"([^\"]+)\": zero_point_linear_quantize\\(zero_point = (-?\\d+), scale = "
+        "([0-9.eE+-]+), bits = (\\d+), signed = (true|false), symmetric = false\\);$");
     QList<QuantLine> out;
     for (const QString& l : text.split('\n', Qt::SkipEmptyParts)) {
         auto m = line.match(l);

@@ -251,13 +251,17 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
             annotateQuantizedOutputs(ctx);
             ++tr.torchOps[node.kind];
         } catch (const Error& e) {
-            for (const auto& d : e.details())
+            // The lowering's own hint stays with its node (the combined error's
+            // hint is a generic one).
+            auto withHint = [&](std::string message) {
+                return e.hint().empty() ? message : fmt::format("{} (hint: {})", message, e.hint());
+            };
+            for (Diagnostic d : e.details()) {
+                d.message = withHint(d.message);
                 failures.addDetail(d);
-            if (e.details().empty()) // the lowering's own hint stays with its node
-                failures.addDetail(Diagnostic{
-                    e.hint().empty() ? e.message()
-                                     : fmt::format("{} (hint: {})", e.message(), e.hint()),
-                    node.where, true});
+            }
+            if (e.details().empty())
+                failures.addDetail(Diagnostic{withHint(e.message()), node.where, true});
             poisoned.insert(node.outputs.begin(), node.outputs.end());
         }
     }
