@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <span>
 
 namespace t2n::translate {
 
