@@ -6,6 +6,7 @@
 // zero_point_linear_quantize), read back by t2n's separate reader; the
 // check fails when a weight's scale is changed; per-channel weights are
 // refused with a clear Translate error.
+#include "interp_test_util.h"
 #include "nnef/model_reader.h"
 #include "suite_macros.h"
 #include "support.h"
@@ -143,6 +144,31 @@ private Q_SLOTS:
         QCOMPARE(u32At(bDat, 48), 4u); // a plain signed int: no graph.quant entry
         for (int i = 0; i < bias.size(); ++i)
             QCOMPARE(static_cast<int32_t>(u32At(bDat, 128 + 4 * i)), bias[i].toInt());
+    }
+
+    // graph.quant in the interpreter, against values worked out by hand from
+    // tract's quantize_linear_f32_u8 (round half away from zero, clamp to the
+    // 8-bit range): 0.25 / 0.5 = 0.5 rounds to 1 (half to even would give 0),
+    // -0.25 to -1, 200 and -100 clamp to 255 and 0; stored variables are
+    // dequantized, (q - z) * s.
+    void interpreterQuantizesLikeTract() {
+        t2n::nnef::LoadedModel m =
+            interp_test::modelOf("version 1.0;\ngraph g(x) -> (y, w)\n{\n"
+                                 "  x = external<scalar>(shape = [5]);\n"
+                                 "  y = tract_core_cast(x);\n"
+                                 "  w = variable<scalar>(shape = [3], label = 'w');\n}\n",
+                                 {{"w", at::tensor({-128, 0, 127}, at::kChar)}});
+        m.quant = t2n::nnef::parseQuant(
+            "\"y\": zero_point_linear_quantize(zero_point = 10, scale = 0.5, bits = 8, signed = "
+            "false, symmetric = false);\n"
+            "\"w\": zero_point_linear_quantize(zero_point = -2, scale = 0.25, bits = 8, signed = "
+            "true, symmetric = false);\n",
+            "graph.quant");
+        t2n::check::Interpreter interpreter(m);
+        auto run = interpreter.run({{"x", interp_test::F({0.25f, 0.75f, -0.25f, 200, -100}, {5})}});
+        T2N_COMPARE_TENSOR(run.outputs.at("y"),
+                           interp_test::F({0.5f, 1.0f, -0.5f, 122.5f, -5.0f}, {5}));
+        T2N_COMPARE_TENSOR(run.outputs.at("w"), interp_test::F({-31.5f, 0.5f, 32.25f}, {3}));
     }
 
     void changedWeightScaleFailsTheCheck() {
