@@ -125,6 +125,8 @@ std::optional<std::pair<std::string, Value>> realBias(const Expr& rhs, const Sco
 
 std::optional<double> dequantizedStep(const nnef::LoadedModel& model, const std::string& output) {
     const QuantTable table = readQuantTable(model.quant);
+    if (auto own = table.find(output); own != table.end())
+        return own->second.scale; // a quantized graph output
     std::string name = output;
     for (int hops = 0; hops < 2; ++hops) {
         const nnef::ast::Assignment* def = nullptr;

@@ -46,9 +46,10 @@ at::Tensor applyQuant(const at::Tensor& t, const QuantParams& q);
 std::optional<std::pair<std::string, Value>> realBias(const nnef::ast::Expr& rhs,
                                                       const Scope& scope, const QuantTable& table);
 
-/// For a graph output computed by dequantizing a quantized tensor
-/// (tract_core_cast(x, to = 'f32'), possibly through a copy): x's scale, one
-/// quantization step, the tolerance of that output. std::nullopt otherwise.
+/// For a quantized graph output, or one computed by dequantizing a quantized
+/// tensor (tract_core_cast(x, to = 'f32'), possibly through a copy): that
+/// tensor's scale, one quantization step, the tolerance of the output.
+/// std::nullopt otherwise.
 std::optional<double> dequantizedStep(const nnef::LoadedModel& model, const std::string& output);
 
 } // namespace t2n::check
