@@ -21,6 +21,7 @@
     X(interpreter_nn, InterpreterNnTest)                                                           \
     X(interpreter_fixtures, InterpreterFixturesTest)                                               \
     X(check_mutations, CheckMutationsTest)                                                         \
+    X(quantized, QuantizedTest)                                                                    \
     X(compare, CompareTest)                                                                        \
     X(npz, NpzTest)                                                                                \
     X(tract_cli, TractCliTest)                                                                     \

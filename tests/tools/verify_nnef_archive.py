@@ -54,6 +54,8 @@ DAT_DTYPES = {
     (CODE_UINT, 8): ("u8", "<u1"), (CODE_UINT, 16): ("u16", "<u2"), (CODE_UINT, 32): ("u32", "<u4"),
     (CODE_UINT, 64): ("u64", "<u8"),
     (CODE_BOOL, 1): ("bool", None), (CODE_BOOL, 8): ("bool", "<u1"),
+    # stored integers of quantized tensors; valid only with a graph.quant entry (checked in verify)
+    (CODE_QINT, 8): ("i8", "<i1"), (CODE_QUINT, 8): ("u8", "<u1"), (CODE_QINT, 32): ("i32", "<i4"),
 }
 
 # NNEF graph type -> item-type codes it may be stored as
@@ -111,12 +113,9 @@ class DatFile:
                      % (n, self.item_type, self.vendor))
         elif self.code not in CODE_NAMES:
             p.append("%s: unknown item type code %d" % (n, self.code))
-        elif self.code in (CODE_QUINT, CODE_QINT):
-            p.append("%s: quantized item type code %d (%s) is not expected in a t2n archive"
-                     % (n, self.code, CODE_NAMES[self.code]))
         elif (self.code, self.bits_per_item) not in DAT_DTYPES:
             allowed = {CODE_FLOAT: "16, 32 or 64", CODE_INT: "8, 16, 32 or 64", CODE_UINT: "8, 16, 32 or 64",
-                       CODE_BOOL: "1 or 8"}[self.code]
+                       CODE_BOOL: "1 or 8", CODE_QINT: "8 or 32", CODE_QUINT: "8"}[self.code]
             p.append("%s: %d bits per item is not valid for item type %s (expected %s)"
                      % (n, self.bits_per_item, CODE_NAMES[self.code], allowed))
         else:
@@ -565,6 +564,71 @@ def compare_values(label, dat, values, tensor, source, dtype_note):
 
 
 # ---------------------------------------------------------------------------
+# graph.quant (NNEF 1.0.5 "Quantization Format"; tract reads scalar values only)
+# ---------------------------------------------------------------------------
+
+QUANT_LINE = re.compile(r'^"([^"]+)"\s*:\s*zero_point_linear_quantize\s*\((.*)\)\s*;\s*$')
+
+
+def parse_quant(text, problems):
+    """{identifier: {"zero_point", "scale", "bits", "signed", "symmetric"}}."""
+    entries = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        m = QUANT_LINE.match(line.strip())
+        if not m:
+            problems.append("graph.quant line %d: not a scalar zero_point_linear_quantize entry: %r" % (n, line))
+            continue
+        args = {}
+        for part in m.group(2).split(","):
+            k, _, v = part.partition("=")
+            args[k.strip()] = v.strip()
+        try:
+            e = {"zero_point": int(args["zero_point"]), "scale": float(args["scale"]),
+                 "bits": int(args["bits"]), "signed": args["signed"] == "true",
+                 "symmetric": args["symmetric"] == "true"}
+        except (KeyError, ValueError) as err:
+            problems.append("graph.quant line %d: bad or missing attribute (%s)" % (n, err))
+            continue
+        if e["bits"] not in (8, 32) or e["scale"] <= 0:
+            problems.append("graph.quant line %d: bits %d / scale %r (tract reads 8 or 32 bits, scale > 0)"
+                            % (n, e["bits"], e["scale"]))
+        if m.group(1) in entries:
+            problems.append("graph.quant line %d: '%s' has two entries" % (n, m.group(1)))
+        entries[m.group(1)] = e
+    return entries
+
+
+def load_packed_weights(path):
+    """Quantized conv/linear weights of the model, by module path: (int8 numpy, scale, zero point),
+    read with torch's own unpack operators (qnnpack, as the fixtures were made)."""
+    import torch
+    if "qnnpack" in torch.backends.quantized.supported_engines:
+        torch.backends.quantized.engine = "qnnpack"
+    out = {}
+    try:
+        m = torch.jit.load(path, map_location="cpu")
+    except Exception:  # noqa: BLE001 - reported by load_model_tensors
+        return out
+    for name, mod in m.named_modules():
+        if not hasattr(mod, "_packed_params"):
+            continue
+        packed = mod._packed_params
+        if hasattr(packed, "_packed_params"):
+            packed = packed._packed_params
+        for unpack in (torch.ops.quantized.conv2d_unpack, torch.ops.quantized.linear_unpack):
+            try:
+                w = unpack(packed)[0]
+            except Exception:  # noqa: BLE001 - not this kind of packed params
+                continue
+            if w.qscheme() == torch.per_tensor_affine:
+                out[name] = (w.int_repr().reshape(-1).numpy(), w.q_scale(), w.q_zero_point())
+            break
+    return out
+
+
+# ---------------------------------------------------------------------------
 # report
 # ---------------------------------------------------------------------------
 
@@ -623,6 +687,10 @@ def verify(archive_path, model_path, report_path):
 
     report = load_report(report_path, problems) if report_path else {}
     tensors = load_model_tensors(model_path, problems)
+    quant = parse_quant(archive.read("graph.quant").decode("utf-8", "replace"), problems) \
+        if "graph.quant" in archive.members else {}
+    packed = load_packed_weights(model_path) if quant and tensors is not None else {}
+    summary["quantized"] = 0
 
     labels_seen = {}
     for var in graph.variables:
@@ -651,7 +719,30 @@ def verify(archive_path, model_path, report_path):
         if dat.rank <= MAX_RANK and dat.extents != var.shape:
             problems.append("%s: %s extents %s differ from the declared shape %s"
                             % (where, dat_name, dat.extents, var.shape))
-        if var.type_name is None:
+        if dat.vendor == 0 and dat.code in (CODE_QINT, CODE_QUINT):
+            q = quant.get(var.ident)
+            if q is None:
+                problems.append("%s: %s holds quantized items but graph.quant has no entry for '%s'"
+                                % (where, dat_name, var.ident))
+            elif q["bits"] != dat.bits_per_item or q["signed"] != (dat.code == CODE_QINT):
+                problems.append("%s: graph.quant says %d-bit %s, %s holds %s"
+                                % (where, q["bits"], "signed" if q["signed"] else "unsigned", dat_name,
+                                   CODE_NAMES[dat.code]))
+            if var.type_name not in (None, "scalar"):
+                problems.append("%s: a quantized variable is declared <%s>, not <scalar>" % (where, var.type_name))
+            module = label[:-len(".weight")] if label.endswith(".weight") else None
+            if q is not None and module in packed and dat.decodable():
+                ints, scale, zp = packed[module]
+                summary["quantized"] += 1
+                summary["checked_against_parameters"] += 1
+                if q["scale"] != scale or q["zero_point"] != zp:
+                    problems.append("%s: graph.quant scale %r / zero point %d differ from the model's %r / %d"
+                                    % (where, q["scale"], q["zero_point"], scale, zp))
+                if not np.array_equal(dat.decode().astype(np.int64), ints.astype(np.int64)):
+                    problems.append("%s: %s differs from the model's quantized weight of '%s'"
+                                    % (where, dat_name, module))
+                continue
+        elif var.type_name is None:
             if dat.dtype_name and dat.code != CODE_FLOAT:
                 warnings.append("%s: no type argument (NNEF default is scalar) but %s holds %s items"
                                 % (where, dat_name, dat.dtype_name))

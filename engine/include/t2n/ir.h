@@ -40,6 +40,17 @@ using Constant =
     std::variant<std::monostate, int64_t, double, bool, std::string, std::vector<int64_t>,
                  std::vector<double>, std::vector<bool>, TensorData>;
 
+/// A quantized tensor (torch's per-tensor affine quint8/qint8/qint32):
+/// real value = (stored - zeroPoint) * scale.
+struct Quantization {
+    DType storage = DType::U8; ///< U8 (quint8), I8 (qint8) or I32 (qint32)
+    double scale = 1.0;
+    int64_t zeroPoint = 0;
+    /// Per-channel affine (scale and zero point per output channel): recorded
+    /// so that the translator can refuse it clearly; scale/zeroPoint are unused.
+    bool perChannel = false;
+};
+
 struct Value {
     ValueId id = -1;
     std::string debugName; ///< TorchScript's %name
@@ -57,10 +68,15 @@ struct Value {
     /// export: freezing it into the NNEF graph would make the export static.
     bool varies = false;
     std::optional<Constant> constant;
+    /// Quantized tensors: `dtype` is then F32, the real numbers the NNEF graph
+    /// computes with, and this says how they are stored (graph.quant).
+    std::optional<Quantization> quant;
     /// Parameter or buffer name when the constant is a model tensor.
     std::string paramName;
     NodeId producer = -1;
-    /// For lists and tuples built in the graph: their element values.
+    /// For lists and tuples built in the graph: their element values. For
+    /// quantized packed parameters (conv/linear): weight, bias, then for conv
+    /// stride, padding, dilation and groups (see ir/packed_params.h).
     std::vector<ValueId> elements;
 };
 

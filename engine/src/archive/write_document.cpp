@@ -8,7 +8,8 @@ namespace t2n::archive {
 
 uint64_t writeDocument(const nnef::Document& doc, const std::string& graphText,
                        const Artifact& artifact, const WriteProgress& hooks) {
-    uint64_t total = graphText.size(), done = 0;
+    const std::string quantText = nnef::printQuant(doc);
+    uint64_t total = graphText.size() + quantText.size(), done = 0;
     for (const auto& v : doc.variables)
         total += nnef::datFileSize(v.data);
     ArchiveWriter writer(artifact);
@@ -25,15 +26,22 @@ uint64_t writeDocument(const nnef::Document& doc, const std::string& graphText,
     };
     writer.addFile("graph.nnef", std::as_bytes(std::span(graphText.data(), graphText.size())));
     step(graphText.size(), "graph.nnef");
+    if (!quantText.empty()) {
+        writer.addFile("graph.quant", std::as_bytes(std::span(quantText.data(), quantText.size())));
+        step(quantText.size(), "graph.quant");
+    }
     for (size_t index = 0; index < doc.variables.size(); ++index) {
         const auto& v = doc.variables[index];
         const std::string path = v.label + ".dat";
         const uint64_t size = nnef::datFileSize(v.data);
         writer.addFile(path, size, [&](const ArchiveWriter::Sink& sink) {
-            nnef::writeDat(v.data, [&](std::span<const std::byte> block) {
-                sink(block);
-                step(block.size(), path);
-            });
+            nnef::writeDat(
+                v.data,
+                [&](std::span<const std::byte> block) {
+                    sink(block);
+                    step(block.size(), path);
+                },
+                v.quantized);
         });
         // Right after its bytes went out, while a small tensor is still in cache.
         if (hooks.variableWritten)

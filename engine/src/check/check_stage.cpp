@@ -4,6 +4,7 @@
 #include "check/debug_bundle.h"
 #include "check/divergence.h"
 #include "check/dynamic_sizes.h"
+#include "check/interp_quant.h"
 #include "check/interpreter.h"
 #include "check/npz_writer.h"
 #include "check/structure_check.h"
@@ -47,6 +48,11 @@ std::vector<at::Tensor> referenceOutputs(const torch::jit::Module& model,
                     "the TorchScript model failed on the check inputs: " +
                         what.substr(0, what.find('\n')));
     }
+    // A quantized output (no DeQuantStub) is compared as the real numbers it
+    // holds, like every quantized tensor of the check (interp_quant.h).
+    for (auto& t : out)
+        if (t.is_quantized())
+            t = t.dequantize();
     return out;
 }
 
@@ -201,8 +207,19 @@ CheckReport runCheck(const CheckInputs& in) {
             fmt::format("the model returns {} tensors but the NNEF graph has {} outputs",
                         expected.size(), doc.outputs.size()));
     for (size_t i = 0; !run.failure && i < doc.outputs.size() && i < expected.size(); ++i) {
-        Comparison c = compare(expected[i], run.outputs.at(doc.outputs[i]), tolerance);
+        // A dequantized output is as exact as its quantized source: tract's
+        // approximate bound for quantized tensors is one step (atol = scale);
+        // rtol 1e-6 only absorbs f32 rounding of grid values.
+        const double quantStep = tolerance.level == ToleranceLevel::Approximate
+                                     ? dequantizedStep(loaded, doc.outputs[i]).value_or(0.0)
+                                     : 0.0;
+        Comparison c =
+            compare(expected[i], run.outputs.at(doc.outputs[i]),
+                    quantStep > 0 ? Tolerance::makeCustom(quantStep, 1e-6, 0) : tolerance);
         report.outputs.push_back(toReport(doc.outputs[i], c));
+        if (quantStep > 0 && report.outputs.back().note.empty())
+            report.outputs.back().note = fmt::format(
+                "quantized output: tolerance one quantization step, atol = {:.6g}", quantStep);
         allOk = allOk && c.ok;
     }
     // Dynamic exports run again at a second size of every symbolic axis;

@@ -26,7 +26,10 @@ std::optional<at::Tensor> referenceOf(const CheckInputs& in, const harden::Recor
     auto it = rec.find(jv);
     if (it == rec.end() || !it->second.isTensor())
         return std::nullopt;
-    return it->second.toTensor();
+    // A quantized TorchScript value is compared as the real numbers it holds,
+    // which is what the interpreter computes with (interp_quant.h).
+    const at::Tensor& t = it->second.toTensor();
+    return t.is_quantized() ? t.dequantize() : t;
 }
 
 NodeRef whereOf(const CheckInputs& in, ir::ValueId id) {

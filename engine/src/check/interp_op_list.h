@@ -101,7 +101,7 @@
     X("tract_core_bitxor", Tract, "x: tensor, y: tensor", kBinary)                                 \
     X("select", Both, "condition: tensor, true_value: tensor, false_value: tensor", kSelect)       \
     X("cast", Khronos, "input: tensor", kCast)                                                     \
-    X("tract_core_cast", Tract, "input: tensor, to", kCast)                                        \
+    X("tract_core_cast", Tract, "input: tensor, to = ''", kCast)                                   \
     /* quantisation and misc (§1.3) */                                                             \
     X("linear_quantize", Both, "x: tensor, min: tensor, max: tensor, bits", kQuantize)             \
     X("min_max_linear_quantize", Both,                                                             \

@@ -1,6 +1,7 @@
 #include "check/interpreter.h"
 
 #include "check/interp_exec.h"
+#include "check/interp_quant.h"
 #include "check/kernel_util.h"
 #include "t2n/error.h"
 
@@ -52,9 +53,11 @@ struct Interpreter::Impl {
     std::vector<std::string> symbols;
     std::vector<std::string> lines;
     mutable Executor exec;
+    QuantTable quant; ///< graph.quant
 
     Impl(const nnef::LoadedModel& m, InterpreterOptions o)
-        : model(m), options(o), exec(&m.document, &m.tensors, o.mode) {
+        : model(m), options(o), exec(&m.document, &m.tensors, o.mode),
+          quant(readQuantTable(m.quant)) {
         std::istringstream text(m.graphText);
         for (std::string line; std::getline(text, line);)
             lines.push_back(line);
@@ -215,10 +218,26 @@ RunResult Interpreter::run(const std::map<std::string, at::Tensor>& inputs,
         };
         std::optional<Error> failed;
         try {
+            // A quantized conv/linear's integer bias is read in accumulator units.
+            auto bias = realBias(*a.rhs, scope, impl_->quant);
+            std::optional<Value> storedBias;
+            if (bias) {
+                storedBias = *scope.find(bias->first);
+                scope.replace(bias->first, std::move(bias->second));
+            }
             Value v = isExternal(*a.rhs)
                           ? impl_->bindExternal(*a.rhs, names.at(0), inputs, scope, ev)
                           : ev.eval(*a.rhs, scope);
+            if (storedBias)
+                scope.replace(bias->first, std::move(*storedBias));
             Evaluator::bind(*a.lhs, v, scope);
+            for (const auto& n : names)
+                if (auto q = impl_->quant.find(n); q != impl_->quant.end())
+                    if (const Value* bound = scope.find(n); bound && bound->isTensor()) {
+                        Value quantized = *bound;
+                        quantized.tensor = applyQuant(bound->tensor, q->second);
+                        scope.replace(n, std::move(quantized));
+                    }
         } catch (const InterpError& e) {
             failed = fail(e.what());
         } catch (const c10::Error& e) {

@@ -349,6 +349,11 @@ std::vector<Value> kSelect(const Call& call) {
 
 std::vector<Value> kCast(const Call& call) {
     const at::Tensor x = call.tensor("input");
+    // tract_core_cast without 'to' takes its type from the result's graph.quant
+    // entry (a quantized activation): the interpreter keeps the real values,
+    // which the statement's entry then quantizes (interp_quant.h).
+    if (call.op != "cast" && call.string("to").empty())
+        return one(x);
     const auto dt =
         call.op == "cast" ? dtypeOfTypeName(call.typeArg) : dtypeFromName(call.string("to"));
     // Float -> integer truncates toward zero (Rust's `as` saturates out-of-range

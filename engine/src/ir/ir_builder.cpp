@@ -1,5 +1,6 @@
 #include "ir/ir_builder.h"
 
+#include "ir/packed_params.h"
 #include "t2n/error.h"
 #include "tensors/torch_bridge.h"
 
@@ -116,6 +117,36 @@ std::optional<Constant> constantOf(const c10::IValue& v) {
     return std::nullopt;
 }
 
+/// Storage, scale and zero point of a quantized tensor, std::nullopt for others.
+std::optional<Quantization> quantizationOf(const at::Tensor& t) {
+    if (!t.is_quantized())
+        return std::nullopt;
+    Quantization q;
+    switch (t.scalar_type()) {
+    case c10::ScalarType::QUInt8:
+        q.storage = DType::U8;
+        break;
+    case c10::ScalarType::QInt8:
+        q.storage = DType::I8;
+        break;
+    case c10::ScalarType::QInt32:
+        q.storage = DType::I32;
+        break;
+    default:
+        throw Error(Stage::Trace, ErrorCode::Unsupported,
+                    fmt::format("quantized tensors of type {} are not supported",
+                                c10::toString(t.scalar_type())),
+                    "t2n exports quint8, qint8 and qint32 tensors");
+    }
+    if (t.qscheme() == at::kPerTensorAffine) {
+        q.scale = t.q_scale();
+        q.zeroPoint = t.q_zero_point();
+    } else {
+        q.perChannel = true;
+    }
+    return q;
+}
+
 bool sameValue(const c10::IValue& a, const c10::IValue& b) {
     if (a.isTensor() && b.isTensor()) {
         const auto& x = a.toTensor();
@@ -214,6 +245,7 @@ private:
                 auto dt = tensors::fromScalarType(t.scalar_type());
                 if (dt)
                     v.dtype = *dt;
+                v.quant = quantizationOf(t);
                 v.shape = t.sizes().vec();
                 v.symbols.assign(v.shape.size(), "");
             }
@@ -324,6 +356,10 @@ private:
             return;
         v.kind = kindOf(*iv);
         v.constant = constantOf(*iv);
+        if (auto packed = unpackPackedParams(*iv)) {
+            addPackedElements(id, *packed);
+            return;
+        }
         if (iv->isTensorList()) {
             // A frozen list of weights (the flat weights of nn.LSTM/GRU/RNN):
             // one constant element value per tensor, like a ListConstruct.
@@ -346,6 +382,39 @@ private:
             else if (v.debugName.rfind("self.", 0) == 0)
                 v.paramName = v.debugName.substr(5);
         }
+    }
+
+    // Quantized conv/linear parameters become element values of the packed
+    // object: the int8 weight (its stored integers, with its quantization),
+    // the float bias, then conv geometry; lowerings read them by position.
+    void addPackedElements(ValueId id, const UnpackedParams& p) {
+        const std::string base = graph_.value(id).debugName;
+        std::vector<ValueId> elements;
+        ValueId w = addTensorConstant(p.weight.int_repr(), base + ".weight");
+        graph_.value(w).quant = quantizationOf(p.weight);
+        if (auto q = graph_.value(w).quant; q && !q->perChannel)
+            graph_.value(w).dtype = q->storage;
+        elements.push_back(w);
+        elements.push_back(p.bias ? addTensorConstant(*p.bias, base + ".bias")
+                                  : addPlainConstant(base + ".bias", Constant{}, ValueKind::None));
+        if (p.conv) {
+            elements.push_back(addPlainConstant(base + ".stride", p.stride, ValueKind::IntList));
+            elements.push_back(addPlainConstant(base + ".padding", p.padding, ValueKind::IntList));
+            elements.push_back(
+                addPlainConstant(base + ".dilation", p.dilation, ValueKind::IntList));
+            elements.push_back(addPlainConstant(base + ".groups", p.groups, ValueKind::Int));
+        }
+        graph_.value(id).elements = std::move(elements);
+    }
+
+    ValueId addPlainConstant(const std::string& debugName, Constant c, ValueKind kind) {
+        Value v;
+        v.id = static_cast<ValueId>(graph_.values.size());
+        v.debugName = debugName;
+        v.kind = kind;
+        v.constant = std::move(c);
+        graph_.values.push_back(std::move(v));
+        return graph_.values.back().id;
     }
 
     ValueId addTensorConstant(const at::Tensor& t, const std::string& debugName) {

@@ -43,7 +43,13 @@ std::string typeOf(const Value& v) {
         dims.push_back(i < v.symbols.size() && !v.symbols[i].empty()
                            ? fmt::format("{}={}", v.symbols[i], v.shape[i])
                            : std::to_string(v.shape[i]));
-    return fmt::format("{}[{}]", dtypeName(v.dtype), fmt::join(dims, ", "));
+    std::string type = fmt::format("{}[{}]", dtypeName(v.dtype), fmt::join(dims, ", "));
+    if (v.quant) // stored as q(storage), real = (q - zero point) * scale
+        type += v.quant->perChannel
+                    ? fmt::format(" q{} per-channel", dtypeName(v.quant->storage))
+                    : fmt::format(" q{}(scale {:.6g}, zero point {})", dtypeName(v.quant->storage),
+                                  v.quant->scale, v.quant->zeroPoint);
+    return type;
 }
 
 std::string constantText(const Value& v) {

@@ -4,12 +4,27 @@
 
 #include "t2n/error.h"
 
+#include <ATen/Context.h>
 #include <fmt/format.h>
 #include <fstream>
 
 namespace t2n::load {
 
 namespace {
+// Quantized modules re-pack their weights for the global quantized engine
+// when they are loaded, and the packed form decides the rounding of their
+// kernels. Debian's LibTorch has no fbgemm: qnnpack, the engine the fixture
+// generator quantizes with, is chosen every time so that the recorded
+// outputs are deterministic and match the model's author on the same build.
+void selectQuantizedEngine() {
+    auto& ctx = at::globalContext();
+    for (at::QEngine e : ctx.supportedQEngines())
+        if (e == at::QEngine::QNNPACK) {
+            ctx.setQEngine(e);
+            return;
+        }
+}
+
 bool looksLikeZip(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     char magic[4] = {};
@@ -35,6 +50,7 @@ torch::jit::Module loadTorchScript(const std::filesystem::path& path) {
             "save the model with torch.jit.save(torch.jit.trace(model, example), path) "
             "or torch.jit.script; t2n cannot read plain pickles, ONNX or safetensors");
     try {
+        selectQuantizedEngine();
         auto m = torch::jit::load(path.string());
         m.eval();
         if (!m.find_method("forward"))

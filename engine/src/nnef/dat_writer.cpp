@@ -54,7 +54,7 @@ uint64_t checkedNumel(const TensorData& t) {
 
 } // namespace
 
-DatLayout datLayout(const TensorData& t) {
+DatLayout datLayout(const TensorData& t, bool quantized) {
     if (t.shape().size() > kMaxRank)
         throw Error(Stage::Write, ErrorCode::Internal,
                     fmt::format("cannot write a .dat file for a tensor of rank {} (shape {}): "
@@ -88,6 +88,10 @@ DatLayout datLayout(const TensorData& t) {
         layout.itemType = DatItemType::Bool;
         break;
     }
+    if (quantized && layout.itemType == DatItemType::SignedInt)
+        layout.itemType = DatItemType::QuantizedSigned;
+    else if (quantized && layout.itemType == DatItemType::UnsignedInt)
+        layout.itemType = DatItemType::QuantizedUnsigned;
     layout.bitsPerItem =
         t.dtype() == DType::Bool ? 1u : static_cast<uint32_t>(dtypeBits(t.dtype()));
 
@@ -106,8 +110,8 @@ DatLayout datLayout(const TensorData& t) {
     return layout;
 }
 
-std::array<std::byte, kDatHeaderSize> datHeader(const TensorData& t) {
-    const DatLayout layout = datLayout(t);
+std::array<std::byte, kDatHeaderSize> datHeader(const TensorData& t, bool quantized) {
+    const DatLayout layout = datLayout(t, quantized);
     std::array<std::byte, kDatHeaderSize> h{}; // zero: unused extents and reserved bytes
     h[0] = std::byte{0x4E};
     h[1] = std::byte{0xEF};
@@ -127,9 +131,9 @@ uint64_t datFileSize(const TensorData& t) {
     return kDatHeaderSize + datLayout(t).dataLength;
 }
 
-uint64_t writeDat(const TensorData& t, const ByteSink& sink) {
-    const DatLayout layout = datLayout(t);
-    const auto header = datHeader(t);
+uint64_t writeDat(const TensorData& t, const ByteSink& sink, bool quantized) {
+    const DatLayout layout = datLayout(t, quantized);
+    const auto header = datHeader(t, quantized);
     const auto n = static_cast<std::size_t>(checkedNumel(t));
     if (n != 0 && t.empty())
         throw Error(Stage::Write, ErrorCode::Internal,

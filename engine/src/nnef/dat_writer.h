@@ -33,15 +33,17 @@ struct DatLayout {
 
 /// Item type, bits and data length for a tensor. Throws t2n::Error (Write)
 /// for a rank above 8 or data longer than the u32 length field allows.
-DatLayout datLayout(const TensorData& t);
+/// `quantized`: integer items are the stored form of a quantized tensor
+/// (codes 2/3 instead of 1/4; scale and zero point live in graph.quant).
+DatLayout datLayout(const TensorData& t, bool quantized = false);
 
 /// The exact 128 header bytes for `t`.
-std::array<std::byte, kDatHeaderSize> datHeader(const TensorData& t);
+std::array<std::byte, kDatHeaderSize> datHeader(const TensorData& t, bool quantized = false);
 
 /// Streams header then data to `sink` in pieces (no whole-tensor copy except
 /// for bool, which is packed in chunks). Returns the total byte count.
 using ByteSink = std::function<void(std::span<const std::byte>)>;
-uint64_t writeDat(const TensorData& t, const ByteSink& sink);
+uint64_t writeDat(const TensorData& t, const ByteSink& sink, bool quantized = false);
 
 /// Total file size of the .dat for `t`.
 uint64_t datFileSize(const TensorData& t);

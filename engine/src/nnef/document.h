@@ -50,6 +50,19 @@ struct Variable {
     TensorData data;
     std::string origin; ///< parameter | derived
     std::string from;   ///< for derived variables
+    /// Integer items stored as a quantized tensor (.dat codes 2/3) with a
+    /// graph.quant entry.
+    bool quantized = false;
+};
+
+/// A graph.quant entry: zero_point_linear_quantize with scalar parameters,
+/// the only form tract reads (reference/nnef-and-tract.md §2.4).
+struct QuantEntry {
+    std::string identifier;
+    double scale = 1.0;
+    int64_t zeroPoint = 0;
+    int bits = 8;
+    bool isSigned = false;
 };
 
 struct Document {
@@ -60,12 +73,15 @@ struct Document {
     std::vector<std::string> inputs, outputs;
     std::vector<Invocation> body;
     std::vector<Variable> variables;
+    std::vector<QuantEntry> quant; ///< graph.quant, in emission order
 
     void addExtension(const std::string& ext);
 };
 
 /// graph.nnef text. Throws t2n::Error (Write) for a non-finite scalar literal.
 std::string print(const Document& doc);
+/// graph.quant text (one line per entry), empty when there are none.
+std::string printQuant(const Document& doc);
 /// One expression as NNEF text (for tests and messages).
 std::string printExpr(const Expr& e);
 /// A scalar literal that always reads back as a scalar: 1.0, -2.5e-05.

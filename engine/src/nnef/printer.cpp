@@ -107,4 +107,14 @@ std::string print(const Document& doc) {
     return out;
 }
 
+std::string printQuant(const Document& doc) {
+    std::string out;
+    for (const auto& q : doc.quant)
+        out += fmt::format("\"{}\": zero_point_linear_quantize(zero_point = {}, scale = {}, bits = "
+                           "{}, signed = {}, symmetric = false);\n",
+                           q.identifier, q.zeroPoint, formatScalar(q.scale), q.bits,
+                           q.isSigned ? "true" : "false");
+    return out;
+}
+
 } // namespace t2n::nnef

@@ -57,6 +57,10 @@ c10::ScalarType toScalarType(DType t) {
 }
 
 TensorData toTensorData(const at::Tensor& t) {
+    // A quantized tensor is seen as the real numbers it stands for; its
+    // storage and scale travel separately (ir::Quantization).
+    if (t.is_quantized())
+        return toTensorData(t.dequantize());
     auto dtype = fromScalarType(t.scalar_type());
     if (!dtype)
         throw Error(

@@ -373,6 +373,29 @@ Expr Context::derivedTensor(TensorData data, const std::string& nameHint) {
     return constantTensor(derived_.back(), {}, nameHint);
 }
 
+Expr Context::storedVariable(TensorData data, const std::string& label,
+                             const std::optional<nnef::QuantEntry>& quant) {
+    derived_.push_back(std::move(data));
+    const size_t before = doc_.variables.size();
+    const std::string from = node_ ? node_->where.describe() : std::string("a quantized module");
+    Expr e = variable(derived_.back(), label, "derived", "quantized parameters of " + from);
+    if (quant && doc_.variables.size() > before) {
+        doc_.variables.back().quantized = true;
+        doc_.body.back().typeParam = "scalar"; // real numbers once dequantized
+        addQuant(e.text, *quant);
+    }
+    return e;
+}
+
+bool Context::addQuant(const std::string& identifier, nnef::QuantEntry q) {
+    for (const auto& existing : doc_.quant)
+        if (existing.identifier == identifier)
+            return false;
+    q.identifier = identifier;
+    doc_.quant.push_back(std::move(q));
+    return true;
+}
+
 Expr Context::variable(const TensorData& data, const std::string& label, const std::string& origin,
                        const std::string& from) {
     auto key = std::make_tuple(data.identity(), data.shape(), static_cast<int>(data.dtype()));

@@ -83,6 +83,14 @@ public:
     /// A tensor computed by a lowering (index tables, interpolation weights):
     /// the context keeps its bytes alive, then writes it like a folded constant.
     Expr derivedTensor(TensorData data, const std::string& nameHint);
+    /// Always a .dat variable under `label` (quantized weights, int32 biases).
+    /// With `quant`, `data` holds the stored integers of a quantized tensor:
+    /// declared <scalar>, written with the quantized item code, and given a
+    /// graph.quant entry.
+    Expr storedVariable(TensorData data, const std::string& label,
+                        const std::optional<nnef::QuantEntry>& quant);
+    /// Adds a graph.quant entry for `identifier`; false when it has one.
+    bool addQuant(const std::string& identifier, nnef::QuantEntry q);
     /// A scalar literal of the right kind for `dtype` (1 vs 1.0 vs true).
     static Expr scalarLiteral(double v, DType dtype);
     /// Adds a fragment definition (e.g. a tract_core_scan body) once per name.

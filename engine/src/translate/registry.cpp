@@ -43,6 +43,7 @@ const Registry& defaultRegistry() {
         registerLayoutOps(r);
         registerRecurrentOps(r);
         registerAttentionOps(r);
+        registerQuantizedOps(r);
         return r;
     }();
     return registry;

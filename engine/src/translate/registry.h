@@ -52,6 +52,7 @@ void registerTransformerOps(Registry& r);
 void registerLayoutOps(Registry& r);
 void registerRecurrentOps(Registry& r);
 void registerAttentionOps(Registry& r);
+void registerQuantizedOps(Registry& r);
 
 const Registry& defaultRegistry();
 

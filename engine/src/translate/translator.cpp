@@ -1,6 +1,7 @@
 #include "translate/translator.h"
 
 #include "nnef/identifiers.h"
+#include "translate/lower_quantized.h"
 #include "translate/registry.h"
 
 #include <fmt/format.h>
@@ -251,12 +252,20 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
         }
         try {
             reg.find(node.kind)->lower(ctx);
+            annotateQuantizedOutputs(ctx);
             ++tr.torchOps[node.kind];
         } catch (const Error& e) {
-            for (const auto& d : e.details())
+            // The lowering's own hint stays with its node (the combined error's
+            // hint is a generic one).
+            auto withHint = [&](std::string message) {
+                return e.hint().empty() ? message : fmt::format("{} (hint: {})", message, e.hint());
+            };
+            for (Diagnostic d : e.details()) {
+                d.message = withHint(d.message);
                 failures.addDetail(d);
+            }
             if (e.details().empty())
-                failures.addDetail(Diagnostic{e.message(), node.where, true});
+                failures.addDetail(Diagnostic{withHint(e.message()), node.where, true});
             poisoned.insert(node.outputs.begin(), node.outputs.end());
         }
     }
