@@ -32,7 +32,8 @@
     X(cancel_progress, CancelProgressTest)                                                         \
     X(provenance, ProvenanceTest)                                                                  \
     X(variable_stats, VariableStatsTest)                                                           \
-    X(example_values, ExampleValuesTest)
+    X(example_values, ExampleValuesTest)                                                           \
+    X(khronos_target, KhronosTargetTest)
 
 namespace t2n::test {
 
