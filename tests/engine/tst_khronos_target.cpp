@@ -26,6 +26,7 @@ t2n::ExportOptions khronosOptions(const QString& fixture) {
     o.target = t2n::TargetSpec::parse("khronos");
     o.checkTolerance = "approximate"; // the default: the Khronos check turns it into allclose
     o.checkIoNamesQuantityMatch = false;
+    o.compressionLevel.reset(); // a folder: graph.nnef readable as it is
     return o;
 }
 
@@ -77,13 +78,28 @@ private Q_SLOTS:
     // tract operation, extension or property in it.
     void cnnFixturesExportAndCheck_data() {
         QTest::addColumn<QString>("name");
-        for (const char* n :
-             {"op_conv_2d_basic", "op_conv_2d_replicate", "op_conv_transpose2d_groups",
-              "op_pool_max2d", "op_pool_avg2d_include_pad", "op_pool_adaptive_avg2d_1x1",
-              "op_bn_2d", "op_matmul_linear_r2", "op_act_relu", "op_act_hardswish",
-              "op_act_gelu_tanh", "op_softmax_dim1", "op_softmax_log_neg1",
-              "op_shape_flatten_start1", "op_pad_replicate_r4", "op_tf_embedding",
-              "op_tf_index_select", "scripted_tv_resnet18"})
+        for (const char* n : {"op_conv_2d_basic",
+                              "op_conv_2d_replicate",
+                              "op_conv_transpose2d_groups",
+                              "op_pool_max2d",
+                              "op_pool_avg2d_include_pad",
+                              "op_pool_adaptive_avg2d_1x1",
+                              "op_bn_2d",
+                              "op_matmul_linear_r2",
+                              "op_act_relu",
+                              "op_act_hardswish",
+                              "op_act_gelu_tanh",
+                              "op_softmax_dim1",
+                              "op_softmax_log_neg1",
+                              "op_shape_flatten_start1",
+                              "op_pad_replicate_r4",
+                              "op_tf_embedding",
+                              "op_tf_index_select",
+                              "op_conv_2d_depthwise",
+                              "naming_blocks",
+                              "tv_squeezenet1_1",
+                              "tv_resnet18",
+                              "scripted_tv_resnet18"})
             QTest::newRow(n) << QString(n);
     }
     void cnnFixturesExportAndCheck() {
@@ -158,8 +174,8 @@ private Q_SLOTS:
                                 << "aten::einsum";
         QTest::newRow("exact gelu (erf)") << "op_act_gelu"
                                           << "aten::gelu";
-        QTest::newRow("lstm") << "op_rnn_lstm_tagger"
-                              << "aten::lstm";
+        QTest::newRow("triu") << "op_tf_triu_tril"
+                              << "aten::triu";
         QTest::newRow("topk") << "op_tf_topk"
                               << "aten::topk";
     }

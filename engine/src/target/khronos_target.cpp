@@ -55,34 +55,50 @@ void spellStandard(nnef::Invocation& inv, std::string_view standard,
     inv.op = std::string(standard);
 }
 
-// The name of each fragment definition, and whether its body uses tract.
-std::map<std::string, bool> fragmentsUsingTract(const nnef::Document& doc) {
-    std::map<std::string, bool> out;
+// Each fragment definition by name, with the first tract operation its body
+// calls ("" when it uses none).
+std::map<std::string, std::string> fragmentsUsingTract(const nnef::Document& doc) {
+    std::map<std::string, std::string> out;
     for (const auto& text : doc.fragments) {
         auto begin = text.find("fragment ");
         if (begin == std::string::npos)
             continue;
         begin += 9;
         auto end = text.find_first_of("<( \n", begin);
-        out[text.substr(begin, end - begin)] = text.find("tract_") != std::string::npos;
+        std::string tractOp;
+        if (auto at = text.find("tract_"); at != std::string::npos)
+            tractOp = text.substr(at, text.find_first_of("<( \n", at) - at);
+        out[text.substr(begin, end - begin)] = tractOp;
     }
     return out;
 }
 
-bool standardOperation(const std::string& op, const std::map<std::string, bool>& fragments) {
+bool standardOperation(const std::string& op, const std::map<std::string, std::string>& fragments) {
     if (auto f = fragments.find(op); f != fragments.end())
-        return !f->second;
+        return f->second.empty();
     const nnef::OpInfo* info = nnef::findOp(op);
     return info && info->khronos;
 }
 
-std::string describeTractOperation(const std::string& op) {
-    const nnef::OpInfo* info = nnef::findOp(op);
+// The tract operation that makes `op` tract-only: itself, or the first one
+// the body of fragment `op` calls.
+std::string tractOperationOf(const std::string& op,
+                             const std::map<std::string, std::string>& fragments) {
+    auto f = fragments.find(op);
+    return f == fragments.end() ? op : f->second;
+}
+
+std::string describeTractOperation(const std::string& op,
+                                   const std::map<std::string, std::string>& fragments) {
+    const std::string tractOp = tractOperationOf(op, fragments);
+    std::string what = tractOp == op ? fmt::format("'{}'", op)
+                                     : fmt::format("fragment '{}' (it calls {})", op, tractOp);
+    const nnef::OpInfo* info = nnef::findOp(tractOp);
     if (!info || info->tract.empty())
-        return fmt::format("'{}'", op);
+        return what;
     if (info->tract == nnef::kTractStandardRegistry)
-        return fmt::format("'{}' (tract's own standard library)", op);
-    return fmt::format("'{}' (tract extension {})", op, info->tract);
+        return what + ", from tract's own standard library";
+    return fmt::format("{}, from tract extension {}", what, info->tract);
 }
 
 } // namespace
@@ -149,7 +165,7 @@ void KhronosTarget::finishDocument(nnef::Document& doc, const ir::Graph& graph,
         if (standardOperation(inv.op, fragments))
             continue;
         byNode[inv.irNode].insert(inv.op);
-        const nnef::OpInfo* info = nnef::findOp(inv.op);
+        const nnef::OpInfo* info = nnef::findOp(tractOperationOf(inv.op, fragments));
         registries.insert(info && !info->tract.empty() ? std::string(info->tract)
                                                        : std::string("tract_core"));
     }
@@ -164,7 +180,7 @@ void KhronosTarget::finishDocument(nnef::Document& doc, const ir::Graph& graph,
         for (const auto& [node, ops] : byNode) {
             std::vector<std::string> described;
             for (const auto& op : ops)
-                described.push_back(describeTractOperation(op));
+                described.push_back(describeTractOperation(op, fragments));
             Diagnostic d;
             d.message =
                 fmt::format("lowers to {}, which only tract reads", fmt::join(described, ", "));
