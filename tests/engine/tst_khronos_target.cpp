@@ -127,6 +127,33 @@ private Q_SLOTS:
                  problems.empty() ? "" : t2n::check::formatProblem(problems.front()).c_str());
     }
 
+    // Known misses of torch.allclose (rtol 1e-5, atol 1e-8), kept visible:
+    // layer/instance normalisation spelled out with standard operations, and
+    // MobileNetV3's spelled-out hardswish/hardsigmoid, round unlike PyTorch's
+    // fused kernels; a few outputs near zero then miss the 1e-8 absolute bound.
+    // The errors stay at float32 rounding (below 1e-6), which is checked.
+    void allcloseMissesAtRoundingLevel_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n :
+             {"op_attn_decoder", "op_tf_instance_norm_2d_affine", "tv_mobilenet_v3_small"})
+            QTest::newRow(n) << QString(n);
+    }
+    void allcloseMissesAtRoundingLevel() {
+        QFETCH(QString, name);
+        t2n::Session session;
+        session.load(fixtureModel(name));
+        t2n::ExportReport report =
+            session.exportModel(work_ / (name.toStdString() + ".nnef"), khronosOptions(name));
+        QVERIFY(!report.check.outputs.empty());
+        for (const auto& o : report.check.outputs)
+            QVERIFY2(o.maxAbsError < 1e-6, o.name.c_str());
+        QEXPECT_FAIL("",
+                     "spelled-out normalisations and activations round unlike PyTorch's fused "
+                     "kernels; outputs near zero miss allclose's 1e-8 absolute bound",
+                     Continue);
+        QVERIFY(report.check.passed);
+    }
+
     // Where tract needs its own spelling, Khronos gets the standard one:
     // an embedding is tract_core_gather for tract and gather here.
     void standardSpellingsReplaceTractOnes() {
