@@ -232,6 +232,23 @@ private Q_SLOTS:
         QVERIFY(!fs::exists(out));
     }
 
+    // NNEF has scalar, integer and logical only: an f64 input is declared
+    // external<scalar> (tract_core_external for tract) with a warning saying so.
+    void narrowerTypesAreDeclaredWithAWarning() {
+        t2n::ExportOptions o = khronosOptions("op_act_relu");
+        o.inputs.at(0).dtype = t2n::DType::F64;
+        t2n::Session session;
+        session.load(fixtureModel("op_act_relu"));
+        t2n::ExportReport report = session.exportModel(work_ / "f64.nnef", o);
+        QVERIFY2(session.nnefText().find("external<scalar>(") != std::string::npos,
+                 session.nnefText().c_str());
+        QVERIFY(std::any_of(report.warnings.begin(), report.warnings.end(), [](const auto& w) {
+            return w.find("is f64 in the model") != std::string::npos &&
+                   w.find("external<scalar>") != std::string::npos;
+        }));
+        QVERIFY(report.check.passed);
+    }
+
     void optionsKhronosCannotHold() {
         t2n::Session session;
         session.load(fixtureModel("op_dyn_mlp_batch"));
