@@ -34,7 +34,8 @@
     X(provenance, ProvenanceTest)                                                                  \
     X(variable_stats, VariableStatsTest)                                                           \
     X(example_values, ExampleValuesTest)                                                           \
-    X(recurrent_scan, RecurrentScanTest)
+    X(recurrent_scan, RecurrentScanTest)                                                           \
+    X(khronos_target, KhronosTargetTest)
 
 namespace t2n::test {
 

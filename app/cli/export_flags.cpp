@@ -32,8 +32,9 @@ void addExportFlags(CLI::App& app, ExportFlags& f, bool modelRequired) {
 
 void addCheckFlags(CLI::App& app, ExportFlags& f) {
     app.add_option("--tolerance", f.tolerance,
-                   "check tolerance: exact, close, approximate, very, super, ultra, "
-                   "custom:ATOL,RTOL,OUTLIERS")
+                   "check tolerance: exact, close, approximate, very, super, ultra, allclose, "
+                   "custom:ATOL,RTOL,OUTLIERS (the khronos target checks the default with "
+                   "allclose)")
         ->capture_default_str();
     app.add_option("--tract-bin", f.tractBin,
                    "tract binary for the check (default: $T2N_TRACT_BIN, then tract on PATH)");
@@ -48,7 +49,9 @@ void addExportOptionFlags(CLI::App& app, ExportFlags& f) {
     app.add_option("--input-name", f.inputNames,
                    "NNEF names of the inputs, replacing the --input names (same count)");
     app.add_option("--output-name", f.outputNames, "NNEF names of the outputs (default output_N)");
-    app.add_option("--target", f.target, "tract or tract@X.Y.Z (default: newest known tract)")
+    app.add_option(
+           "--target", f.target,
+           "tract, tract@X.Y.Z (default: newest known tract) or khronos (Khronos NNEF 1.0.5)")
         ->capture_default_str();
     app.add_option("--dynamic-axis", f.dynamicAxes,
                    "NAME:AXIS=SYMBOL makes an input axis symbolic, e.g. input:0=B");

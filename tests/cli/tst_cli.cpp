@@ -126,6 +126,31 @@ private Q_SLOTS:
         }
     }
 
+    // --target khronos: a standard archive checked with allclose and not by
+    // tract; an operator that needs tract fails with exit 4, the node and the hint.
+    void exportForKhronos() {
+        auto r = runT2n(
+            QStringList{"export", model("op_conv_2d_basic")} +
+            fixtureInputArgs("op_conv_2d_basic") +
+            QStringList{"--target", "khronos", "-o", out("k.nnef.tgz"), "--report", out("k.json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("tract: skipped (Khronos target"), qPrintable(r.err));
+        QFile f(out("k.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject report = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(report.value("target").toString(), QString("khronos@1.0.5"));
+        QVERIFY(report.value("extensions").toArray().isEmpty());
+
+        auto bad = runT2n(QStringList{"export", model("op_tf_einsum_bmm")} +
+                          fixtureInputArgs("op_tf_einsum_bmm") +
+                          QStringList{"--target", "khronos", "-o", out("e.nnef.tgz")});
+        QCOMPARE(bad.exitCode, 4);
+        QVERIFY2(bad.err.contains("aten::einsum"), qPrintable(bad.err));
+        QVERIFY2(bad.err.contains("tract_core_einsum"), qPrintable(bad.err));
+        QVERIFY2(bad.err.contains("export with --target tract"), qPrintable(bad.err));
+        QVERIFY(!fs::exists(work_ / "e.nnef.tgz"));
+    }
+
     void inspectShowsModulePaths() {
         auto r = runT2n({"inspect", model("naming_blocks"), "--input", "x:2x3x6x5:f32", "--show",
                          "torchscript", "--show", "ir"});

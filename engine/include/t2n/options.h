@@ -28,18 +28,28 @@ enum class LogLevel { Trace, Debug, Info, Warn, Error, Off };
 std::optional<LogLevel> parseLogLevel(std::string_view name);
 std::string_view logLevelName(LogLevel l);
 
-enum class TargetKind { Tract };
+/// Who reads the archive: tract (with its extensions), or any consumer of the
+/// Khronos NNEF 1.0.5 standard (standard operations only).
+enum class TargetKind { Tract, Khronos };
 
+/// The one place that knows how targets are spelled ("tract@0.21.13",
+/// "khronos"): front ends list and show targets through parse()/toString().
 struct TargetSpec {
     TargetKind kind = TargetKind::Tract;
-    /// Empty: the newest tract version t2n knows (see knownTractVersions()).
+    /// Tract: empty means the newest version t2n knows (knownTractVersions()).
+    /// Khronos: always empty, 1.0.5 is the only version t2n writes.
     std::string version;
 
-    /// "tract" or "tract@0.21.13". Throws t2n::Error (Usage).
+    /// "tract", "tract@0.21.13", "khronos" or "khronos@1.0.5". Throws t2n::Error (Usage).
     static TargetSpec parse(std::string_view text);
-    std::string toString() const;
+    /// "tract@0.23.5" or "khronos@1.0.5"; with resolveDefault false an unpinned
+    /// target keeps its bare name ("tract", "khronos"), as recipes store it so
+    /// that they follow the newest tract t2n knows.
+    std::string toString(bool resolveDefault = true) const;
     bool operator==(const TargetSpec&) const = default;
 };
+/// The Khronos NNEF version t2n writes.
+inline constexpr std::string_view kKhronosNnefVersion = "1.0.5";
 /// Versions t2n has rules for, oldest first; the last is the default.
 const std::vector<std::string>& knownTractVersions();
 

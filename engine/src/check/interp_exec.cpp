@@ -182,6 +182,13 @@ std::vector<Value> Executor::callKernel(const OpDef& def, const std::string& typ
         }
         Value v = std::move(*bound[i]);
         if (p.kind == ParamSpec::Kind::Tensor) {
+            // Khronos' flat grammar passes a tensor as an identifier or one
+            // scalar literal; an array literal is tract's reading only.
+            if (mode_ == TargetMode::Khronos && v.isSequence())
+                throw InterpError(fmt::format("{}: '{}' is an array literal, which Khronos NNEF "
+                                              "does not read as a tensor (use a constant or a "
+                                              "variable)",
+                                              def.name, p.name));
             v = guarded([&] { return asTensorValue(v); });
             constant = constant && v.constant;
         } else if (p.kind == ParamSpec::Kind::TensorArray) {

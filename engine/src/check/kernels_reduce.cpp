@@ -182,6 +182,23 @@ std::vector<Value> kEinsum(const Call& call) {
 }
 
 std::vector<Value> kBatchNorm(const Call& call) {
+    // Khronos' own PyTorch interpreter runs F.batch_norm: the same rounding as
+    // PyTorch's model, which torch.allclose's bounds need (per-channel
+    // parameters, or single values, over axis 1 of a rank >= 2 input).
+    const at::Tensor x = call.tensor("input");
+    if (!call.tract() && x.dim() >= 2) {
+        std::vector<at::Tensor> perChannel;
+        for (const char* name : {"scale", "offset", "mean", "variance"}) {
+            at::Tensor p = call.tensor(name).to(x.scalar_type());
+            if (p.numel() == 1)
+                p = p.reshape({1}).expand({x.size(1)});
+            if (p.numel() == x.size(1))
+                perChannel.push_back(p.reshape({-1}).contiguous());
+        }
+        if (perChannel.size() == 4)
+            return one(at::batch_norm(x, perChannel[0], perChannel[1], perChannel[2], perChannel[3],
+                                      false, 0.0, call.scalar("epsilon"), false));
+    }
     // stdlib body: offset + scale * (input - mean) / sqrt(variance + epsilon),
     // evaluated in that order with trailing broadcasting ([1, C] parameters).
     auto T = [](at::Tensor t) { return Value::makeTensor(std::move(t)); };

@@ -10,11 +10,6 @@
 
 namespace t2n::target {
 
-struct PropertyContext {
-    std::string torchVersion;
-    std::string modelFile; ///< file name of the exported TorchScript model
-};
-
 /// tract_target_version, t2n_version, torch_version, exported_model, then
 /// os/hostname/user (identity properties), export_date (when asked), then the
 /// user's own properties. Values are sanitized. Throws t2n::Error (Usage) for

@@ -1,6 +1,7 @@
 #include "target/tract_target.h"
 
 #include "t2n/error.h"
+#include "target/properties.h"
 #include "util/strings.h"
 
 #include <algorithm>
@@ -37,6 +38,13 @@ TractTarget::TractTarget(const TargetSpec& spec) {
             "tract {} is not a version t2n has rules for (known: {}); operator choices follow "
             "the nearest older known version",
             version_.str(), util::join(known, ", "));
+}
+
+void TractTarget::finishDocument(nnef::Document& doc, const ir::Graph&,
+                                 const ExportOptions& options, const PropertyContext& props,
+                                 std::vector<std::string>&) const {
+    doc.properties = buildProperties(options, *this, props);
+    declareRegistries(doc);
 }
 
 void TractTarget::declareRegistries(nnef::Document& doc) const {

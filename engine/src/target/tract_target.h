@@ -4,6 +4,7 @@
 
 #include "nnef/document.h"
 #include "t2n/options.h"
+#include "target/inference_target.h"
 
 #include <array>
 #include <string>
@@ -18,17 +19,27 @@ struct SemVer {
     auto operator<=>(const SemVer&) const = default;
 };
 
-class TractTarget {
+class TractTarget final : public InferenceTarget {
 public:
     explicit TractTarget(const TargetSpec& spec);
 
+    TargetKind kind() const override { return TargetKind::Tract; }
+    std::string displayName() const override { return "tract"; }
     const SemVer& version() const { return version_; }
-    bool atLeast(std::string_view v) const { return version_ >= SemVer::parse(v); }
+    bool atLeast(std::string_view v) const override { return version_ >= SemVer::parse(v); }
     /// A warning when the version is not one t2n has rules for; else empty.
-    const std::string& versionWarning() const { return versionWarning_; }
+    const std::string& versionWarning() const override { return versionWarning_; }
 
     /// tract spells the spec's 'replicate' border 'replicated'.
-    std::string_view replicateBorder() const { return "replicated"; }
+    std::string_view replicateBorder() const override { return "replicated"; }
+    /// tract reads nested-array tensor literals (reference §2.2).
+    bool inlineTensorLiterals() const override { return true; }
+    /// tract takes every option.
+    void checkOptions(const ExportOptions&) const override {}
+    /// tract_core_properties, then the registries the document uses.
+    void finishDocument(nnef::Document& doc, const ir::Graph& graph, const ExportOptions& options,
+                        const PropertyContext& props,
+                        std::vector<std::string>& warnings) const override;
 
     /// Adds `extension tract_registry X;` for each registry whose operations
     /// the body uses, and nothing else.
@@ -39,7 +50,7 @@ public:
     /// ({{ {% {#) anywhere in the text, dot-prefixed label components, or a
     /// graph output that is also an input (unless the user allowed it).
     void checkDocument(const nnef::Document& doc, const std::string& text,
-                       bool allowSameIoNames) const;
+                       bool allowSameIoNames) const override;
 
 private:
     SemVer version_;

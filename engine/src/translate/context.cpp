@@ -9,7 +9,8 @@ namespace t2n::translate {
 
 namespace {
 // Tensors up to this many items that are not model parameters are written
-// inline as literals, as tract allows (reference/nnef-and-tract.md §2.2).
+// inline as literals, as tract allows (reference/nnef-and-tract.md §2.2), or
+// as `constant` operations for targets whose grammar has no tensor literals.
 constexpr int64_t kInlineLimit = 8;
 
 std::string nnefTypeOf(DType t) {
@@ -66,7 +67,7 @@ Expr convertLiteral(const Expr& e, DType to) {
 }
 } // namespace
 
-Context::Context(const ir::Graph& graph, const target::TractTarget& target, nnef::Document& doc,
+Context::Context(const ir::Graph& graph, const target::InferenceTarget& target, nnef::Document& doc,
                  const ExportOptions& options)
     : graph_(graph), target_(target), doc_(doc), options_(options),
       pool_(options.naming == NamingScheme::Numeric), uses_(graph.values.size(), 0) {
@@ -354,6 +355,8 @@ Expr Context::constantTensor(const TensorData& data, const std::string& paramNam
     if (paramName.empty() && data.numel() <= kInlineLimit && allFinite(data)) {
         if (data.rank() == 0)
             return literalItem(data, 0);
+        if (!target_.inlineTensorLiterals())
+            return constantOperation(data, nameHint);
         int64_t flat = 0;
         return nestedLiteral(data, 0, flat);
     }
@@ -366,6 +369,24 @@ Expr Context::constantTensor(const TensorData& data, const std::string& paramNam
 void Context::addFragment(const std::string& name, const std::string& definition) {
     if (fragmentNames_.insert(name).second)
         doc_.fragments.push_back(definition);
+}
+
+// constant<T>(shape = [...], value = [...]) with the values in C order: the
+// flat form Khronos NNEF reads where tract would take a nested literal.
+Expr Context::constantOperation(const TensorData& data, const std::string& nameHint) {
+    std::vector<Expr> values;
+    for (int64_t i = 0; i < data.numel(); ++i)
+        values.push_back(literalItem(data, i));
+    std::string name = freshName(nameHint);
+    doc_.body.push_back(nnef::Invocation{
+        "constant",
+        nnefTypeOf(data.dtype()),
+        {},
+        {{"shape", Expr::ints(data.shape())}, {"value", Expr::array(std::move(values))}},
+        {name},
+        false,
+        node_ ? node_->id : -1});
+    return Expr::id(name);
 }
 
 Expr Context::derivedTensor(TensorData data, const std::string& nameHint) {

@@ -9,7 +9,7 @@
 #include "t2n/error.h"
 #include "t2n/ir.h"
 #include "t2n/options.h"
-#include "target/tract_target.h"
+#include "target/inference_target.h"
 
 #include <deque>
 #include <map>
@@ -25,14 +25,14 @@ using Kwargs = std::vector<std::pair<std::string, Expr>>;
 
 class Context {
 public:
-    Context(const ir::Graph& graph, const target::TractTarget& target, nnef::Document& doc,
+    Context(const ir::Graph& graph, const target::InferenceTarget& target, nnef::Document& doc,
             const ExportOptions& options);
 
     // --- the node being lowered --------------------------------------------
     void setNode(const ir::Node* node) { node_ = node; }
     const ir::Node& node() const { return *node_; }
     const ir::Graph& graph() const { return graph_; }
-    const target::TractTarget& target() const { return target_; }
+    const target::InferenceTarget& target() const { return target_; }
     size_t numInputs() const { return node_->inputs.size(); }
     const ir::Value& in(size_t i) const;
     const ir::Value& out(size_t i = 0) const;
@@ -77,7 +77,8 @@ public:
     void bindOut(Expr e, size_t i = 0) { bind(node_->outputs.at(i), std::move(e)); }
     /// tract_core_cast, or a converted literal for constants.
     Expr cast(Expr e, DType from, DType to, const std::string& suffix = "cast");
-    /// A tensor as a literal when small and not a parameter, else a variable.
+    /// A tensor as a literal when small and not a parameter (a `constant`
+    /// operation when the target has no tensor literals), else a variable.
     Expr constantTensor(const TensorData& data, const std::string& paramName,
                         const std::string& nameHint);
     /// A tensor computed by a lowering (index tables, interpolation weights):
@@ -125,9 +126,10 @@ private:
     Expr variable(const TensorData& data, const std::string& label, const std::string& origin,
                   const std::string& from);
     std::string originOf(ir::ValueId id) const;
+    Expr constantOperation(const TensorData& data, const std::string& nameHint);
 
     const ir::Graph& graph_;
-    const target::TractTarget& target_;
+    const target::InferenceTarget& target_;
     nnef::Document& doc_;
     const ExportOptions& options_;
     const ir::Node* node_ = nullptr;

@@ -195,9 +195,11 @@ bool warnIfFrozenVarying(Context& ctx, const ir::Graph& g, const ir::Node& n) {
 Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
                            const target::PropertyContext& props) {
     Translation tr;
-    target::TractTarget target(options.target);
+    const auto targetPtr = target::makeTarget(options.target);
+    const target::InferenceTarget& target = *targetPtr;
     if (!target.versionWarning().empty())
         tr.warnings.push_back(target.versionWarning());
+    target.checkOptions(options);
     const Registry& reg = defaultRegistry();
 
     auto ins = inputNames(graph, options);
@@ -270,10 +272,10 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
         }
     }
     if (!failures.details().empty()) {
-        Error err(
-            Stage::Translate, ErrorCode::Unsupported,
-            fmt::format("{} node(s) could not be translated for tract", failures.details().size()),
-            "each entry says what was found and what t2n needs; nothing was written");
+        Error err(Stage::Translate, ErrorCode::Unsupported,
+                  fmt::format("{} node(s) could not be translated for {}",
+                              failures.details().size(), target.displayName()),
+                  "each entry says what was found and what t2n needs; nothing was written");
         for (const auto& d : failures.details())
             err.addDetail(d);
         throw err;
@@ -297,8 +299,7 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
         if (keep[i])
             tr.inputIndices.push_back(i);
 
-    tr.doc.properties = target::buildProperties(options, target, props);
-    target.declareRegistries(tr.doc);
+    target.finishDocument(tr.doc, graph, options, props, tr.warnings);
     addCustomExtensions(tr.doc, options);
     tr.text = nnef::print(tr.doc);
     target.checkDocument(tr.doc, tr.text, options.allowSameIoNames);

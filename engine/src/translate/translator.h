@@ -1,11 +1,10 @@
-// Stage translate: IR -> NNEF document for the tract target.
+// Stage translate: IR -> NNEF document for an inference target (tract or Khronos).
 #pragma once
 
 #include "nnef/document.h"
 #include "t2n/ir.h"
 #include "t2n/options.h"
-#include "target/properties.h"
-#include "target/tract_target.h"
+#include "target/inference_target.h"
 
 #include <map>
 #include <string>

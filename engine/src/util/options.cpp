@@ -65,11 +65,20 @@ TargetSpec TargetSpec::parse(std::string_view text) {
     TargetSpec spec;
     auto at = text.find('@');
     std::string_view kind = text.substr(0, at);
+    std::string_view v = at == std::string_view::npos ? std::string_view{} : text.substr(at + 1);
+    if (kind == "khronos") {
+        spec.kind = TargetKind::Khronos;
+        if (at != std::string_view::npos && v != kKhronosNnefVersion)
+            throw Error(
+                Stage::Load, ErrorCode::Usage,
+                fmt::format("t2n writes Khronos NNEF {} only, not '{}'", kKhronosNnefVersion, v),
+                fmt::format("use 'khronos' or 'khronos@{}'", kKhronosNnefVersion));
+        return spec;
+    }
     if (kind != "tract")
         throw Error(Stage::Load, ErrorCode::Usage, fmt::format("unknown target '{}'", kind),
-                    "use 'tract' or 'tract@X.Y.Z'");
+                    "use 'tract', 'tract@X.Y.Z' or 'khronos'");
     if (at != std::string_view::npos) {
-        std::string_view v = text.substr(at + 1);
         if (!v.empty() && v.front() == 'v')
             v.remove_prefix(1);
         auto parts = util::split(v, '.');
@@ -85,7 +94,11 @@ TargetSpec TargetSpec::parse(std::string_view text) {
     return spec;
 }
 
-std::string TargetSpec::toString() const {
+std::string TargetSpec::toString(bool resolveDefault) const {
+    if (kind == TargetKind::Khronos)
+        return resolveDefault ? fmt::format("khronos@{}", kKhronosNnefVersion) : "khronos";
+    if (version.empty() && !resolveDefault)
+        return "tract";
     return "tract@" + (version.empty() ? knownTractVersions().back() : version);
 }
 

@@ -171,7 +171,7 @@ std::string toJson(const ExportRecipe& r, int indent) {
         j["inputs"].push_back(inputJson(s));
     j["input_names"] = o.inputNames;
     j["output_names"] = o.outputNames;
-    j["target"] = o.target.version.empty() ? std::string("tract") : o.target.toString();
+    j["target"] = o.target.toString(/*resolveDefault=*/false);
     j["dynamic_axes"] = Json::array();
     for (const auto& d : o.dynamicAxes)
         j["dynamic_axes"].push_back({{"tensor", d.tensor}, {"axis", d.axis}, {"symbol", d.symbol}});
