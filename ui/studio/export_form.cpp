@@ -69,9 +69,21 @@ ExportForm::ExportForm(QWidget* parent)
     auto* targetBox = new QGroupBox(tr("Target and archive"), this);
     auto* form = new QFormLayout(targetBox);
     target_ = new QComboBox(targetBox);
+    // Item data is the engine's own spelling (TargetSpec::parse/toString).
     const auto& versions = knownTractVersions();
-    for (auto it = versions.rbegin(); it != versions.rend(); ++it)
-        target_->addItem(tr("tract %1").arg(qs(*it)), QString::fromStdString(*it));
+    for (auto it = versions.rbegin(); it != versions.rend(); ++it) {
+        TargetSpec spec;
+        if (it != versions.rbegin())
+            spec.version = *it; // the newest stays unpinned, as `--target tract`
+        target_->addItem(it == versions.rbegin() ? tr("tract %1 (newest)").arg(qs(*it))
+                                                 : tr("tract %1").arg(qs(*it)),
+                         QString::fromStdString(spec.toString(false)));
+    }
+    TargetSpec khronos;
+    khronos.kind = TargetKind::Khronos;
+    target_->addItem(tr("Khronos NNEF %1 (standard operations only)").arg(qs(kKhronosNnefVersion)),
+                     QString::fromStdString(khronos.toString(false)));
+    target_->setObjectName(QStringLiteral("targetChoice"));
     form->addRow(tr("Target"), target_);
     compression_ = new QComboBox(targetBox);
     compression_->addItem(tr("folder"), -1);
@@ -199,7 +211,7 @@ void ExportForm::setOptions(const ExportOptions& o) {
     inputs_->setSpecs(o.inputs);
     axes_->setAxes(o.dynamicAxes);
     props_->setProperties(o.properties);
-    const int t = target_->findData(QString::fromStdString(o.target.version));
+    const int t = target_->findData(QString::fromStdString(o.target.toString(false)));
     target_->setCurrentIndex(t < 0 ? 0 : t);
     compression_->setCurrentIndex(
         compression_->findData(o.compressionLevel ? *o.compressionLevel : -1));
@@ -235,9 +247,7 @@ ExportOptions ExportForm::options() const {
     o.properties = props_->properties();
     o.outputNames.clear();
     o.harden.skip.clear();
-    o.target.version = target_->currentIndex() == 0
-                           ? std::string()
-                           : target_->currentData().toString().toStdString();
+    o.target = TargetSpec::parse(target_->currentData().toString().toStdString());
     const int level = compression_->currentData().toInt();
     o.compressionLevel = level < 0 ? std::nullopt : std::optional<int>(level);
     o.naming = static_cast<NamingScheme>(naming_->currentData().toInt());
@@ -268,10 +278,24 @@ QStringList ExportForm::errors() const {
         out << tr("Dynamic axes: %1").arg(e);
     for (const QString& e : props_->errors())
         out << tr("Properties: %1").arg(e);
+    if (isKhronos()) {
+        // The engine refuses these for Khronos too; saying so here keeps
+        // the Export button honest.
+        if (axes_->rowCount() > 0)
+            out << tr("Dynamic axes: Khronos NNEF has no symbolic dimensions; remove them or "
+                      "choose a tract target");
+        if (props_->rowCount() > 0)
+            out << tr("Properties: tract_core_properties is a tract extension; remove them or "
+                      "choose a tract target");
+    }
     if (tolerance_->currentText() == QStringLiteral("custom") &&
         customTolerance_->text().split(QLatin1Char(',')).size() != 3)
         out << tr("Tolerance: custom needs atol,rtol,outliers");
     return out;
+}
+
+bool ExportForm::isKhronos() const {
+    return target_->currentData().toString().startsWith(QStringLiteral("khronos"));
 }
 
 bool ExportForm::valid() const {
@@ -281,6 +305,7 @@ bool ExportForm::valid() const {
 void ExportForm::refreshStatus() {
     customTolerance_->setEnabled(tolerance_->currentText() == QStringLiteral("custom"));
     everyValue_->setEnabled(check_->isChecked());
+    identity_->setEnabled(!isKhronos());
     const QStringList e = errors();
     status_->setText(e.isEmpty() ? tr("Ready to export.") : e.join(QLatin1Char('\n')));
     status_->setStyleSheet(e.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));

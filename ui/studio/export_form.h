@@ -32,6 +32,8 @@ public:
     ExportOptions options() const;
     /// Every table validates; errors() says what is wrong.
     bool valid() const;
+    /// The target chosen is Khronos NNEF (no tract extensions: no symbols, no properties).
+    bool isKhronos() const;
     QStringList errors() const;
     /// Tensor names (and ranks) the dynamic-axis rows may name.
     void setTensors(const QHash<QString, int>& ranks);
