@@ -22,6 +22,7 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSlider>
@@ -504,6 +505,32 @@ private Q_SLOTS:
                      !r.out.contains(QStringLiteral("extension ")),
                  qPrintable(r.out));
         std::filesystem::remove_all(dir);
+    }
+
+    /// A refused export lists each refused node in the Results tab; activating
+    /// an entry selects that node in the views (einsum has no standard NNEF
+    /// form, so the Khronos target refuses it with the node's source line).
+    void errorEntriesSelectTheirNode() {
+        const QString name = QStringLiteral("op_tf_einsum_bmm");
+        if (!std::filesystem::exists(t2n::test::fixtureModel(name)))
+            QSKIP("fixture op_tf_einsum_bmm not generated");
+        t2n::ExportOptions o = t2n::test::fixtureOptions(name);
+        o.target = t2n::TargetSpec::parse("khronos");
+        MainWindow w;
+        w.show();
+        w.exportForm()->setOptions(o);
+        w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()), o.inputs);
+        QVERIFY(w.controller()->waitIdle());
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::ResultsTab));
+        auto* problems = w.results()->findChild<QListWidget*>(QStringLiteral("problemList"));
+        QVERIFY(problems);
+        QVERIFY(problems->count() > 0);
+        QVERIFY(problems->item(0)->text().contains(QStringLiteral("einsum")));
+        Q_EMIT problems->itemActivated(problems->item(0));
+        const int selected = w.selectedIrNode();
+        QVERIFY(selected >= 0);
+        QCOMPARE(QString::fromStdString(w.controller()->state()->graph.node(selected).kind),
+                 QStringLiteral("aten::einsum"));
     }
 
     /// An archive whose relu was swapped for a sigmoid fails the check, and
