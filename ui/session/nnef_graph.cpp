@@ -10,6 +10,9 @@ QString nnefNodeKey(int line) {
     return QStringLiteral("nnef:%1").arg(line);
 }
 
+namespace {
+/// Identifiers a body line reads, in order: names in its arguments that some
+/// line defines (keyword names and quoted strings are skipped).
 QStringList nnefOperands(const QString& line, const QSet<QString>& defined) {
     // The right-hand side after the operation's "(": "conv(x, w, stride = [2, 2])".
     const int eq = line.indexOf(QLatin1Char('='));
@@ -30,6 +33,7 @@ QStringList nnefOperands(const QString& line, const QSet<QString>& defined) {
     }
     return out;
 }
+} // namespace
 
 GraphData graphFromNnef(const std::string& nnefText, const Provenance& provenance,
                         const ir::Graph& graph) {

@@ -21,8 +21,4 @@ GraphData graphFromNnef(const std::string& nnefText, const Provenance& provenanc
 /// Id of graph.nnef line `line` in graphFromNnef's GraphData.
 QString nnefNodeKey(int line);
 
-/// Identifiers a body line reads, in order: names in its arguments that some
-/// line defines (keyword names and quoted strings are skipped).
-QStringList nnefOperands(const QString& line, const QSet<QString>& defined);
-
 } // namespace t2n::ui

@@ -18,9 +18,9 @@ QHash<harden::StableId, QStringList> remarksByNode(const harden::HardenDiagnosti
 }
 
 QHash<int, QString> remarkNotesForText(const harden::HardenDiagnostics& diag,
+                                       const QHash<harden::StableId, QStringList>& remarks,
                                        const std::string& hardenedText) {
     QHash<int, QString> notes;
-    const auto remarks = remarksByNode(diag);
     if (remarks.isEmpty())
         return notes;
     const harden::GraphSnapshot* last = finalSnapshot(diag);
@@ -32,17 +32,21 @@ QHash<int, QString> remarkNotesForText(const harden::HardenDiagnostics& diag,
             byOutput.emplace(n.outputs.front(), n.id);
     // Nodes without outputs (prim::RaiseException) are not matched: their
     // remarks stay in the pass list and the history.
-    static const QRegularExpression lhs(QStringLiteral("^\\s+%([\\w.]+)\\s*[:,]"));
-    const QStringList lines = QString::fromStdString(hardenedText).split(QLatin1Char('\n'));
-    for (int i = 0; i < lines.size(); ++i) {
-        const auto m = lhs.match(lines[i]);
-        if (!m.hasMatch())
-            continue;
-        const auto it = byOutput.find(m.captured(1).toStdString());
-        if (it != byOutput.end())
-            notes.insert(i + 1, remarks.value(it->second).join(QStringLiteral("; ")));
-    }
+    const QHash<QString, int> lines = definingLines(hardenedText);
+    for (auto it = lines.begin(); it != lines.end(); ++it)
+        if (const auto node = byOutput.find(it.key().toStdString()); node != byOutput.end())
+            notes.insert(it.value(), remarks.value(node->second).join(QStringLiteral("; ")));
     return notes;
+}
+
+QHash<QString, int> definingLines(const std::string& torchScriptText) {
+    static const QRegularExpression lhs(QStringLiteral("^\\s+%([\\w.]+)\\s*[:,]"));
+    QHash<QString, int> out;
+    const QStringList lines = QString::fromStdString(torchScriptText).split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i)
+        if (const auto m = lhs.match(lines[i]); m.hasMatch())
+            out.insert(m.captured(1), i + 1);
+    return out;
 }
 
 int badgeRemarks(GraphData& data, const ir::Graph& graph,

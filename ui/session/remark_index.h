@@ -17,9 +17,15 @@ namespace t2n::ui {
 /// Every node remark of the chain by stable node id, as "pass: text", in pass order.
 QHash<harden::StableId, QStringList> remarksByNode(const harden::HardenDiagnostics& diag);
 
+/// TorchScript graph text: the first value each line defines ("%x.1") -> its
+/// 1-based line, for the lines that define one.
+QHash<QString, int> definingLines(const std::string& torchScriptText);
+
 /// Line (1-based) of `hardenedText` -> its node's remarks joined by "; ". A
 /// node's line is the one that defines its first output in the final graph.
+/// `remarks` is remarksByNode(diag).
 QHash<int, QString> remarkNotesForText(const harden::HardenDiagnostics& diag,
+                                       const QHash<harden::StableId, QStringList>& remarks,
                                        const std::string& hardenedText);
 
 /// Sets the badge of each IR node in `data` (graphFromIr's) whose TorchScript

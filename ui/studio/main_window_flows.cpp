@@ -179,7 +179,7 @@ void MainWindow::onState(const StatePtr& state) {
     const auto remarks =
         st.hardened ? remarksByNode(st.report.harden) : QHash<harden::StableId, QStringList>{};
     if (st.hardened)
-        torchText_->setLineNotes(remarkNotesForText(st.report.harden, st.hardenedText));
+        torchText_->setLineNotes(remarkNotesForText(st.report.harden, remarks, st.hardenedText));
     if (st.traced) {
         GraphData irData = graphFromIr(st.graph);
         badgeRemarks(irData, st.graph, remarks);

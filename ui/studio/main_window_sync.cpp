@@ -3,13 +3,13 @@
 #include "graph/graph_view.h"
 #include "session/graph_adapters.h"
 #include "session/nnef_graph.h"
+#include "session/remark_index.h"
 #include "session/report_models.h"
 #include "studio/main_window.h"
 #include "text/code_view.h"
 
 #include <QComboBox>
 #include <QLabel>
-#include <QRegularExpression>
 #include <QTableWidget>
 
 #include <unordered_map>
@@ -59,19 +59,14 @@ void MainWindow::indexLines() {
             continue;
         byDebugName.emplace(st.graph.value(n.outputs.front()).debugName, n.id);
     }
-    static const QRegularExpression lhs(QStringLiteral("^\\s+%([\\w.]+)\\s*:"));
-    const std::string& tsText = st.hardenedText;
-    torchLineNodes_ = lineTable(tsText);
-    const QStringList tsLines = QString::fromStdString(tsText).split(QLatin1Char('\n'));
-    for (int i = 0; i < tsLines.size(); ++i) {
-        const auto m = lhs.match(tsLines[i]);
-        if (!m.hasMatch())
+    torchLineNodes_ = lineTable(st.hardenedText);
+    const QHash<QString, int> tsLines = definingLines(st.hardenedText);
+    for (auto it = tsLines.begin(); it != tsLines.end(); ++it) {
+        const auto node = byDebugName.find(it.key().toStdString());
+        if (node == byDebugName.end())
             continue;
-        auto it = byDebugName.find(m.captured(1).toStdString());
-        if (it == byDebugName.end())
-            continue;
-        torchLineNodes_[static_cast<size_t>(i) + 1] = it->second;
-        nodeTorchLine_[static_cast<size_t>(it->second)] = i + 1;
+        torchLineNodes_[static_cast<size_t>(it.value())] = node->second;
+        nodeTorchLine_[static_cast<size_t>(node->second)] = it.value();
     }
 
     // NNEF text: the engine's provenance says which IR node each line came from.
@@ -117,8 +112,7 @@ void MainWindow::selectIrNode(int id) {
 }
 
 void MainWindow::setColourBy(ColourBy mode) {
-    colourBy_->setCurrentIndex(mode); // applyOverlay follows
-    applyOverlay();
+    colourBy_->setCurrentIndex(mode); // a change re-applies the overlay through the signal
 }
 
 void MainWindow::applyOverlay() {

@@ -8,6 +8,7 @@
 namespace t2n::check {
 
 using nnef::ast::Expr;
+using nnef::ast::invocationArgument;
 
 int64_t QuantParams::low() const {
     return isSigned ? -(int64_t{1} << (bits - 1)) : 0;
@@ -53,17 +54,6 @@ double number(const nnef::ast::QuantEntry& e, const std::string& name, bool requ
     return 0;
 }
 
-const Expr* arg(const Expr& call, const std::string& name, std::size_t position) {
-    std::size_t positional = 0;
-    for (const auto& [n, e] : call.args) {
-        if (n == name)
-            return e.get();
-        if (n.empty() && positional++ == position)
-            return e.get();
-    }
-    return nullptr;
-}
-
 } // namespace
 
 QuantTable readQuantTable(const std::vector<nnef::ast::QuantEntry>& entries) {
@@ -103,9 +93,9 @@ std::optional<std::pair<std::string, Value>> realBias(const Expr& rhs, const Sco
     if (table.empty() || rhs.kind != Expr::Kind::Invocation ||
         (rhs.text != "conv" && rhs.text != "deconv" && rhs.text != "linear"))
         return std::nullopt;
-    const Expr* input = arg(rhs, "input", 0);
-    const Expr* filter = arg(rhs, "filter", 1);
-    const Expr* bias = arg(rhs, "bias", 2);
+    const Expr* input = invocationArgument(rhs, "input", 0);
+    const Expr* filter = invocationArgument(rhs, "filter", 1);
+    const Expr* bias = invocationArgument(rhs, "bias", 2);
     auto idOf = [](const Expr* e) {
         return e && e->kind == Expr::Kind::Identifier ? e->text : std::string();
     };
@@ -135,7 +125,7 @@ std::optional<double> dequantizedStep(const nnef::LoadedModel& model, const std:
                 def = &a;
         if (!def || def->rhs->kind != Expr::Kind::Invocation)
             return std::nullopt;
-        const Expr* x = arg(*def->rhs, def->rhs->text == "copy" ? "x" : "input", 0);
+        const Expr* x = invocationArgument(*def->rhs, def->rhs->text == "copy" ? "x" : "input", 0);
         if (!x || x->kind != Expr::Kind::Identifier)
             return std::nullopt;
         if (def->rhs->text == "copy") {

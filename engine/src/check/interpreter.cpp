@@ -14,6 +14,7 @@ namespace t2n::check {
 
 using nnef::ast::Assignment;
 using nnef::ast::Expr;
+using nnef::ast::invocationArgument;
 
 namespace {
 
@@ -32,17 +33,6 @@ std::string statementOperation(const Expr& rhs) {
         return op.empty() ? rhs.op : op;
     }
     return "expression";
-}
-
-const Expr* argument(const Expr& call, const std::string& name, std::size_t position) {
-    std::size_t positional = 0;
-    for (const auto& [n, e] : call.args) {
-        if (n == name)
-            return e.get();
-        if (n.empty() && positional++ == position)
-            return e.get();
-    }
-    return nullptr;
 }
 
 } // namespace
@@ -123,7 +113,7 @@ struct Interpreter::Impl {
         if (e.text == "external") {
             dt = kernels::dtypeOfTypeName(e.typeArg);
         } else {
-            const Expr* d = argument(e, "datum_type", 0);
+            const Expr* d = invocationArgument(e, "datum_type", 0);
             Value v = d ? ev.eval(*d, scope) : Value();
             if (v.kind != Value::Kind::String)
                 throw InterpError("tract_core_external needs a datum_type string");
@@ -137,7 +127,7 @@ struct Interpreter::Impl {
                                               describeTensor(x), c10::toString(dt)));
             x = x.to(dt);
         }
-        const Expr* shapeExpr = argument(e, "shape", e.text == "external" ? 0 : 1);
+        const Expr* shapeExpr = invocationArgument(e, "shape", e.text == "external" ? 0 : 1);
         if (!shapeExpr)
             throw InterpError("external needs a shape");
         if (shapeExpr->kind != Expr::Kind::Array) {

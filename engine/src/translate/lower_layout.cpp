@@ -202,6 +202,16 @@ float sourceScale(int64_t in, int64_t out, double factor, bool alignCorners) {
     return static_cast<float>(in) / static_cast<float>(out);
 }
 
+// The spatial axes a resampling computes: those whose size changes, or all
+// of them with align_corners (which moves samples even at the same size).
+std::vector<int64_t> resampledAxes(const ir::Value& x, const ir::Value& out, bool all) {
+    std::vector<int64_t> axes;
+    for (size_t a = 2; a < x.shape.size(); ++a)
+        if (all || x.shape[a] != out.shape[a])
+            axes.push_back(static_cast<int64_t>(a));
+    return axes;
+}
+
 // upsample_nearest{1,2,3}d(x, output_size?, scale_factors?) and the per-axis
 // scales overloads: a gather per resized axis.
 void lowerUpsampleNearest(Context& ctx) {
@@ -209,10 +219,7 @@ void lowerUpsampleNearest(Context& ctx) {
     const int64_t r = rankOf(x);
     const size_t spatial = static_cast<size_t>(r - 2);
     auto factors = scaleFactors(ctx, 2, spatial);
-    std::vector<int64_t> axes;
-    for (int64_t a = 2; a < r; ++a)
-        if (x.shape[static_cast<size_t>(a)] != ctx.out().shape[static_cast<size_t>(a)])
-            axes.push_back(a);
+    const std::vector<int64_t> axes = resampledAxes(x, ctx.out(), false);
     Expr e = ctx.input(0);
     for (size_t k = 0; k < axes.size(); ++k) {
         const int64_t a = axes[k];
@@ -240,10 +247,7 @@ void lowerUpsampleLinear(Context& ctx) {
     DType t = ctx.out().dtype;
     if (t != DType::F32)
         ctx.unsupported("linear resampling of a non-f32 tensor");
-    std::vector<int64_t> axes;
-    for (int64_t a = 2; a < r; ++a)
-        if (x.shape[static_cast<size_t>(a)] != ctx.out().shape[static_cast<size_t>(a)] || align)
-            axes.push_back(a);
+    const std::vector<int64_t> axes = resampledAxes(x, ctx.out(), align);
     Expr e = ctx.input(0);
     for (size_t k = 0; k < axes.size(); ++k) {
         const int64_t a = axes[k];

@@ -69,6 +69,21 @@ bool openSample(MainWindow& w) {
     w.openModel(sampleModel(), sampleInputs());
     return w.controller()->waitIdle() && w.controller()->state()->translated;
 }
+
+/// Fills the form with `options` and opens fixture `name` with their inputs;
+/// true once the job is done (prepared or failed).
+bool openFixture(MainWindow& w, const QString& name, const t2n::ExportOptions& options) {
+    w.exportForm()->setOptions(options);
+    w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()), options.inputs);
+    return w.controller()->waitIdle();
+}
+
+/// graph.nnef of a written .tar or .tgz archive, read by tar (not by t2n;
+/// GNU tar detects the gzip itself).
+t2n::test::ProcessResult graphNnefIn(const QString& archive) {
+    return t2n::test::run(QStringLiteral("tar"),
+                          {QStringLiteral("-xOf"), archive, QStringLiteral("graph.nnef")});
+}
 } // namespace
 
 class StudioFlowsTest : public QObject {
@@ -220,9 +235,7 @@ private Q_SLOTS:
         const t2n::ExportOptions o = t2n::test::fixtureOptions(name);
         MainWindow w;
         w.show();
-        w.exportForm()->setOptions(o);
-        w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()), o.inputs);
-        QVERIFY(w.controller()->waitIdle());
+        QVERIFY(openFixture(w, name, o));
         PassStepper* stepper = w.passStepper();
         const int full = stepper->fullRewrites();
         QCOMPARE(full, static_cast<int>(w.controller()->state()->report.harden.rewrites));
@@ -340,8 +353,7 @@ private Q_SLOTS:
         const QString out = QString::fromStdString((dir / "dyn.nnef.tgz").string());
         w.exportTo(out);
         QVERIFY(w.controller()->waitIdle());
-        const auto r = t2n::test::run(QStringLiteral("tar"),
-                                      {QStringLiteral("-xzOf"), out, QStringLiteral("graph.nnef")});
+        const auto r = graphNnefIn(out);
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QStringLiteral("extension tract_symbol B;")), qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("shape = [B, 3, 32, 32]")));
@@ -361,9 +373,7 @@ private Q_SLOTS:
         o.dynamicAxes = {t2n::DynamicAxis::parse("x:0=B")};
         MainWindow w;
         w.show();
-        w.exportForm()->setOptions(o);
-        w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()), o.inputs);
-        QVERIFY(w.controller()->waitIdle());
+        QVERIFY(openFixture(w, name, o));
         const auto& st = *w.controller()->state();
         QVERIFY(st.traced);
         int warned = 0;
@@ -388,9 +398,7 @@ private Q_SLOTS:
         o.dynamicAxes = {t2n::DynamicAxis::parse("x:0=B")};
         MainWindow w;
         w.show();
-        w.exportForm()->setOptions(o);
-        w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()), o.inputs);
-        QVERIFY(w.controller()->waitIdle());
+        QVERIFY(openFixture(w, name, o));
         const auto& st = *w.controller()->state();
         QVERIFY(st.translated);
         bool foldedVarying = false;
@@ -425,9 +433,7 @@ private Q_SLOTS:
 
         MainWindow w;
         w.show();
-        w.exportForm()->setOptions(o);
-        w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()), o.inputs);
-        QVERIFY(w.controller()->waitIdle());
+        QVERIFY(openFixture(w, name, o));
         QVERIFY(w.controller()->state()->hardened);
         const CodeView* ts = w.torchScriptView();
         const auto& notes = ts->lineNotes();
@@ -497,8 +503,7 @@ private Q_SLOTS:
         const auto& report = w.controller()->state()->report;
         QVERIFY2(report.check.passed, qPrintable(w.results()->verdict()));
         QVERIFY(QString::fromStdString(report.target).startsWith(QStringLiteral("khronos")));
-        const auto r = t2n::test::run(QStringLiteral("tar"),
-                                      {QStringLiteral("-xOf"), out, QStringLiteral("graph.nnef")});
+        const auto r = graphNnefIn(out);
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains(QStringLiteral("external<scalar>")));
         QVERIFY2(!r.out.contains(QStringLiteral("tract_")) &&
@@ -518,9 +523,7 @@ private Q_SLOTS:
         o.target = t2n::TargetSpec::parse("khronos");
         MainWindow w;
         w.show();
-        w.exportForm()->setOptions(o);
-        w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()), o.inputs);
-        QVERIFY(w.controller()->waitIdle());
+        QVERIFY(openFixture(w, name, o));
         QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::ResultsTab));
         auto* problems = w.results()->findChild<QListWidget*>(QStringLiteral("problemList"));
         QVERIFY(problems);
