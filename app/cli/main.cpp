@@ -8,6 +8,10 @@
 
 #include <vector>
 
+void t2n::cli::printError(const t2n::Error& e) {
+    fmt::print(stderr, "t2n: error: {}\n", e.render());
+}
+
 int main(int argc, char** argv) {
     CLI::App app{"t2n: export TorchScript models to NNEF archives for the tract inference engine"};
     app.set_version_flag("--version", std::string("t2n ") + std::string(t2n::version()));
@@ -48,7 +52,7 @@ int main(int argc, char** argv) {
             if (c.app->parsed())
                 return c.run();
     } catch (const t2n::Error& e) {
-        fmt::print(stderr, "t2n: error: {}\n", e.render());
+        t2n::cli::printError(e);
         return static_cast<int>(e.code());
     } catch (const std::exception& e) {
         fmt::print(stderr,
