@@ -18,6 +18,20 @@ int main(int argc, char** argv) {
         return fmt::format("t2n {}\n{}", t2n::version(), t2n::runtimeInfo().summary());
     });
     app.require_subcommand(1);
+    // The man page is written from this help: its EXIT STATUS section is this list.
+    app.footer("Exit status:\n"
+               "  0                           success (for check: the archive matches)\n"
+               "  1                           the check found that the archive computes something "
+               "else\n"
+               "  2                           bad command line or --input\n"
+               "  3                           model file missing or not TorchScript\n"
+               "  4                           unsupported operators (each listed with module "
+               "path and source line)\n"
+               "  5                           output path not writable, or a bad suffix\n"
+               "  6                           the model fails on the given inputs\n"
+               "  7                           inconsistent options (names, dynamic axes)\n"
+               "  8                           cancelled\n"
+               "  10                          internal error (a bug in t2n)");
     std::vector<t2n::cli::Command> commands{
         t2n::cli::addExportCommand(app),  t2n::cli::addCheckCommand(app),
         t2n::cli::addInspectCommand(app), t2n::cli::addHardenCommand(app),
