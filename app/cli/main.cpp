@@ -2,10 +2,13 @@
 #include "commands.h"
 
 #include "t2n/error.h"
+#include "t2n/runtime_info.h"
 #include "t2n/session.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
 #include <vector>
 
 void t2n::cli::printError(const t2n::Error& e) {
@@ -14,7 +17,10 @@ void t2n::cli::printError(const t2n::Error& e) {
 
 int main(int argc, char** argv) {
     CLI::App app{"t2n: export TorchScript models to NNEF archives for the tract inference engine"};
-    app.set_version_flag("--version", std::string("t2n ") + std::string(t2n::version()));
+    // The runtime line lets a slow machine explain itself (`t2n doctor` says more).
+    app.set_version_flag("--version", [] {
+        return fmt::format("t2n {}\n{}", t2n::version(), t2n::runtimeInfo().summary());
+    });
     app.require_subcommand(1);
     // The man page is written from this help: its EXIT STATUS section is this list.
     app.footer("Exit status:\n"
@@ -34,6 +40,7 @@ int main(int argc, char** argv) {
         t2n::cli::addExportCommand(app),  t2n::cli::addCheckCommand(app),
         t2n::cli::addInspectCommand(app), t2n::cli::addHardenCommand(app),
         t2n::cli::addOpsCommand(app),     t2n::cli::addBenchCommand(app),
+        t2n::cli::addDoctorCommand(app),
     };
     try {
         app.parse(argc, argv);
@@ -49,8 +56,17 @@ int main(int argc, char** argv) {
     }
     try {
         for (const auto& c : commands)
-            if (c.app->parsed())
+            if (c.app->parsed()) {
+                // Commands that run a model say so when the BLAS makes that slow.
+                static const char* const runsModels[] = {"export", "check", "inspect", "harden",
+                                                         "bench"};
+                const auto info = t2n::runtimeInfo();
+                if (info.blas.kind == t2n::BlasInfo::Kind::Reference &&
+                    std::find(std::begin(runsModels), std::end(runsModels), c.app->get_name()) !=
+                        std::end(runsModels))
+                    fmt::print(stderr, "t2n: warning: {}\n", *t2n::runtimeAdvice(info));
                 return c.run();
+            }
     } catch (const t2n::Error& e) {
         t2n::cli::printError(e);
         return static_cast<int>(e.code());
