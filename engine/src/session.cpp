@@ -260,8 +260,19 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     std::vector<std::string> torchWarnings;
     harden::RunOptions run;
     run.warnings = &torchWarnings;
-    auto main = harden::runGraph(&m, *d->prepared->graph,
-                                 load::makeExampleInputs(inputs, options.seed), run);
+    const auto example = load::makeExampleInputs(inputs, options.seed);
+    auto main = [&] {
+        try {
+            return harden::runGraph(&m, *d->prepared->graph, example, run);
+        } catch (Error& e) {
+            // Name the node the run fails at: the CLI prints it, the studio marks it.
+            if (e.code() == ErrorCode::ModelRun)
+                if (const auto* node = harden::firstFailingNode(&m, *d->prepared->graph, example))
+                    e.addDetail({"the first node that fails on these inputs",
+                                 ir::describeNode(node), true});
+            throw;
+        }
+    }();
     for (const auto& w : torchWarnings)
         d->warn("PyTorch: " + w);
     d->step(Stage::Trace, 0.5, "probing the dynamic axes");
