@@ -13,6 +13,8 @@ layers or blocks of the same width); the entry's note says which, and the page s
 import collections
 import functools
 import inspect
+import os
+import sys
 
 import torch
 import torch.nn as nn
@@ -20,6 +22,9 @@ import torch.nn as nn
 import torchaudio
 import torchvision
 import torchvision.models as tvm
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
+from generate import calibrate_batch_norm  # noqa: E402  (the fixtures' own)
 
 Entry = collections.namedtuple("Entry", "name family build forms note ci")
 
@@ -54,23 +59,11 @@ def source_key(e):
 # helpers
 # ---------------------------------------------------------------------------
 
-def calibrate_batch_norm(model, inputs, batch=4):
-    """Realistic BatchNorm statistics instead of mean 0 / var 1: with the defaults, deep
-    random networks give outputs of 1e-14 .. 1e9 (or NaN), useless to compare.  One
-    seeded train-mode pass with cumulative averaging; eval mode afterwards."""
-    bns = [b for b in model.modules() if isinstance(b, nn.modules.batchnorm._BatchNorm)]
-    if not bns:
-        return
-    momenta = [b.momentum for b in bns]
-    for b in bns:
-        b.reset_running_stats()
-        b.momentum = None
-    model.train()
-    with torch.no_grad():
-        model(*[torch.cat([x] * batch) for x in inputs])
-    for b, mom in zip(bns, momenta):
-        b.momentum = mom
-    model.eval()
+def calibrate(model, inputs, batch=4):
+    """BatchNorm statistics from one seeded train-mode pass, as the fixtures do (their
+    calibrate_batch_norm says why): random networks with mean 0 / var 1 statistics give
+    outputs of 1e-14 .. 1e9, useless to compare."""
+    calibrate_batch_norm(model, tuple(inputs[0].shape), batch=batch)
 
 
 class DictToTuple(nn.Module):
@@ -97,7 +90,7 @@ def image(*shape):
 def tv_classifier(arch, size=224, **kwargs):
     model = getattr(tvm, arch)(weights=None, **kwargs)
     inputs = image(1, 3, size, size)
-    calibrate_batch_norm(model, inputs)
+    calibrate(model, inputs)
     return model.eval(), inputs
 
 
@@ -114,7 +107,7 @@ def tv_narrow(arch, **kwargs):
         model = ConvNeXt([CNBlockConfig(*c) for c in kwargs["settings"]],
                          stochastic_depth_prob=0.5)
     inputs = image(1, 3, 224, 224)
-    calibrate_batch_norm(model, inputs)
+    calibrate(model, inputs)
     return model.eval(), inputs
 
 
@@ -162,7 +155,7 @@ for _arch in tvm.list_models(module=tvm):
 def tv_segmentation(arch):
     model = getattr(tvm.segmentation, arch)(weights=None, weights_backbone=None)
     inputs = image(1, 3, 224, 224)
-    calibrate_batch_norm(model, inputs)
+    calibrate(model, inputs)
     return model.eval(), inputs
 
 
@@ -177,7 +170,7 @@ _VIDEO_SHAPE = {"mvit_v1_b": (1, 3, 16, 224, 224), "mvit_v2_s": (1, 3, 16, 224, 
 def tv_video(arch):
     model = getattr(tvm.video, arch)(weights=None)
     inputs = image(*_VIDEO_SHAPE.get(arch, (1, 3, 8, 112, 112)))
-    calibrate_batch_norm(model, inputs, batch=2)
+    calibrate(model, inputs, batch=2)
     return model.eval(), inputs
 
 
@@ -188,7 +181,7 @@ for _arch in tvm.list_models(module=tvm.video):
 def tv_optical_flow(arch):
     model = getattr(tvm.optical_flow, arch)(weights=None)
     inputs = image(1, 3, 128, 128) + image(1, 3, 128, 128)
-    calibrate_batch_norm(model, inputs, batch=2)
+    calibrate(model.context_encoder, inputs, batch=2)  # the BatchNorm part, one image in
     return model.eval(), inputs
 
 
@@ -221,7 +214,7 @@ def tv_detection_backbone(arch, size):
     model = getattr(tvm.detection, arch)(weights=None, weights_backbone=None)
     body = DictToTuple(model.backbone)
     inputs = image(1, 3, size, size)
-    calibrate_batch_norm(body, inputs)
+    calibrate(body, inputs)
     return body.eval(), inputs
 
 
