@@ -1,6 +1,6 @@
 #include "translate/context.h"
 
-#include "util/tensor_convert.h"
+#include "translate/tensor_convert.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -223,7 +223,7 @@ Expr Context::operand(ir::ValueId id, int64_t rank, std::optional<DType> dtype) 
                 return scalarLiteral(d.asDouble(0), want);
             bool changed = false;
             if (d.dtype() != want) {
-                d = util::convertDType(d, want);
+                d = convertDType(d, want);
                 changed = true;
             }
             if (d.rank() < rank) {
