@@ -15,7 +15,6 @@
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 namespace t2n::check {
 
@@ -117,18 +116,6 @@ std::optional<Divergence> firstVariableDifference(const CheckInputs& in,
         return d;
     }
     return std::nullopt;
-}
-
-std::string divergenceJson(const Divergence& d) {
-    nlohmann::json j{{"identifier", d.identifier},
-                     {"operation", d.operation},
-                     {"nnef_line", d.nnefLine},
-                     {"torch_node", d.node.describe()},
-                     {"torch_kind", d.node.kind},
-                     {"module_path", d.node.modulePath},
-                     {"source", fmt::format("{}:{}", d.node.sourceFile, d.node.sourceLine)},
-                     {"detail", d.detail}};
-    return j.dump(2);
 }
 
 // The Khronos target is checked as torch_to_nnef's KhronosNNEF does it:
@@ -341,7 +328,7 @@ CheckReport runCheck(const CheckInputs& in) {
         hardened << *in.prepared->graph;
         b.hardenedGraph = hardened.str();
         if (report.diverged)
-            b.divergenceJson = divergenceJson(report.divergence);
+            b.divergenceJson = report.divergence.toJson();
         writeDebugBundle(options.debugBundle, b);
         report.debugBundle = options.debugBundle;
     }
