@@ -52,6 +52,7 @@ void GraphScene::show(const GraphGeometry& geometry) {
     qDeleteAll(frames_);
     frames_ = std::move(frames);
     showEdges(geometry);
+    applyFocus();
     setSceneRect(geometry.bounds.adjusted(-40, -40, 40, 40));
 }
 
@@ -87,6 +88,23 @@ void GraphScene::setOverlay(const QHash<QString, QColor>& colorByKey) {
     overlay_ = colorByKey;
     for (NodeItem* item : std::as_const(nodes_))
         item->setOverlay(overlay_.value(item->key()));
+}
+
+void GraphScene::setFocusKeys(const QSet<QString>& keys) {
+    focus_ = keys;
+    applyFocus();
+}
+
+void GraphScene::applyFocus() {
+    constexpr double kFaded = 0.15;
+    for (NodeItem* item : std::as_const(nodes_))
+        item->setOpacity(focus_.isEmpty() || focus_.contains(item->key()) ? 1.0 : kFaded);
+    for (auto it = edges_.begin(); it != edges_.end(); ++it) {
+        const QStringList ends = it.key().split(QLatin1Char('\n'));
+        const bool kept =
+            focus_.isEmpty() || (focus_.contains(ends.value(0)) && focus_.contains(ends.value(1)));
+        it->first->setOpacity(kept ? 1.0 : kFaded);
+    }
 }
 
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {

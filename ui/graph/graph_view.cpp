@@ -56,7 +56,7 @@ void GraphView::onLayout(quint64 ticket, const GraphGeometry& geometry, qint64 e
     scene_->show(geometry_);
     applyHighlights();
     if (fitOnLayout_) {
-        fitGraph();
+        showStart();
         fitOnLayout_ = false;
     }
     minimap_->invalidate();
@@ -127,7 +127,7 @@ void GraphView::centreOnNode(const QString& id) {
     scene_->clearSelection();
     item->setSelected(true);
     selecting_ = false;
-    if (transform().m11() < 0.6)
+    if (transform().m11() < kReadableScale)
         setTransform(QTransform()); // readable size before centring
     centerOn(item->rect().center());
     Q_EMIT viewportMoved();
@@ -195,6 +195,19 @@ void GraphView::applyHighlights() {
                 fills.insert(visibleItem(*graph_, *tree_, collapsed_, i), it.value());
     }
     scene_->setOverlay(fills);
+    QSet<QString> focus;
+    if (!focus_.isEmpty()) {
+        const QHash<QString, int> index = graph_->indexById();
+        for (const QString& id : std::as_const(focus_))
+            if (const int i = index.value(id, -1); i >= 0)
+                focus.insert(visibleItem(*graph_, *tree_, collapsed_, i));
+    }
+    scene_->setFocusKeys(focus);
+}
+
+void GraphView::setFocusSet(const QSet<QString>& ids) {
+    focus_ = ids;
+    applyHighlights();
 }
 
 void GraphView::setNodeOverlay(const QHash<QString, QColor>& colorById) {
@@ -207,6 +220,27 @@ bool GraphView::exportImage(const QString& path, ExportArea area, QString* error
                               ? scene_->itemsBoundingRect().adjusted(-10, -10, 10, 10)
                               : mapToScene(viewport()->rect()).boundingRect();
     return exportScene(*scene_, source, path, error);
+}
+
+void GraphView::showStart() {
+    fitGraph();
+    if (transform().m11() >= kReadableScale)
+        return; // the whole graph is readable as it is
+    // Too small to read when fitted: labels at their size, from the first
+    // graph input (the top of the graph), else the top of the bounds.
+    setTransform(QTransform());
+    const QRectF bounds = scene_->itemsBoundingRect();
+    QPointF start(bounds.center().x(), bounds.top());
+    for (const GraphNode& n : graph_->nodes)
+        if (n.id.startsWith(QStringLiteral("input:")))
+            if (NodeItem* item = scene_->nodeItem(n.id)) {
+                start = item->rect().center();
+                break;
+            }
+    // The start sits near the top of the viewport (1 pixel = 1 scene unit at
+    // this scale), the graph flowing down below it.
+    centerOn(start + QPointF(0, viewport()->height() / 2.0 - 60));
+    Q_EMIT viewportMoved();
 }
 
 void GraphView::fitGraph() {

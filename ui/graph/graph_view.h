@@ -51,6 +51,10 @@ public:
     /// node coloured by its numeric error; empty clears. A collapsed cluster
     /// takes the colour of the last node it hides that has one.
     void setNodeOverlay(const QHash<QString, QColor>& colorById);
+    /// Only these nodes drawn at full strength, the rest faded (a filter such
+    /// as "only what failed"); empty shows everything.
+    void setFocusSet(const QSet<QString>& ids);
+    const QSet<QString>& focusSet() const { return focus_; }
     const QHash<QString, QColor>& nodeOverlay() const { return overlay_; }
 
     enum class ExportArea { WholeGraph, VisiblePart };
@@ -83,6 +87,9 @@ private:
     void onSceneSelection();
     void applyHighlights();
     void zoomBy(double factor);
+    /// The view of a newly laid-out graph: fitted when that is readable, else
+    /// at 1:1 from the first graph input.
+    void showStart();
     void centreOnNode(const QString& id);
 
     LayoutOptions options_;
@@ -97,12 +104,15 @@ private:
     quint64 ticket_ = 0;
     quint64 shownTicket_ = 0;
     bool fitOnLayout_ = true;
+    /// Below this scale node labels are too small to read.
+    static constexpr double kReadableScale = 0.6;
     bool selecting_ = false;
     QString pendingSelection_;
     QVector<int> matches_;
     int matchCursor_ = -1;
     QHash<QString, QPair<QSet<QString>, QColor>> highlightSets_;
     QHash<QString, QColor> overlay_;
+    QSet<QString> focus_;
 };
 
 } // namespace t2n::ui
