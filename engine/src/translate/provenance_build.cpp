@@ -2,7 +2,18 @@
 
 #include "t2n/error.h"
 
+#include <algorithm>
+
 namespace t2n::translate {
+
+namespace {
+void addOperands(const nnef::Expr& e, std::vector<std::string>& out) {
+    if (e.isIdentifier() && std::find(out.begin(), out.end(), e.text) == out.end())
+        out.push_back(e.text);
+    for (const auto& item : e.items)
+        addOperands(item, out);
+}
+} // namespace
 
 Provenance buildProvenance(const nnef::Document& doc, const std::string& text,
                            const std::map<std::string, ir::ValueId>& identifierValues,
@@ -27,6 +38,10 @@ Provenance buildProvenance(const nnef::Document& doc, const std::string& text,
         l.identifiers = inv.results;
         l.op = inv.op;
         l.irNode = inv.irNode;
+        for (const auto& a : inv.args)
+            addOperands(a, l.operands);
+        for (const auto& [name, a] : inv.kwargs)
+            addOperands(a, l.operands);
         if (l.irNode < 0)
             for (const auto& id : inv.results)
                 if (auto it = identifierValues.find(id); it != identifierValues.end())
