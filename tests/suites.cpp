@@ -35,7 +35,17 @@
     X(variable_stats, VariableStatsTest)                                                           \
     X(example_values, ExampleValuesTest)                                                           \
     X(recurrent_scan, RecurrentScanTest)                                                           \
-    X(khronos_target, KhronosTargetTest)
+    X(khronos_target, KhronosTargetTest)                                                           \
+    X(translate_activation, TranslateActivationTest)                                               \
+    X(translate_conv, TranslateConvTest)                                                           \
+    X(translate_elementwise, TranslateElementwiseTest)                                             \
+    X(translate_lists, TranslateListsTest)                                                         \
+    X(translate_matmul, TranslateMatmulTest)                                                       \
+    X(translate_norm, TranslateNormTest)                                                           \
+    X(translate_pad, TranslatePadTest)                                                             \
+    X(translate_pool, TranslatePoolTest)                                                           \
+    X(translate_reduce, TranslateReduceTest)                                                       \
+    X(translate_shape, TranslateShapeTest)
 
 namespace t2n::test {
 
