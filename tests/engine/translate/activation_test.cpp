@@ -1,7 +1,7 @@
 // translate/lower_activation.cpp: each activation becomes its NNEF operation
 // (or tract's composition of them) and computes what TorchScript computes.
-#include "suite_macros.h"
 #include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
 
 using t2n::test::exportSnippet;
 

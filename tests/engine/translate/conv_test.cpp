@@ -1,7 +1,7 @@
 // translate/lower_conv.cpp: plain and transposed convolutions keep PyTorch's filter
 // layouts, strides, padding, dilation and groups, and compute what TorchScript computes.
-#include "suite_macros.h"
 #include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
 
 using t2n::test::exportSnippet;
 using t2n::test::seeded;

@@ -1,7 +1,7 @@
 // translate/lower_elementwise.cpp and lower_math.cpp: arithmetic, comparisons,
 // selection and clamping with PyTorch's broadcasting and type promotion.
-#include "suite_macros.h"
 #include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
 
 using t2n::test::exportSnippet;
 using t2n::test::seeded;

@@ -1,7 +1,7 @@
 // translate/lower_lists.cpp: lists and tuples of tensors, concatenation, stacking,
 // splitting and slicing.
-#include "suite_macros.h"
 #include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
 
 using t2n::test::exportSnippet;
 using t2n::test::seeded;

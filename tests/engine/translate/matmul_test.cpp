@@ -1,7 +1,7 @@
 // translate/lower_matmul.cpp: linear, matmul, bmm and addmm with their broadcasting and
 // transposes.
-#include "suite_macros.h"
 #include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
 
 using t2n::test::exportSnippet;
 using t2n::test::seeded;

@@ -1,7 +1,7 @@
 // translate/lower_norm.cpp and layer/instance norm: inference-mode normalizations
 // with their statistics and affine parameters.
-#include "suite_macros.h"
 #include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
 
 using t2n::test::exportSnippet;
 using t2n::test::seeded;

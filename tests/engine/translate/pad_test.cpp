@@ -1,7 +1,7 @@
 // translate/lower_pad.cpp: constant padding (negative pads crop) and the reflect,
 // replicate and circular modes of aten::pad.
-#include "suite_macros.h"
 #include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
 
 using t2n::test::exportSnippet;
 using t2n::test::seeded;

@@ -1,7 +1,7 @@
 // translate/lower_pool.cpp: max and average pooling, plain and adaptive, with
 // their windows, strides, padding and ceil mode.
-#include "suite_macros.h"
 #include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
 
 using t2n::test::exportSnippet;
 using t2n::test::seeded;

@@ -1,7 +1,7 @@
 // translate/lower_reduce.cpp and lower_stats.cpp: reductions over axes, with and
 // without keepdim, and the statistics built on them.
-#include "suite_macros.h"
 #include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
 
 using t2n::test::exportSnippet;
 using t2n::test::seeded;

@@ -1,7 +1,7 @@
 // translate/lower_shape.cpp and lower_layout.cpp: views, permutations, squeezes,
 // expansion and layout moves become reshape, transpose, squeeze, unsqueeze, tile.
-#include "suite_macros.h"
 #include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
 
 using t2n::test::exportSnippet;
 using t2n::test::seeded;

@@ -1,5 +1,7 @@
 #include "engine/translate/translate_test_util.h"
 
+#include "engine/defined_model_util.h"
+
 #include <fmt/format.h>
 
 namespace t2n::test {
@@ -50,11 +52,10 @@ SnippetExport exportSnippet(const char* ir, const std::vector<std::string>& inpu
     for (const auto& spec : inputs)
         options.inputs.push_back(InputSpec::parse(spec));
     SnippetExport out;
-    Session session;
     try {
-        session.load(model);
-        out.report = session.exportModel(dir / "snippet.nnef.tar", options);
-        out.nnef = session.nnefText();
+        DefinedExport e = exportDefined(model, options, "snippet");
+        out.report = std::move(e.report);
+        out.nnef = std::move(e.graph);
     } catch (const Error& e) {
         out.error = e.render();
     }

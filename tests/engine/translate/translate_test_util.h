@@ -1,7 +1,8 @@
 // The translate tests' harness: a TorchScript IR snippet (parseIR, as the
 // hardening tests write them) becomes a module's forward() with the given
 // parameters, is saved, and goes through the real export: harden, trace,
-// translate for the target, write, and the check, which runs the archive
+// translate for the target, write (defined_model_util.h's exportDefined: a
+// folder artifact, graph.nnef read back), and the check, which runs the archive
 // with the reference interpreter and compares every output with
 // TorchScript's. The test then FileChecks graph.nnef.
 //
@@ -33,7 +34,7 @@
 namespace t2n::test {
 
 struct SnippetExport {
-    std::string nnef;    ///< graph.nnef as translated
+    std::string nnef;    ///< graph.nnef as written
     ExportReport report; ///< report.check: the interpreter against TorchScript
     std::string error;   ///< the rendered t2n::Error when the export refused
     /// "" when the check passed; else what it says (for QVERIFY2).
