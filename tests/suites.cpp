@@ -38,7 +38,17 @@
     X(khronos_target, KhronosTargetTest)                                                           \
     X(nonfinite_constants, NonFiniteConstantsTest)                                                 \
     X(dropout_identity, DropoutIdentityTest)                                                       \
-    X(input_values, InputValuesTest)
+    X(input_values, InputValuesTest)                                                               \
+    X(translate_activation, TranslateActivationTest)                                               \
+    X(translate_conv, TranslateConvTest)                                                           \
+    X(translate_elementwise, TranslateElementwiseTest)                                             \
+    X(translate_lists, TranslateListsTest)                                                         \
+    X(translate_matmul, TranslateMatmulTest)                                                       \
+    X(translate_norm, TranslateNormTest)                                                           \
+    X(translate_pad, TranslatePadTest)                                                             \
+    X(translate_pool, TranslatePoolTest)                                                           \
+    X(translate_reduce, TranslateReduceTest)                                                       \
+    X(translate_shape, TranslateShapeTest)
 
 namespace t2n::test {
 

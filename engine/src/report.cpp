@@ -4,6 +4,19 @@
 
 namespace t2n {
 
+std::string Divergence::toJson() const {
+    nlohmann::json j{{"identifier", identifier},
+                     {"operation", operation},
+                     {"nnef_line", nnefLine},
+                     {"torch_node", node.describe()},
+                     {"torch_kind", node.kind},
+                     {"module_path", node.modulePath},
+                     {"source_file", node.sourceFile},
+                     {"source_line", node.sourceLine},
+                     {"detail", detail}};
+    return j.dump(2);
+}
+
 std::string ExportReport::toJson() const {
     using nlohmann::json;
     json j;
@@ -68,15 +81,7 @@ std::string ExportReport::toJson() const {
         if (!check.tractCommand.empty())
             c["tract_command"] = check.tractCommand;
         if (check.diverged)
-            c["divergence"] = {{"identifier", check.divergence.identifier},
-                               {"operation", check.divergence.operation},
-                               {"nnef_line", check.divergence.nnefLine},
-                               {"torch_node", check.divergence.node.describe()},
-                               {"torch_kind", check.divergence.node.kind},
-                               {"module_path", check.divergence.node.modulePath},
-                               {"source_file", check.divergence.node.sourceFile},
-                               {"source_line", check.divergence.node.sourceLine},
-                               {"detail", check.divergence.detail}};
+            c["divergence"] = json::parse(check.divergence.toJson());
         if (!check.debugBundle.empty())
             c["debug_bundle"] = check.debugBundle;
         if (!check.valueErrors.empty()) {

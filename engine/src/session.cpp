@@ -3,15 +3,15 @@
 #include "archive/write_document.h"
 #include "check/check_stage.h"
 #include "check/semantic_bisect.h"
-#include "harden/graph_runner.h"
 #include "harden/harden.h"
 #include "ir/ir_builder.h"
 #include "ir/naming.h"
+#include "jit/graph_runner.h"
+#include "jit/torch_bridge.h"
 #include "load/example_values.h"
 #include "load/module_loader.h"
-#include "tensors/torch_bridge.h"
+#include "translate/provenance_build.h"
 #include "translate/translator.h"
-#include "util/provenance_build.h"
 
 #include <torch/version.h>
 
@@ -23,10 +23,6 @@
 #include <tuple>
 
 namespace t2n {
-
-std::string_view version() {
-    return T2N_VERSION;
-}
 
 namespace {
 // Times a stage and tells the observer; the report gets the timing.
@@ -136,7 +132,7 @@ std::vector<ForwardArgument> Session::forwardSignature() const {
         if (auto t = arg.type()->cast<c10::TensorType>()) {
             a.isTensor = true;
             if (auto st = t->scalarType())
-                a.dtype = tensors::fromScalarType(*st);
+                a.dtype = jit::fromScalarType(*st);
             if (auto sizes = t->sizes().concrete_sizes())
                 a.shape = *sizes;
         }
@@ -264,16 +260,16 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
             }
     const auto& m = d->prepared->module;
     std::vector<std::string> torchWarnings;
-    harden::RunOptions run;
+    jit::RunOptions run;
     run.warnings = &torchWarnings;
     const auto example = load::makeExampleInputs(inputs, options.seed);
-    std::optional<harden::Recorded> recorded;
+    std::optional<jit::Recorded> recorded;
     try {
-        recorded = harden::runGraph(&m, *d->prepared->graph, example, run);
+        recorded = jit::runGraph(&m, *d->prepared->graph, example, run);
     } catch (Error& e) {
         // Name the node the run fails at: the CLI prints it, the studio marks it.
         if (e.code() == ErrorCode::ModelRun)
-            if (const auto* node = harden::firstFailingNode(&m, *d->prepared->graph, example))
+            if (const auto* node = jit::firstFailingNode(&m, *d->prepared->graph, example))
                 e.addDetail(
                     {"the first node that fails on these inputs", ir::describeNode(node), true});
         throw load::withRandomIntegersHint(e, inputs);
@@ -282,7 +278,7 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     for (const auto& w : torchWarnings)
         d->warn("PyTorch: " + w);
     d->step(Stage::Trace, 0.5, "probing the dynamic axes");
-    std::optional<harden::Recorded> probe;
+    std::optional<jit::Recorded> probe;
     bool dynamic = false;
     for (const auto& s : symbols)
         dynamic = dynamic || !s.empty();
@@ -290,8 +286,8 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
         for (int64_t delta : {1, 2}) {
             try {
                 auto specs = probeSpecs(inputs, symbols, delta);
-                probe = harden::runGraph(&m, *d->prepared->graph,
-                                         load::makeExampleInputs(specs, options.seed + 1));
+                probe = jit::runGraph(&m, *d->prepared->graph,
+                                      load::makeExampleInputs(specs, options.seed + 1));
                 break;
             } catch (const Error& e) {
                 if (delta == 2)
@@ -370,8 +366,8 @@ std::string Session::nnefText() const {
 Provenance Session::provenance() const {
     if (!d->translation)
         throw Error(Stage::Translate, ErrorCode::Internal, "the model has not been translated yet");
-    return buildProvenance(d->translation->doc, d->translation->text,
-                           d->translation->identifierValues, *d->graph);
+    return translate::buildProvenance(d->translation->doc, d->translation->text,
+                                      d->translation->identifierValues, *d->graph);
 }
 
 Artifact Session::write(const std::filesystem::path& path, const ExportOptions& options) {
@@ -387,7 +383,7 @@ Artifact Session::write(const std::filesystem::path& path, const ExportOptions& 
             d->observer->progress(Stage::Write, f, file);
     };
     hooks.cancelled = [this] { return d->observer && d->observer->cancelRequested(); };
-    hooks.variableWritten = [this](size_t i, const util::TensorStats& st) {
+    hooks.variableWritten = [this](size_t i, const archive::TensorStats& st) {
         if (i < d->report.variables.size()) {
             auto& v = d->report.variables[i];
             std::tie(v.min, v.max, v.mean) = std::tie(st.min, st.max, st.mean);

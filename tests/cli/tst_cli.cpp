@@ -1,5 +1,6 @@
 // The t2n command line: exit codes, one clear error line per failure, the
 // report, inspect and ops. Runs the real binary.
+#include "reader/archive_reader.h"
 #include "suite_macros.h"
 #include "support.h"
 
@@ -315,6 +316,17 @@ private Q_SLOTS:
         QCOMPARE(check["divergence"].toObject()["identifier"].toString(),
                  QString("encoder_act__relu"));
         QVERIFY(check["outputs"].toArray().first().toObject()["max_abs_error"].toDouble() > 0);
+        // The bundle's divergence.json is the report's check.divergence, field for field.
+        QJsonObject bundled;
+        for (const auto& e : t2n::archive::readArchive(work_ / "bundle.tgz").entries)
+            if (e.path.ends_with("divergence.json"))
+                bundled = QJsonDocument::fromJson(
+                              QByteArray(reinterpret_cast<const char*>(e.bytes.data()),
+                                         static_cast<qsizetype>(e.bytes.size())))
+                              .object();
+        QVERIFY(!bundled.isEmpty());
+        QCOMPARE(bundled, check["divergence"].toObject());
+        QVERIFY(bundled.contains("source_file") && bundled.contains("source_line"));
     }
 
     // The export runs a tract found through --tract-bin with torch_to_nnef's

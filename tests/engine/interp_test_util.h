@@ -2,10 +2,10 @@
 // value builders, one-operation calls, tensor comparison, models from text.
 #pragma once
 
-#include "check/interpreter.h"
-#include "nnef/model_reader.h"
+#include "interp/interpreter.h"
+#include "jit/torch_bridge.h"
+#include "reader/model_reader.h"
 #include "t2n/error.h"
-#include "tensors/torch_bridge.h"
 
 #include <ATen/ATen.h>
 #include <QTest>
@@ -18,9 +18,9 @@
 
 namespace interp_test {
 
-using t2n::check::InterpreterOptions;
-using t2n::check::TargetMode;
-using t2n::check::Value;
+using t2n::interp::InterpreterOptions;
+using t2n::interp::TargetMode;
+using t2n::interp::Value;
 using Named = std::vector<std::pair<std::string, Value>>;
 
 inline at::Tensor F(std::vector<float> values, std::vector<int64_t> shape) {
@@ -81,7 +81,8 @@ constexpr TargetMode Khronos = TargetMode::Khronos;
 /// The first result of one operation.
 inline at::Tensor op(const std::string& name, std::vector<Value> positional, Named named = {},
                      TargetMode m = Tract, const std::string& typeArg = {}) {
-    return t2n::check::runOperation(name, std::move(positional), std::move(named), mode(m), typeArg)
+    return t2n::interp::runOperation(name, std::move(positional), std::move(named), mode(m),
+                                     typeArg)
         .at(0)
         .tensor;
 }
@@ -118,7 +119,7 @@ inline t2n::nnef::LoadedModel modelOf(const std::string& text,
     m.graphText = text;
     m.document = t2n::nnef::parseDocument(text, "graph.nnef", t2n::nnef::ReadMode::Tract);
     for (auto& [label, t] : tensors)
-        m.tensors.emplace(label, t2n::tensors::toTensorData(t.contiguous()));
+        m.tensors.emplace(label, t2n::jit::toTensorData(t.contiguous()));
     return m;
 }
 

@@ -4,7 +4,7 @@
 // archives, and real artifacts exported by the t2n command line.
 #pragma once
 
-#include "nnef/ast.h"
+#include "reader/ast.h"
 #include "support.h"
 
 #include <QJsonArray>

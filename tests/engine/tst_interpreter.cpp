@@ -2,14 +2,14 @@
 // from NNEF text (inputs, variables, symbols, intermediates), fragments
 // (defaults, generics, if/else, comprehensions, recursion, tuples), tract's
 // scan, and errors that name the failing statement.
-#include "check/interp_eval.h"
 #include "engine/interp_test_util.h"
+#include "interp/eval.h"
 #include "suite_macros.h"
 
 #include <QTest>
 
 using namespace interp_test;
-using t2n::check::Interpreter;
+using t2n::interp::Interpreter;
 
 namespace {
 
@@ -19,14 +19,14 @@ std::string evalText(const std::string& expr) {
     const std::string text =
         "version 1.0;\ngraph g(x) -> (y)\n{\n  y = f(x, v = " + expr + ");\n}\n";
     const auto doc = t2n::nnef::parseDocument(text, "graph.nnef", t2n::nnef::ReadMode::Tract);
-    struct NoOps : t2n::check::Invoker {
-        Value invoke(const std::string& op, const std::string&, t2n::check::Arguments) override {
-            throw t2n::check::InterpError("unexpected operation " + op);
+    struct NoOps : t2n::interp::Invoker {
+        Value invoke(const std::string& op, const std::string&, t2n::interp::Arguments) override {
+            throw t2n::interp::InterpError("unexpected operation " + op);
         }
     } noOps;
-    t2n::check::Evaluator ev(noOps);
-    t2n::check::Scope scope;
-    return t2n::check::describe(ev.eval(*doc.graph.body.at(0).rhs->args.at(1).second, scope));
+    t2n::interp::Evaluator ev(noOps);
+    t2n::interp::Scope scope;
+    return t2n::interp::describe(ev.eval(*doc.graph.body.at(0).rhs->args.at(1).second, scope));
 }
 
 /// The NodeRef of a statement error.

@@ -106,12 +106,12 @@ std::map<std::string, at::Tensor> readNpz(const fs::path& npz, const fs::path& s
 std::string mismatch(const at::Tensor& expected, const at::Tensor& got, double atol = 1e-4,
                      double rtol = 5e-4) {
     if (!expected.sizes().equals(got.sizes()))
-        return fmt::format("shape {} instead of {}", t2n::check::describeShape(got.sizes()),
-                           t2n::check::describeShape(expected.sizes()));
+        return fmt::format("shape {} instead of {}", t2n::interp::describeShape(got.sizes()),
+                           t2n::interp::describeShape(expected.sizes()));
     const bool floats = expected.is_floating_point() && got.is_floating_point();
     if (!floats && expected.scalar_type() != got.scalar_type())
-        return fmt::format("dtype {} instead of {}", t2n::check::describeTensor(got),
-                           t2n::check::describeTensor(expected));
+        return fmt::format("dtype {} instead of {}", t2n::interp::describeTensor(got),
+                           t2n::interp::describeTensor(expected));
     const at::Tensor e = expected.to(at::kDouble), g = got.to(at::kDouble);
     at::Tensor ok = floats ? at::abs(e - g) <= atol + rtol * at::abs(g) : e == g;
     if (floats)
@@ -133,7 +133,7 @@ std::string runAndCompare(const t2n::nnef::LoadedModel& model,
                           double atol = 1e-4, double rtol = 5e-4) {
     std::string failure;
     try {
-        t2n::check::Interpreter interp(model, interp_test::mode(mode));
+        t2n::interp::Interpreter interp(model, interp_test::mode(mode));
         std::map<std::string, at::Tensor> inputs;
         for (const auto& in : interp.inputNames())
             inputs[in] = io.at(in);

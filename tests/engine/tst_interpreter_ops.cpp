@@ -331,12 +331,12 @@ private Q_SLOTS:
                            at::cat({a, b}, 1));
         T2N_COMPARE_TENSOR(op("stack", {Arr({tv(a), tv(a + 1)})}, {{"axis", I(2)}}),
                            at::stack({a, a + 1}, 2));
-        auto parts = t2n::check::runOperation("unstack", {tv(b)}, {{"axis", I(1)}}).at(0);
+        auto parts = t2n::interp::runOperation("unstack", {tv(b)}, {{"axis", I(1)}}).at(0);
         QCOMPARE(parts.items.size(), std::size_t(3));
         T2N_COMPARE_TENSOR(parts.items[2].tensor, b.select(1, 2));
         auto split =
-            t2n::check::runOperation("split", {tv(iota({2, 6}))},
-                                     {{"axis", I(1)}, {"ratios", Ints({1, 2})}}, mode(Khronos))
+            t2n::interp::runOperation("split", {tv(iota({2, 6}))},
+                                      {{"axis", I(1)}, {"ratios", Ints({1, 2})}}, mode(Khronos))
                 .at(0);
         QCOMPARE(split.items.size(), std::size_t(2));
         T2N_COMPARE_TENSOR(split.items[1].tensor, iota({2, 6}).narrow(1, 2, 4));
@@ -511,7 +511,7 @@ private Q_SLOTS:
 
     void moments() {
         const at::Tensor x = randn({2, 3, 4});
-        auto r = t2n::check::runOperation("moments", {tv(x)}, {{"axes", Ints({1, 2})}});
+        auto r = t2n::interp::runOperation("moments", {tv(x)}, {{"axes", Ints({1, 2})}});
         QCOMPARE(r.size(), std::size_t(2));
         T2N_COMPARE_TENSOR(r[0].tensor, x.mean({1, 2}, true));
         T2N_COMPARE_TENSOR(r[1].tensor, x.var({1, 2}, false, true));
@@ -533,18 +533,18 @@ private Q_SLOTS:
 
     void topk() {
         const at::Tensor x = F({3, 1, 4, 1, 5, 9, 2, 6}, {2, 4});
-        auto r = t2n::check::runOperation("tract_core_topk", {tv(x)},
-                                          {{"k", I(2)}, {"axis", I(1)}, {"largest", B(true)}});
+        auto r = t2n::interp::runOperation("tract_core_topk", {tv(x)},
+                                           {{"k", I(2)}, {"axis", I(1)}, {"largest", B(true)}});
         T2N_COMPARE_TENSOR(r.at(0).tensor, F({4, 3, 9, 6}, {2, 2}));
         T2N_COMPARE_TENSOR(r.at(1).tensor, L64({2, 0, 1, 3}, {2, 2}));
-        r = t2n::check::runOperation("tract_core_topk", {tv(x)},
-                                     {{"k", I(1)}, {"axis", I(1)}, {"largest", B(false)}});
+        r = t2n::interp::runOperation("tract_core_topk", {tv(x)},
+                                      {{"k", I(1)}, {"axis", I(1)}, {"largest", B(false)}});
         T2N_COMPARE_TENSOR(r.at(0).tensor, F({1, 2}, {2, 1}));
     }
 
     void operationSets() {
-        const auto tract = t2n::check::supportedOperations(Tract);
-        const auto khronos = t2n::check::supportedOperations(Khronos);
+        const auto tract = t2n::interp::supportedOperations(Tract);
+        const auto khronos = t2n::interp::supportedOperations(Khronos);
         auto has = [](const std::vector<std::string>& v, const char* n) {
             return std::find(v.begin(), v.end(), n) != v.end();
         };

@@ -2,9 +2,9 @@
 // check under torch.allclose, archives the strict Khronos reader accepts with
 // no tract text in them, and models that need tract refused with the node
 // and the hint before anything is written.
-#include "check/interpreter.h"
 #include "check/structure_check.h"
-#include "nnef/model_reader.h"
+#include "interp/interpreter.h"
+#include "reader/model_reader.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"
@@ -177,17 +177,17 @@ private Q_SLOTS:
     // A nested-array literal is tract's; the Khronos interpreter refuses one
     // for a tensor parameter, and reads the same values through `constant`.
     void tensorLiteralsAreTractOnly() {
-        using t2n::check::Value;
-        const t2n::check::InterpreterOptions khronos{t2n::check::TargetMode::Khronos};
+        using t2n::interp::Value;
+        const t2n::interp::InterpreterOptions khronos{t2n::interp::TargetMode::Khronos};
         const Value literal = Value::makeArray({Value::makeScalar(1.0), Value::makeScalar(2.0)});
         QVERIFY_THROWS_EXCEPTION(
             t2n::Error,
-            t2n::check::runOperation("add", {literal, Value::makeScalar(1.0)}, {}, khronos));
-        auto c = t2n::check::runOperation(
+            t2n::interp::runOperation("add", {literal, Value::makeScalar(1.0)}, {}, khronos));
+        auto c = t2n::interp::runOperation(
             "constant", {},
             {{"shape", Value::makeArray({Value::makeInteger(2)})}, {"value", literal}}, khronos,
             "scalar");
-        auto sum = t2n::check::runOperation("add", {c.at(0), Value::makeScalar(1.0)}, {}, khronos);
+        auto sum = t2n::interp::runOperation("add", {c.at(0), Value::makeScalar(1.0)}, {}, khronos);
         QCOMPARE(sum.at(0).tensor[1].item<double>(), 3.0);
     }
 

@@ -3,9 +3,9 @@
 // expected), .dat headers, hostile archives, and real artifacts written by
 // the t2n command line, whose tensors are compared with the independent
 // python reader (tests/tools/verify_nnef_archive.py).
-#include "archive/archive_reader.h"
-#include "nnef/model_reader.h"
 #include "nnef_reader_support.h"
+#include "reader/archive_reader.h"
+#include "reader/model_reader.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"

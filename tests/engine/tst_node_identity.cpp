@@ -14,6 +14,7 @@
 
 #include <map>
 #include <set>
+#include <sstream>
 
 using namespace t2n::harden;
 using t2n::test::parseGraph;
@@ -272,6 +273,48 @@ graph(%x : Tensor):
         QCOMPARE(p.nodeIds.size(), last.size());
         for (const auto& [node, id] : p.nodeIds)
             QVERIFY(last.count(id));
+    }
+
+    /// Each snapshot node's line is the line TorchScript prints it on: inputs one per
+    /// line, nested blocks with their "blockN():" and "-> (...)" lines, and a string
+    /// constant holding a newline (printed escaped) counted as one line.
+    void snapshotLinesAreThePrintout() {
+        auto graph = parseGraph(R"IR(
+graph(%x : Tensor, %y : Tensor, %n : int):
+  %s : str = prim::Constant[value="a\nb"]()
+  %one : int = prim::Constant[value=1]()
+  %t : bool = prim::Constant[value=1]()
+  %c : bool = aten::Bool(%x)
+  %z : Tensor = prim::If(%c)
+    block0():
+      %a : Tensor = aten::add(%x, %y, %one)
+      -> (%a)
+    block1():
+      %b : Tensor = prim::Loop(%n, %t, %y)
+        block0(%i : int, %acc : Tensor):
+          %m : Tensor = aten::mul(%acc, %x)
+          -> (%t, %m)
+      -> (%b)
+  %r : Tensor = aten::relu(%z)
+  %o : (Tensor, str) = prim::TupleConstruct(%r, %s)
+  return (%o)
+)IR");
+        NodeIdentity identity;
+        identity.start(*graph);
+        const GraphSnapshot snap = snapshotOf(*graph, identity);
+        std::vector<std::string> lines{""}; // 1-based
+        std::istringstream text(graphText(*graph));
+        for (std::string l; std::getline(text, l);)
+            lines.push_back(l);
+        QCOMPARE(snap.nodes.size(), size_t(10));
+        for (const auto& n : snap.nodes) {
+            QVERIFY(n.line > 0 && n.line < static_cast<int>(lines.size()));
+            const std::string& l = lines[static_cast<size_t>(n.line)];
+            const std::string lhs = "%" + n.outputs.at(0) + " : ";
+            QVERIFY2(l.find_first_not_of(' ') == l.find(lhs), (l + " <- " + n.kind).c_str());
+            QVERIFY2(l.find(" = " + n.kind) != std::string::npos, l.c_str());
+        }
+        QCOMPARE(snap.nodes.back().line, static_cast<int>(lines.size()) - 2); // then "return"
     }
 };
 

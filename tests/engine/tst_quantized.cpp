@@ -7,7 +7,7 @@
 // check fails when a weight's scale is changed; per-channel weights are
 // refused with a clear Translate error.
 #include "interp_test_util.h"
-#include "nnef/model_reader.h"
+#include "reader/model_reader.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"
@@ -164,7 +164,7 @@ private Q_SLOTS:
             "\"w\": zero_point_linear_quantize(zero_point = -2, scale = 0.25, bits = 8, signed = "
             "true, symmetric = false);\n",
             "graph.quant");
-        t2n::check::Interpreter interpreter(m);
+        t2n::interp::Interpreter interpreter(m);
         auto run = interpreter.run({{"x", interp_test::F({0.25f, 0.75f, -0.25f, 200, -100}, {5})}});
         T2N_COMPARE_TENSOR(run.outputs.at("y"),
                            interp_test::F({0.5f, 1.0f, -0.5f, 122.5f, -5.0f}, {5}));

@@ -2,11 +2,11 @@
 // rule, once violating it and once not; and real artifacts exported by the
 // t2n command line, which must pass with no problem at all.
 #include "check/structure_check.h"
-#include "nnef/model_reader.h"
-#include "nnef/op_catalog.h"
+#include "reader/model_reader.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"
+#include "target/op_catalog.h"
 
 #include <QTest>
 
@@ -342,35 +342,35 @@ private Q_SLOTS:
         // 119 Khronos 1.0.5 operations (stdlib.nnef); what tract lacks and adds.
         std::set<std::string_view> names;
         int khronos = 0;
-        for (const auto& op : t2n::nnef::opCatalog()) {
+        for (const auto& op : t2n::target::opCatalog()) {
             QVERIFY2(names.insert(op.name).second, op.name.data());
             khronos += op.khronos ? 1 : 0;
             if (!op.tract.empty())
-                QVERIFY(!t2n::nnef::canonicalRegistry(op.tract).empty());
+                QVERIFY(!t2n::target::canonicalRegistry(op.tract).empty());
             if (op.name.starts_with("tract_"))
-                QVERIFY(!op.khronos && op.tract != t2n::nnef::kTractStandardRegistry);
+                QVERIFY(!op.khronos && op.tract != t2n::target::kTractStandardRegistry);
         }
         QCOMPARE(khronos, 119);
         for (const char* missing :
              {"rcp", "split", "constant", "update", "argmax_pool", "sample", "desample",
               "avg_roi_align", "gelu", "silu", "selu", "gather", "cast"}) {
-            const auto* op = t2n::nnef::findOp(missing);
+            const auto* op = t2n::target::findOp(missing);
             QVERIFY2(op && op->khronos && op->tract.empty() && !op->note.empty(), missing);
         }
         for (const char* extra : {"recip", "square"}) {
-            const auto* op = t2n::nnef::findOp(extra);
-            QVERIFY2(op && !op->khronos && op->tract == t2n::nnef::kTractStandardRegistry, extra);
+            const auto* op = t2n::target::findOp(extra);
+            QVERIFY2(op && !op->khronos && op->tract == t2n::target::kTractStandardRegistry, extra);
         }
-        QCOMPARE(t2n::nnef::findOp("tract_core_scan")->tract, std::string_view("tract_core"));
-        QCOMPARE(t2n::nnef::findOp("tract_shl")->tract, std::string_view("tract_core"));
-        QCOMPARE(t2n::nnef::findOp("tract_transformers_sdpa")->tract,
+        QCOMPARE(t2n::target::findOp("tract_core_scan")->tract, std::string_view("tract_core"));
+        QCOMPARE(t2n::target::findOp("tract_shl")->tract, std::string_view("tract_core"));
+        QCOMPARE(t2n::target::findOp("tract_transformers_sdpa")->tract,
                  std::string_view("tract_transformers"));
-        QCOMPARE(t2n::nnef::findOp("tract_resource_get")->tract,
+        QCOMPARE(t2n::target::findOp("tract_resource_get")->tract,
                  std::string_view("tract_resource"));
-        QVERIFY(t2n::nnef::findOp("frobnicate") == nullptr);
-        QCOMPARE(t2n::nnef::canonicalRegistry("pulse"), std::string_view("tract_pulse"));
-        QCOMPARE(t2n::nnef::canonicalRegistry("tract_core"), std::string_view("tract_core"));
-        QVERIFY(t2n::nnef::canonicalRegistry("tract_frobnicate").empty());
+        QVERIFY(t2n::target::findOp("frobnicate") == nullptr);
+        QCOMPARE(t2n::target::canonicalRegistry("pulse"), std::string_view("tract_pulse"));
+        QCOMPARE(t2n::target::canonicalRegistry("tract_core"), std::string_view("tract_core"));
+        QVERIFY(t2n::target::canonicalRegistry("tract_frobnicate").empty());
     }
 
     void manyUsesAreReportedOnce() {

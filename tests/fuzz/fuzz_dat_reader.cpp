@@ -1,6 +1,6 @@
 // libFuzzer target: arbitrary bytes as a .dat tensor file. Either readDat
 // refuses them with a t2n::Error, or every decoded element must be readable.
-#include "nnef/model_reader.h"
+#include "reader/model_reader.h"
 #include "t2n/error.h"
 
 #include <cstddef>

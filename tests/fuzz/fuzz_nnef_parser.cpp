@@ -3,7 +3,7 @@
 // else escaping (another exception, a crash, a sanitizer report, a hang) is a
 // bug. Documents that parse are also run through the structural check.
 #include "check/structure_check.h"
-#include "nnef/model_reader.h"
+#include "reader/model_reader.h"
 #include "t2n/error.h"
 
 #include <cstddef>

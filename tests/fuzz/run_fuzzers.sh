@@ -32,10 +32,10 @@ FLAGS=(-std=c++20 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all 
        -I"$ROOT/engine/include" -I"$ROOT/engine/src")
 COMMON=(engine/src/util/dtype.cpp engine/src/util/tensor_data.cpp engine/src/util/error.cpp
         engine/src/util/strings.cpp)
-PARSER=(engine/src/nnef/lexer.cpp engine/src/nnef/parser.cpp engine/src/nnef/parser_expr.cpp
-        engine/src/nnef/op_catalog.cpp engine/src/check/structure_check.cpp
+PARSER=(engine/src/reader/lexer.cpp engine/src/reader/parser.cpp engine/src/reader/parser_expr.cpp
+        engine/src/target/op_catalog.cpp engine/src/check/structure_check.cpp
         engine/src/check/structure_body.cpp)
-DAT=(engine/src/nnef/dat_reader.cpp)
+DAT=(engine/src/reader/dat_reader.cpp)
 
 objects() { # compile each source once (in parallel), print the object paths
     local pids=() objs=()

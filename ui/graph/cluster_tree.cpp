@@ -39,46 +39,46 @@ void splitLargeClusters(QHash<QString, Cluster>& clusters, QVector<QString>& nod
 ClusterTree ClusterTree::build(const GraphData& graph, int splitAbove) {
     ClusterTree tree;
     Cluster root;
-    tree.m_clusters.insert(QString(), root);
-    tree.m_nodeCluster.resize(graph.nodes.size());
+    tree.clusters_.insert(QString(), root);
+    tree.nodeCluster_.resize(graph.nodes.size());
     for (int i = 0; i < graph.nodes.size(); ++i) {
         QString parent;
-        tree.m_clusters[parent].totalNodes++;
+        tree.clusters_[parent].totalNodes++;
         int depth = 0;
         for (const QString& name : graph.nodes[i].clusterPath) {
             const QString id = childId(parent, name);
             ++depth;
-            auto it = tree.m_clusters.find(id);
-            if (it == tree.m_clusters.end()) {
+            auto it = tree.clusters_.find(id);
+            if (it == tree.clusters_.end()) {
                 Cluster c;
                 c.id = id;
                 c.title = name;
                 c.parent = parent;
                 c.depth = depth;
-                it = tree.m_clusters.insert(id, c);
-                tree.m_clusters[parent].children.append(id);
+                it = tree.clusters_.insert(id, c);
+                tree.clusters_[parent].children.append(id);
             }
             it->totalNodes++;
             parent = id;
         }
-        tree.m_clusters[parent].nodes.append(i);
-        tree.m_nodeCluster[i] = parent;
+        tree.clusters_[parent].nodes.append(i);
+        tree.nodeCluster_[i] = parent;
     }
     if (splitAbove > 0)
-        splitLargeClusters(tree.m_clusters, tree.m_nodeCluster, splitAbove);
+        splitLargeClusters(tree.clusters_, tree.nodeCluster_, splitAbove);
     return tree;
 }
 
 QStringList ClusterTree::chain(const QString& id) const {
     QStringList ids;
-    for (QString c = id; !c.isEmpty(); c = m_clusters.value(c).parent)
+    for (QString c = id; !c.isEmpty(); c = clusters_.value(c).parent)
         ids.prepend(c);
     return ids;
 }
 
 QSet<QString> ClusterTree::defaultCollapsed(int collapseAbove) const {
     QSet<QString> collapsed;
-    for (const Cluster& c : m_clusters)
+    for (const Cluster& c : clusters_)
         if (!c.id.isEmpty() && c.totalNodes > collapseAbove)
             collapsed.insert(c.id);
     return collapsed;
@@ -87,7 +87,7 @@ QSet<QString> ClusterTree::defaultCollapsed(int collapseAbove) const {
 QString ClusterTree::collapsedAncestor(int index, const QSet<QString>& collapsed) const {
     if (collapsed.isEmpty())
         return {};
-    const QStringList ids = chain(m_nodeCluster[index]);
+    const QStringList ids = chain(nodeCluster_[index]);
     for (const QString& id : ids)
         if (collapsed.contains(id))
             return id;

@@ -22,11 +22,11 @@ public:
     /// node order), so that a flat graph never becomes one huge layout.
     static ClusterTree build(const GraphData& graph, int splitAbove = 300);
 
-    const Cluster& cluster(const QString& id) const { return m_clusters.find(id).value(); }
-    bool contains(const QString& id) const { return m_clusters.contains(id); }
-    const QHash<QString, Cluster>& clusters() const { return m_clusters; }
+    const Cluster& cluster(const QString& id) const { return clusters_.find(id).value(); }
+    bool contains(const QString& id) const { return clusters_.contains(id); }
+    const QHash<QString, Cluster>& clusters() const { return clusters_; }
     /// The innermost cluster holding node `index`.
-    const QString& clusterOfNode(int index) const { return m_nodeCluster[index]; }
+    const QString& clusterOfNode(int index) const { return nodeCluster_[index]; }
     /// Cluster ids from the outermost (root excluded) down to `id`.
     QStringList chain(const QString& id) const;
     /// Clusters holding more than `collapseAbove` nodes: what opens collapsed.
@@ -35,8 +35,8 @@ public:
     QString collapsedAncestor(int index, const QSet<QString>& collapsed) const;
 
 private:
-    QHash<QString, Cluster> m_clusters;
-    QVector<QString> m_nodeCluster;
+    QHash<QString, Cluster> clusters_;
+    QVector<QString> nodeCluster_;
 };
 
 /// Key of the scene item that stands for a collapsed cluster (node ids and

@@ -5,27 +5,27 @@
 namespace t2n::ui {
 
 void GraphGeometry::reindex() {
-    m_index.clear();
-    m_index.reserve(nodes.size());
+    index_.clear();
+    index_.reserve(nodes.size());
     for (int i = 0; i < nodes.size(); ++i)
-        m_index.insert(nodes[i].key, i);
-    m_frameIndex.clear();
+        index_.insert(nodes[i].key, i);
+    frameIndex_.clear();
     for (int i = 0; i < frames.size(); ++i)
-        m_frameIndex.insert(QStringLiteral("cluster:") + frames[i].clusterId, i);
+        frameIndex_.insert(QStringLiteral("cluster:") + frames[i].clusterId, i);
 }
 
 void GraphGeometry::appendNode(const NodeGeometry& node) {
-    m_index.insert(node.key, int(nodes.size()));
+    index_.insert(node.key, int(nodes.size()));
     nodes.append(node);
     bounds = bounds.united(node.rect);
 }
 
 bool GraphGeometry::itemRect(const QString& key, QRectF* rect) const {
-    if (const int i = m_index.value(key, -1); i >= 0) {
+    if (const int i = index_.value(key, -1); i >= 0) {
         *rect = nodes[i].rect;
         return true;
     }
-    if (const int f = m_frameIndex.value(key, -1); f >= 0) {
+    if (const int f = frameIndex_.value(key, -1); f >= 0) {
         *rect = frames[f].rect;
         return true;
     }

@@ -51,15 +51,15 @@ struct GraphGeometry {
     QVector<FrameGeometry> frames;
     QRectF bounds;
 
-    int indexOf(const QString& key) const { return m_index.value(key, -1); }
+    int indexOf(const QString& key) const { return index_.value(key, -1); }
     /// The box of an item, or of an expanded cluster's frame (by clusterItemKey).
     bool itemRect(const QString& key, QRectF* rect) const;
     void appendNode(const NodeGeometry& node);
     void reindex();
 
 private:
-    QHash<QString, int> m_index;
-    QHash<QString, int> m_frameIndex;
+    QHash<QString, int> index_;
+    QHash<QString, int> frameIndex_;
 };
 
 /// Straight-ish connector from one box to another (used for edges placed

@@ -65,168 +65,168 @@ QColor diffMarkColor(DiffMark mark) {
 }
 
 NodeItem::NodeItem(QString key, const QRectF& rect, QString title, QString subtitle, QColor fill)
-    : m_key(std::move(key)), m_rect(rect), m_title(std::move(title)),
-      m_subtitle(std::move(subtitle)), m_fill(fill) {
+    : key_(std::move(key)), rect_(rect), title_(std::move(title)), subtitle_(std::move(subtitle)),
+      fill_(fill) {
     setFlag(ItemIsSelectable);
     setZValue(2);
 }
 
 void NodeItem::setRect(const QRectF& rect) {
-    if (rect == m_rect)
+    if (rect == rect_)
         return;
     prepareGeometryChange();
-    m_rect = rect;
+    rect_ = rect;
 }
 
 void NodeItem::setBadge(const QString& badge) {
-    if (badge == m_badge)
+    if (badge == badge_)
         return;
-    m_badge = badge;
+    badge_ = badge;
     update();
 }
 
 void NodeItem::setMark(DiffMark mark) {
-    if (mark == m_mark)
+    if (mark == mark_)
         return;
-    m_mark = mark;
+    mark_ = mark;
     setOpacity(mark == DiffMark::Removed ? 0.45 : 1.0);
     update();
 }
 
 void NodeItem::setHighlight(const QColor& color) {
-    if (color == m_highlight)
+    if (color == highlight_)
         return;
-    m_highlight = color;
+    highlight_ = color;
     update();
 }
 
 void NodeItem::setOverlay(const QColor& color) {
-    if (color == m_overlay)
+    if (color == overlay_)
         return;
-    m_overlay = color;
+    overlay_ = color;
     update();
 }
 
 QRectF NodeItem::boundingRect() const {
-    return m_rect.adjusted(-6, -10, 6, 6);
+    return rect_.adjusted(-6, -10, 6, 6);
 }
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
-    const bool marked = m_mark != DiffMark::None;
-    QPen pen(marked ? diffMarkColor(m_mark) : QColor(0x55, 0x5f, 0x6b), marked ? 2.5 : 1.0);
-    if (m_mark == DiffMark::Removed)
+    const bool marked = mark_ != DiffMark::None;
+    QPen pen(marked ? diffMarkColor(mark_) : QColor(0x55, 0x5f, 0x6b), marked ? 2.5 : 1.0);
+    if (mark_ == DiffMark::Removed)
         pen.setStyle(Qt::DashLine);
     if (isSelected())
         pen = QPen(QColor(0x1a, 0x73, 0xe8), 3);
-    if (m_highlight.isValid()) {
-        painter->setPen(QPen(m_highlight, 4));
+    if (highlight_.isValid()) {
+        painter->setPen(QPen(highlight_, 4));
         painter->setBrush(Qt::NoBrush);
-        painter->drawRoundedRect(m_rect.adjusted(-4, -4, 4, 4), 8, 8);
+        painter->drawRoundedRect(rect_.adjusted(-4, -4, 4, 4), 8, 8);
     }
     painter->setPen(pen);
-    painter->setBrush(m_mark == DiffMark::Added ? fill().lighter(104) : fill());
+    painter->setBrush(mark_ == DiffMark::Added ? fill().lighter(104) : fill());
     if (lod < textLod) { // a few pixels wide: plain boxes are indistinguishable and much cheaper
         const bool smooth = painter->testRenderHint(QPainter::Antialiasing);
         painter->setRenderHint(QPainter::Antialiasing, false);
-        painter->drawRect(m_rect);
+        painter->drawRect(rect_);
         painter->setRenderHint(QPainter::Antialiasing, smooth);
         return;
     }
-    painter->drawRoundedRect(m_rect, 6, 6);
+    painter->drawRoundedRect(rect_, 6, 6);
     if (isCluster())
-        painter->drawRoundedRect(m_rect.adjusted(3, 3, -3, -3), 4, 4);
+        painter->drawRoundedRect(rect_.adjusted(3, 3, -3, -3), 4, 4);
     painter->setPen(Qt::black);
     QFont font = painter->font();
     font.setPointSizeF(8.5);
     font.setBold(true);
     painter->setFont(font);
-    const QRectF top = m_subtitle.isEmpty() ? m_rect.adjusted(4, 3, -4, -3)
-                                            : QRectF(m_rect.left() + 4, m_rect.top() + 3,
-                                                     m_rect.width() - 8, m_rect.height() / 2 - 2);
-    painter->drawText(top, Qt::AlignCenter, m_title);
+    const QRectF top = subtitle_.isEmpty() ? rect_.adjusted(4, 3, -4, -3)
+                                           : QRectF(rect_.left() + 4, rect_.top() + 3,
+                                                    rect_.width() - 8, rect_.height() / 2 - 2);
+    painter->drawText(top, Qt::AlignCenter, title_);
     font.setBold(false);
     font.setPointSizeF(7.5);
     painter->setFont(font);
     painter->setPen(QColor(0x44, 0x44, 0x44));
-    const QRectF bottom(m_rect.left() + 4, m_rect.center().y(), m_rect.width() - 8,
-                        m_rect.height() / 2 - 3);
-    painter->drawText(bottom, Qt::AlignCenter, m_subtitle);
-    if (!m_badge.isEmpty()) {
-        const QRectF badge(m_rect.right() - 46, m_rect.top() - 9, 50, 14);
+    const QRectF bottom(rect_.left() + 4, rect_.center().y(), rect_.width() - 8,
+                        rect_.height() / 2 - 3);
+    painter->drawText(bottom, Qt::AlignCenter, subtitle_);
+    if (!badge_.isEmpty()) {
+        const QRectF badge(rect_.right() - 46, rect_.top() - 9, 50, 14);
         painter->setPen(Qt::NoPen);
-        painter->setBrush(marked ? diffMarkColor(m_mark) : QColor(0x80, 0x4a, 0xc0));
+        painter->setBrush(marked ? diffMarkColor(mark_) : QColor(0x80, 0x4a, 0xc0));
         painter->drawRoundedRect(badge, 7, 7);
         painter->setPen(Qt::white);
-        painter->drawText(badge, Qt::AlignCenter, m_badge);
+        painter->drawText(badge, Qt::AlignCenter, badge_);
     }
 }
 
 FrameItem::FrameItem(QString clusterId, const QRectF& rect, QString title, int depth)
-    : m_clusterId(std::move(clusterId)), m_rect(rect), m_title(std::move(title)), m_depth(depth) {
+    : clusterId_(std::move(clusterId)), rect_(rect), title_(std::move(title)), depth_(depth) {
     setZValue(0);
 }
 
 void FrameItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
-    const int shade = std::max(200, 248 - 8 * m_depth);
+    const int shade = std::max(200, 248 - 8 * depth_);
     painter->setPen(QPen(QColor(0x9a, 0xa5, 0xb1), 1, Qt::SolidLine));
     painter->setBrush(QColor(shade, shade, std::min(255, shade + 6)));
-    painter->drawRoundedRect(m_rect, 8, 8);
+    painter->drawRoundedRect(rect_, 8, 8);
     if (option->levelOfDetailFromTransform(painter->worldTransform()) < textLod)
         return;
     QFont font = painter->font();
     font.setPointSizeF(8);
     painter->setFont(font);
     painter->setPen(QColor(0x33, 0x3d, 0x48));
-    painter->drawText(m_rect.adjusted(8, 2, -8, 0), Qt::AlignLeft | Qt::AlignTop,
-                      QStringLiteral("\u25be ") + m_title);
+    painter->drawText(rect_.adjusted(8, 2, -8, 0), Qt::AlignLeft | Qt::AlignTop,
+                      QStringLiteral("\u25be ") + title_);
 }
 
 EdgeItem::EdgeItem(const QPainterPath& path, QPointF arrowBase, QPointF arrowTip, QString label)
-    : m_path(path), m_label(std::move(label)) {
+    : path_(path), label_(std::move(label)) {
     const QLineF axis(arrowTip, arrowBase);
     if (axis.length() > 0.1) {
         QLineF side = axis.unitVector();
         side.setLength(8);
         const QPointF back = side.p2();
         const QPointF normal = QPointF(-(back.y() - arrowTip.y()), back.x() - arrowTip.x()) * 0.45;
-        m_arrow << arrowTip << back + normal << back - normal;
+        arrow_ << arrowTip << back + normal << back - normal;
     }
-    m_path.lineTo(arrowTip);
-    m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-4, -4, 60, 4);
+    path_.lineTo(arrowTip);
+    bounds_ = path_.boundingRect().united(arrow_.boundingRect()).adjusted(-4, -4, 60, 4);
     setZValue(1);
 }
 
 void EdgeItem::setMark(DiffMark mark) {
-    if (mark == m_mark)
+    if (mark == mark_)
         return;
-    m_mark = mark;
+    mark_ = mark;
     update();
 }
 
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
-    const QColor color = diffMarkColor(m_mark);
+    const QColor color = diffMarkColor(mark_);
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const bool smooth = painter->testRenderHint(QPainter::Antialiasing);
     if (lod < textLod)
         painter->setRenderHint(QPainter::Antialiasing, false);
-    QPen pen(color, m_mark == DiffMark::None ? 1.0 : 2.2);
-    if (m_mark == DiffMark::Removed)
+    QPen pen(color, mark_ == DiffMark::None ? 1.0 : 2.2);
+    if (mark_ == DiffMark::Removed)
         pen.setStyle(Qt::DashLine);
     painter->setPen(pen);
     painter->setBrush(Qt::NoBrush);
-    painter->drawPath(m_path);
+    painter->drawPath(path_);
     painter->setPen(Qt::NoPen);
     painter->setBrush(color);
-    painter->drawPolygon(m_arrow);
+    painter->drawPolygon(arrow_);
     painter->setRenderHint(QPainter::Antialiasing, smooth);
-    if (m_label.isEmpty() || lod < 0.6)
+    if (label_.isEmpty() || lod < 0.6)
         return;
     QFont font = painter->font();
     font.setPointSizeF(7);
     painter->setFont(font);
     painter->setPen(QColor(0x5a, 0x5a, 0x5a));
-    painter->drawText(m_path.pointAtPercent(0.5) + QPointF(4, 3), m_label);
+    painter->drawText(path_.pointAtPercent(0.5) + QPointF(4, 3), label_);
 }
 
 } // namespace t2n::ui

@@ -17,68 +17,68 @@ class NodeItem : public QGraphicsItem {
 public:
     NodeItem(QString key, const QRectF& rect, QString title, QString subtitle, QColor fill);
 
-    const QString& key() const { return m_key; }
-    bool isCluster() const { return !m_clusterId.isEmpty(); }
-    const QString& clusterId() const { return m_clusterId; }
-    void setClusterId(const QString& id) { m_clusterId = id; }
+    const QString& key() const { return key_; }
+    bool isCluster() const { return !clusterId_.isEmpty(); }
+    const QString& clusterId() const { return clusterId_; }
+    void setClusterId(const QString& id) { clusterId_ = id; }
     void setRect(const QRectF& rect);
-    const QRectF& rect() const { return m_rect; }
+    const QRectF& rect() const { return rect_; }
     void setBadge(const QString& badge);
     void setMark(DiffMark mark);
-    DiffMark mark() const { return m_mark; }
+    DiffMark mark() const { return mark_; }
     void setHighlight(const QColor& color); ///< invalid colour: none
-    QColor highlight() const { return m_highlight; }
+    QColor highlight() const { return highlight_; }
     /// Fill that replaces the op-family colour (a value overlay); invalid: none.
     void setOverlay(const QColor& color);
-    QColor fill() const { return m_overlay.isValid() ? m_overlay : m_fill; }
+    QColor fill() const { return overlay_.isValid() ? overlay_ : fill_; }
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
-    QString m_key;
-    QString m_clusterId;
-    QRectF m_rect;
-    QString m_title;
-    QString m_subtitle;
-    QString m_badge;
-    QColor m_fill;
-    QColor m_highlight;
-    QColor m_overlay;
-    DiffMark m_mark = DiffMark::None;
+    QString key_;
+    QString clusterId_;
+    QRectF rect_;
+    QString title_;
+    QString subtitle_;
+    QString badge_;
+    QColor fill_;
+    QColor highlight_;
+    QColor overlay_;
+    DiffMark mark_ = DiffMark::None;
 };
 
 /// An expanded cluster: a frame with a title bar (double-click collapses it).
 class FrameItem : public QGraphicsItem {
 public:
     FrameItem(QString clusterId, const QRectF& rect, QString title, int depth);
-    const QString& clusterId() const { return m_clusterId; }
-    QRectF boundingRect() const override { return m_rect; }
+    const QString& clusterId() const { return clusterId_; }
+    QRectF boundingRect() const override { return rect_; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
-    QString m_clusterId;
-    QRectF m_rect;
-    QString m_title;
-    int m_depth;
+    QString clusterId_;
+    QRectF rect_;
+    QString title_;
+    int depth_;
 };
 
 /// An edge: the spline, its arrow head and an optional label at its middle.
 class EdgeItem : public QGraphicsItem {
 public:
     EdgeItem(const QPainterPath& path, QPointF arrowBase, QPointF arrowTip, QString label);
-    const QPainterPath& path() const { return m_path; }
+    const QPainterPath& path() const { return path_; }
     void setMark(DiffMark mark);
-    DiffMark mark() const { return m_mark; }
-    QRectF boundingRect() const override { return m_bounds; }
+    DiffMark mark() const { return mark_; }
+    QRectF boundingRect() const override { return bounds_; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
-    QPainterPath m_path;
-    QPolygonF m_arrow;
-    QString m_label;
-    QRectF m_bounds;
-    DiffMark m_mark = DiffMark::None;
+    QPainterPath path_;
+    QPolygonF arrow_;
+    QString label_;
+    QRectF bounds_;
+    DiffMark mark_ = DiffMark::None;
 };
 
 } // namespace t2n::ui

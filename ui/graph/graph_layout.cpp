@@ -57,13 +57,13 @@ const DotBlock& GraphLayout::runCached(const QVector<QSizeF>& sizes,
     key += '|';
     for (const auto& e : edges)
         key += QByteArray::number(e.first) + '>' + QByteArray::number(e.second) + ';';
-    auto it = m_cache.find(key);
-    if (it != m_cache.end() && m_cacheEnabled) {
-        ++m_cacheHits;
+    auto it = cache_.find(key);
+    if (it != cache_.end() && cacheEnabled_) {
+        ++cacheHits_;
         return *it;
     }
-    ++m_dotRuns;
-    return *m_cache.insert(key, runDot(sizes, edges));
+    ++dotRuns_;
+    return *cache_.insert(key, runDot(sizes, edges));
 }
 
 namespace {

@@ -25,10 +25,10 @@ public:
     GraphGeometry layout(const GraphData& graph, const ClusterTree& tree,
                          const QSet<QString>& collapsed);
 
-    int dotRuns() const { return m_dotRuns; }
+    int dotRuns() const { return dotRuns_; }
     /// Off: every block runs dot (to measure the worst case, no repeated blocks).
-    void setCacheEnabled(bool enabled) { m_cacheEnabled = enabled; }
-    int cacheHits() const { return m_cacheHits; }
+    void setCacheEnabled(bool enabled) { cacheEnabled_ = enabled; }
+    int cacheHits() const { return cacheHits_; }
 
     static QSizeF nodeSize(const GraphNode& node);
     static QSizeF collapsedSize(const Cluster& cluster);
@@ -38,10 +38,10 @@ public:
 private:
     const DotBlock& runCached(const QVector<QSizeF>& sizes, const QVector<QPair<int, int>>& edges);
 
-    QHash<QByteArray, DotBlock> m_cache;
-    int m_dotRuns = 0;
-    int m_cacheHits = 0;
-    bool m_cacheEnabled = true;
+    QHash<QByteArray, DotBlock> cache_;
+    int dotRuns_ = 0;
+    int cacheHits_ = 0;
+    bool cacheEnabled_ = true;
 };
 
 /// "conv2d" for "aten::conv2d": what a node shows under its name.

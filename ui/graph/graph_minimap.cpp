@@ -7,7 +7,7 @@
 
 namespace t2n::ui {
 
-GraphMinimap::GraphMinimap(GraphView* view) : QWidget(view), m_view(view) {
+GraphMinimap::GraphMinimap(GraphView* view) : QWidget(view), view_(view) {
     setFixedSize(180, 130);
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("Overview: click or drag to move the view"));
@@ -15,12 +15,12 @@ GraphMinimap::GraphMinimap(GraphView* view) : QWidget(view), m_view(view) {
 }
 
 void GraphMinimap::invalidate() {
-    m_dirty = true;
+    dirty_ = true;
     update();
 }
 
 QRectF GraphMinimap::target() const {
-    const QRectF scene = m_view->scene()->sceneRect();
+    const QRectF scene = view_->scene()->sceneRect();
     const QRectF area = QRectF(rect()).adjusted(3, 3, -3, -3);
     if (scene.isEmpty())
         return area;
@@ -31,18 +31,18 @@ QRectF GraphMinimap::target() const {
 }
 
 QPointF GraphMinimap::toScene(QPointF p) const {
-    const QRectF scene = m_view->scene()->sceneRect();
+    const QRectF scene = view_->scene()->sceneRect();
     const QRectF t = target();
     return {scene.left() + (p.x() - t.left()) * scene.width() / t.width(),
             scene.top() + (p.y() - t.top()) * scene.height() / t.height()};
 }
 
 QRectF GraphMinimap::visibleRect() const {
-    const QRectF scene = m_view->scene()->sceneRect();
+    const QRectF scene = view_->scene()->sceneRect();
     const QRectF t = target();
     if (scene.isEmpty())
         return {};
-    const QRectF visible = m_view->mapToScene(m_view->viewport()->rect()).boundingRect();
+    const QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
     const double sx = t.width() / scene.width();
     const double sy = t.height() / scene.height();
     return QRectF(t.left() + (visible.left() - scene.left()) * sx,
@@ -52,15 +52,15 @@ QRectF GraphMinimap::visibleRect() const {
 }
 
 void GraphMinimap::paintEvent(QPaintEvent*) {
-    if (m_dirty || m_overview.size() != size()) {
-        m_overview = QPixmap(size());
-        m_overview.fill(QColor(250, 250, 252));
-        QPainter p(&m_overview);
-        m_view->scene()->render(&p, target(), m_view->scene()->sceneRect());
-        m_dirty = false;
+    if (dirty_ || overview_.size() != size()) {
+        overview_ = QPixmap(size());
+        overview_.fill(QColor(250, 250, 252));
+        QPainter p(&overview_);
+        view_->scene()->render(&p, target(), view_->scene()->sceneRect());
+        dirty_ = false;
     }
     QPainter painter(this);
-    painter.drawPixmap(0, 0, m_overview);
+    painter.drawPixmap(0, 0, overview_);
     painter.setPen(QPen(QColor(0x80, 0x80, 0x80), 1));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(rect().adjusted(0, 0, -1, -1));
@@ -70,7 +70,7 @@ void GraphMinimap::paintEvent(QPaintEvent*) {
 }
 
 void GraphMinimap::moveViewTo(QPointF p) {
-    m_view->centerOn(toScene(p));
+    view_->centerOn(toScene(p));
     update();
 }
 

@@ -29,9 +29,9 @@ private:
     QRectF target() const; ///< where the scene is drawn, aspect kept
     void moveViewTo(QPointF minimapPoint);
 
-    GraphView* m_view;
-    QPixmap m_overview;
-    bool m_dirty = true;
+    GraphView* view_;
+    QPixmap overview_;
+    bool dirty_ = true;
 };
 
 } // namespace t2n::ui

@@ -15,33 +15,33 @@ void GraphScene::show(const GraphGeometry& geometry) {
     keep.reserve(geometry.nodes.size());
     for (const NodeGeometry& g : geometry.nodes) {
         keep.insert(g.key);
-        NodeItem* item = m_nodes.value(g.key);
+        NodeItem* item = nodes_.value(g.key);
         if (!item) {
             const QColor fill =
                 g.clusterId.isEmpty() ? opFamilyColor(g.kind) : QColor(0xdf, 0xe6, 0xee);
             item = new NodeItem(g.key, g.rect, g.title, g.subtitle, fill);
             item->setClusterId(g.clusterId);
             addItem(item);
-            m_nodes.insert(g.key, item);
+            nodes_.insert(g.key, item);
         }
         item->setRect(g.rect);
         item->setMark(g.mark);
         item->setBadge(g.diffSummary.isEmpty() ? g.badge : g.diffSummary);
-        item->setHighlight(m_highlights.value(g.key));
-        item->setOverlay(m_overlay.value(g.key));
+        item->setHighlight(highlights_.value(g.key));
+        item->setOverlay(overlay_.value(g.key));
     }
-    for (auto it = m_nodes.begin(); it != m_nodes.end();) {
+    for (auto it = nodes_.begin(); it != nodes_.end();) {
         if (keep.contains(it.key())) {
             ++it;
             continue;
         }
         delete it.value();
-        it = m_nodes.erase(it);
+        it = nodes_.erase(it);
     }
     QHash<QString, FrameItem*> frames;
     frames.reserve(geometry.frames.size());
     for (const FrameGeometry& f : geometry.frames) {
-        FrameItem* frame = m_frames.take(f.clusterId);
+        FrameItem* frame = frames_.take(f.clusterId);
         if (!frame || frame->boundingRect() != f.rect) {
             delete frame;
             frame = new FrameItem(f.clusterId, f.rect, f.title, f.depth);
@@ -49,8 +49,8 @@ void GraphScene::show(const GraphGeometry& geometry) {
         }
         frames.insert(f.clusterId, frame);
     }
-    qDeleteAll(m_frames);
-    m_frames = std::move(frames);
+    qDeleteAll(frames_);
+    frames_ = std::move(frames);
     showEdges(geometry);
     applyFocus();
     setSceneRect(geometry.bounds.adjusted(-40, -40, 40, 40));
@@ -61,11 +61,11 @@ void GraphScene::showEdges(const GraphGeometry& geometry) {
     next.reserve(geometry.edges.size());
     for (const EdgeGeometry& e : geometry.edges) {
         const QString key = e.from + QLatin1Char('\n') + e.to;
-        auto old = m_edges.find(key);
+        auto old = edges_.find(key);
         EdgeItem* item = nullptr;
-        if (old != m_edges.end() && old->second == e.path) {
+        if (old != edges_.end() && old->second == e.path) {
             item = old->first;
-            m_edges.erase(old);
+            edges_.erase(old);
         } else {
             item = new EdgeItem(e.path, e.arrowBase, e.arrowTip, e.label);
             addItem(item);
@@ -73,36 +73,36 @@ void GraphScene::showEdges(const GraphGeometry& geometry) {
         item->setMark(e.mark);
         next.insert(key, {item, e.path});
     }
-    for (const auto& stale : std::as_const(m_edges))
+    for (const auto& stale : std::as_const(edges_))
         delete stale.first;
-    m_edges = std::move(next);
+    edges_ = std::move(next);
 }
 
 void GraphScene::setHighlights(const QHash<QString, QColor>& colorByKey) {
-    m_highlights = colorByKey;
-    for (NodeItem* item : std::as_const(m_nodes))
-        item->setHighlight(m_highlights.value(item->key()));
+    highlights_ = colorByKey;
+    for (NodeItem* item : std::as_const(nodes_))
+        item->setHighlight(highlights_.value(item->key()));
 }
 
 void GraphScene::setOverlay(const QHash<QString, QColor>& colorByKey) {
-    m_overlay = colorByKey;
-    for (NodeItem* item : std::as_const(m_nodes))
-        item->setOverlay(m_overlay.value(item->key()));
+    overlay_ = colorByKey;
+    for (NodeItem* item : std::as_const(nodes_))
+        item->setOverlay(overlay_.value(item->key()));
 }
 
 void GraphScene::setFocusKeys(const QSet<QString>& keys) {
-    m_focus = keys;
+    focus_ = keys;
     applyFocus();
 }
 
 void GraphScene::applyFocus() {
     constexpr double kFaded = 0.15;
-    for (NodeItem* item : std::as_const(m_nodes))
-        item->setOpacity(m_focus.isEmpty() || m_focus.contains(item->key()) ? 1.0 : kFaded);
-    for (auto it = m_edges.begin(); it != m_edges.end(); ++it) {
+    for (NodeItem* item : std::as_const(nodes_))
+        item->setOpacity(focus_.isEmpty() || focus_.contains(item->key()) ? 1.0 : kFaded);
+    for (auto it = edges_.begin(); it != edges_.end(); ++it) {
         const QStringList ends = it.key().split(QLatin1Char('\n'));
-        const bool kept = m_focus.isEmpty() ||
-                          (m_focus.contains(ends.value(0)) && m_focus.contains(ends.value(1)));
+        const bool kept =
+            focus_.isEmpty() || (focus_.contains(ends.value(0)) && focus_.contains(ends.value(1)));
         it->first->setOpacity(kept ? 1.0 : kFaded);
     }
 }

@@ -14,9 +14,9 @@ public:
 
     /// Shows `geometry`, reusing items whose key (and, for edges, path) is unchanged.
     void show(const GraphGeometry& geometry);
-    NodeItem* nodeItem(const QString& key) const { return m_nodes.value(key); }
-    const QHash<QString, NodeItem*>& nodeItems() const { return m_nodes; }
-    int edgeCount() const { return int(m_edges.size()); }
+    NodeItem* nodeItem(const QString& key) const { return nodes_.value(key); }
+    const QHash<QString, NodeItem*>& nodeItems() const { return nodes_; }
+    int edgeCount() const { return int(edges_.size()); }
     /// Outline colours by item key (a collapsed cluster takes the colour of what it hides).
     void setHighlights(const QHash<QString, QColor>& colorByKey);
     /// Fill colours by item key that replace the op-family colours (value overlays).
@@ -36,12 +36,12 @@ private:
     void showEdges(const GraphGeometry& geometry);
     void applyFocus();
 
-    QHash<QString, NodeItem*> m_nodes;
-    QHash<QString, QPair<EdgeItem*, QPainterPath>> m_edges; ///< by "from\nto", with the source path
-    QHash<QString, FrameItem*> m_frames;                    ///< by cluster id
-    QHash<QString, QColor> m_highlights;
-    QHash<QString, QColor> m_overlay;
-    QSet<QString> m_focus;
+    QHash<QString, NodeItem*> nodes_;
+    QHash<QString, QPair<EdgeItem*, QPainterPath>> edges_; ///< by "from\nto", with the source path
+    QHash<QString, FrameItem*> frames_;                    ///< by cluster id
+    QHash<QString, QColor> highlights_;
+    QHash<QString, QColor> overlay_;
+    QSet<QString> focus_;
 };
 
 } // namespace t2n::ui

@@ -49,8 +49,8 @@ QVector<int> findNodes(const GraphData& graph, const QString& text, SearchField 
 
 void SearchResultModel::setResults(std::shared_ptr<const GraphData> graph, QVector<int> matches) {
     beginResetModel();
-    m_graph = std::move(graph);
-    m_matches = std::move(matches);
+    graph_ = std::move(graph);
+    matches_ = std::move(matches);
     endResetModel();
 }
 
@@ -59,17 +59,17 @@ void SearchResultModel::clear() {
 }
 
 QString SearchResultModel::nodeId(int row) const {
-    return row >= 0 && row < m_matches.size() ? m_graph->nodes[m_matches[row]].id : QString();
+    return row >= 0 && row < matches_.size() ? graph_->nodes[matches_[row]].id : QString();
 }
 
 int SearchResultModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_matches.size());
+    return parent.isValid() ? 0 : int(matches_.size());
 }
 
 QVariant SearchResultModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const GraphNode& node = m_graph->nodes[m_matches[index.row()]];
+    const GraphNode& node = graph_->nodes[matches_[index.row()]];
     switch (role) {
     case Qt::DisplayRole:
         return QStringLiteral("%1  (%2)  %3").arg(node.label, node.kind, modulePathOf(node));

@@ -31,8 +31,8 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 
 private:
-    std::shared_ptr<const GraphData> m_graph;
-    QVector<int> m_matches;
+    std::shared_ptr<const GraphData> graph_;
+    QVector<int> matches_;
 };
 
 } // namespace t2n::ui

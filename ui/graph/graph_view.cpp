@@ -12,31 +12,31 @@
 namespace t2n::ui {
 
 GraphView::GraphView(QWidget* parent, LayoutOptions options)
-    : QGraphicsView(parent), m_options(options), m_layout(new LayoutService(this)),
-      m_scene(new GraphScene(this)), m_searchModel(new SearchResultModel(this)),
-      m_graph(std::make_shared<GraphData>()), m_tree(std::make_shared<ClusterTree>()) {
-    setScene(m_scene);
-    m_minimap = new GraphMinimap(this);
+    : QGraphicsView(parent), options_(options), layout_(new LayoutService(this)),
+      scene_(new GraphScene(this)), searchModel_(new SearchResultModel(this)),
+      graph_(std::make_shared<GraphData>()), tree_(std::make_shared<ClusterTree>()) {
+    setScene(scene_);
+    minimap_ = new GraphMinimap(this);
     setDragMode(ScrollHandDrag);
     setTransformationAnchor(AnchorUnderMouse);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setViewportUpdateMode(SmartViewportUpdate);
     setFocusPolicy(Qt::StrongFocus);
-    connect(m_layout, &LayoutService::finished, this, &GraphView::onLayout);
-    connect(m_scene, &QGraphicsScene::selectionChanged, this, &GraphView::onSceneSelection);
-    connect(m_scene, &GraphScene::clusterToggleRequested, this, &GraphView::toggleCluster);
+    connect(layout_, &LayoutService::finished, this, &GraphView::onLayout);
+    connect(scene_, &QGraphicsScene::selectionChanged, this, &GraphView::onSceneSelection);
+    connect(scene_, &GraphScene::clusterToggleRequested, this, &GraphView::toggleCluster);
 }
 
 GraphView::~GraphView() = default;
 
 void GraphView::setGraph(const GraphData& graph) {
-    m_graph = std::make_shared<const GraphData>(graph);
-    m_tree = std::make_shared<const ClusterTree>(ClusterTree::build(graph, m_options.splitAbove));
-    m_collapsed = m_tree->defaultCollapsed(m_options.collapseAbove);
-    m_matches.clear();
-    m_matchCursor = -1;
-    m_searchModel->clear();
-    m_fitOnLayout = true;
+    graph_ = std::make_shared<const GraphData>(graph);
+    tree_ = std::make_shared<const ClusterTree>(ClusterTree::build(graph, options_.splitAbove));
+    collapsed_ = tree_->defaultCollapsed(options_.collapseAbove);
+    matches_.clear();
+    matchCursor_ = -1;
+    searchModel_->clear();
+    fitOnLayout_ = true;
     requestLayout();
 }
 
@@ -45,73 +45,73 @@ void GraphView::relayout() {
 }
 
 void GraphView::requestLayout() {
-    m_ticket = m_layout->request({m_graph, m_tree, m_collapsed});
+    ticket_ = layout_->request({graph_, tree_, collapsed_});
 }
 
 void GraphView::onLayout(quint64 ticket, const GraphGeometry& geometry, qint64 elapsedMs) {
-    if (ticket != m_ticket)
+    if (ticket != ticket_)
         return; // superseded by a newer request or a pass step
-    m_shownTicket = ticket;
-    m_geometry = geometry;
-    m_scene->show(m_geometry);
+    shownTicket_ = ticket;
+    geometry_ = geometry;
+    scene_->show(geometry_);
     applyHighlights();
-    if (m_fitOnLayout) {
+    if (fitOnLayout_) {
         showStart();
-        m_fitOnLayout = false;
+        fitOnLayout_ = false;
     }
-    m_minimap->invalidate();
-    if (!m_pendingSelection.isEmpty())
-        centreOnNode(std::exchange(m_pendingSelection, QString()));
+    minimap_->invalidate();
+    if (!pendingSelection_.isEmpty())
+        centreOnNode(std::exchange(pendingSelection_, QString()));
     Q_EMIT layoutFinished(elapsedMs);
 }
 
 GraphDiff GraphView::showStep(const GraphData& previous, const GraphData& next) {
     const GraphDiff diff = diffGraphs(previous, next);
-    if (m_geometry.nodes.isEmpty() || isLayoutPending()) {
+    if (geometry_.nodes.isEmpty() || isLayoutPending()) {
         setGraph(next); // nothing laid out to keep stable yet
         return diff;
     }
-    auto tree = std::make_shared<const ClusterTree>(ClusterTree::build(next, m_options.splitAbove));
-    m_geometry = placeStep(m_geometry, previous, next, *tree, m_collapsed, diff);
-    m_graph = std::make_shared<const GraphData>(next);
-    m_tree = std::move(tree);
-    m_scene->show(m_geometry);
+    auto tree = std::make_shared<const ClusterTree>(ClusterTree::build(next, options_.splitAbove));
+    geometry_ = placeStep(geometry_, previous, next, *tree, collapsed_, diff);
+    graph_ = std::make_shared<const GraphData>(next);
+    tree_ = std::move(tree);
+    scene_->show(geometry_);
     applyHighlights();
-    m_minimap->invalidate();
+    minimap_->invalidate();
     return diff;
 }
 
 void GraphView::setClusterCollapsed(const QString& clusterId, bool collapsed) {
-    if (!m_tree->contains(clusterId) || clusterId.isEmpty() ||
-        m_collapsed.contains(clusterId) == collapsed)
+    if (!tree_->contains(clusterId) || clusterId.isEmpty() ||
+        collapsed_.contains(clusterId) == collapsed)
         return;
     if (collapsed)
-        m_collapsed.insert(clusterId);
+        collapsed_.insert(clusterId);
     else
-        m_collapsed.remove(clusterId);
+        collapsed_.remove(clusterId);
     requestLayout();
 }
 
 void GraphView::toggleCluster(const QString& clusterId) {
-    setClusterCollapsed(clusterId, !m_collapsed.contains(clusterId));
+    setClusterCollapsed(clusterId, !collapsed_.contains(clusterId));
 }
 
 int GraphView::visibleNodeCount() const {
     int count = 0;
-    for (const NodeGeometry& n : m_geometry.nodes)
+    for (const NodeGeometry& n : geometry_.nodes)
         count += n.clusterId.isEmpty() && n.mark != DiffMark::Removed;
     return count;
 }
 
 void GraphView::selectNode(const QString& id) {
-    const int index = m_graph->indexById().value(id, -1);
+    const int index = graph_->indexById().value(id, -1);
     if (index < 0)
         return;
     bool expanded = false;
-    for (const QString& cluster : m_tree->chain(m_tree->clusterOfNode(index)))
-        expanded = m_collapsed.remove(cluster) || expanded;
+    for (const QString& cluster : tree_->chain(tree_->clusterOfNode(index)))
+        expanded = collapsed_.remove(cluster) || expanded;
     if (expanded || isLayoutPending()) {
-        m_pendingSelection = id;
+        pendingSelection_ = id;
         if (expanded)
             requestLayout();
         return;
@@ -120,13 +120,13 @@ void GraphView::selectNode(const QString& id) {
 }
 
 void GraphView::centreOnNode(const QString& id) {
-    NodeItem* item = m_scene->nodeItem(id);
+    NodeItem* item = scene_->nodeItem(id);
     if (!item)
         return;
-    m_selecting = true;
-    m_scene->clearSelection();
+    selecting_ = true;
+    scene_->clearSelection();
     item->setSelected(true);
-    m_selecting = false;
+    selecting_ = false;
     if (transform().m11() < kReadableScale)
         setTransform(QTransform()); // readable size before centring
     centerOn(item->rect().center());
@@ -134,9 +134,9 @@ void GraphView::centreOnNode(const QString& id) {
 }
 
 void GraphView::onSceneSelection() {
-    if (m_selecting)
+    if (selecting_)
         return;
-    for (QGraphicsItem* item : m_scene->selectedItems())
+    for (QGraphicsItem* item : scene_->selectedItems())
         if (auto* node = dynamic_cast<NodeItem*>(item); node && !node->isCluster()) {
             Q_EMIT nodeSelected(node->key());
             return;
@@ -144,82 +144,82 @@ void GraphView::onSceneSelection() {
 }
 
 int GraphView::search(const QString& text, SearchField field) {
-    m_matches = findNodes(*m_graph, text, field);
-    m_searchModel->setResults(m_graph, m_matches);
-    m_matchCursor = m_matches.isEmpty() ? -1 : 0;
-    if (m_matchCursor >= 0)
-        selectNode(m_graph->nodes[m_matches[0]].id);
-    return int(m_matches.size());
+    matches_ = findNodes(*graph_, text, field);
+    searchModel_->setResults(graph_, matches_);
+    matchCursor_ = matches_.isEmpty() ? -1 : 0;
+    if (matchCursor_ >= 0)
+        selectNode(graph_->nodes[matches_[0]].id);
+    return int(matches_.size());
 }
 
 void GraphView::nextMatch() {
-    if (m_matches.isEmpty())
+    if (matches_.isEmpty())
         return;
-    m_matchCursor = (m_matchCursor + 1) % int(m_matches.size());
-    selectNode(m_graph->nodes[m_matches[m_matchCursor]].id);
+    matchCursor_ = (matchCursor_ + 1) % int(matches_.size());
+    selectNode(graph_->nodes[matches_[matchCursor_]].id);
 }
 
 void GraphView::previousMatch() {
-    if (m_matches.isEmpty())
+    if (matches_.isEmpty())
         return;
-    m_matchCursor = (m_matchCursor + int(m_matches.size()) - 1) % int(m_matches.size());
-    selectNode(m_graph->nodes[m_matches[m_matchCursor]].id);
+    matchCursor_ = (matchCursor_ + int(matches_.size()) - 1) % int(matches_.size());
+    selectNode(graph_->nodes[matches_[matchCursor_]].id);
 }
 
 void GraphView::setHighlightSet(const QString& name, const QSet<QString>& ids,
                                 const QColor& color) {
-    m_highlightSets.insert(name, {ids, color});
+    highlightSets_.insert(name, {ids, color});
     applyHighlights();
 }
 
 void GraphView::clearHighlightSet(const QString& name) {
-    m_highlightSets.remove(name);
+    highlightSets_.remove(name);
     applyHighlights();
 }
 
 void GraphView::applyHighlights() {
     QHash<QString, QColor> colors;
-    if (!m_highlightSets.isEmpty()) {
-        const QHash<QString, int> index = m_graph->indexById();
-        for (const auto& [ids, color] : std::as_const(m_highlightSets))
+    if (!highlightSets_.isEmpty()) {
+        const QHash<QString, int> index = graph_->indexById();
+        for (const auto& [ids, color] : std::as_const(highlightSets_))
             for (const QString& id : ids)
                 if (const int i = index.value(id, -1); i >= 0)
-                    colors.insert(visibleItem(*m_graph, *m_tree, m_collapsed, i), color);
+                    colors.insert(visibleItem(*graph_, *tree_, collapsed_, i), color);
     }
-    m_scene->setHighlights(colors);
+    scene_->setHighlights(colors);
     QHash<QString, QColor> fills;
-    if (!m_overlay.isEmpty()) {
-        const QHash<QString, int> index = m_graph->indexById();
-        for (auto it = m_overlay.begin(); it != m_overlay.end(); ++it)
+    if (!overlay_.isEmpty()) {
+        const QHash<QString, int> index = graph_->indexById();
+        for (auto it = overlay_.begin(); it != overlay_.end(); ++it)
             if (const int i = index.value(it.key(), -1); i >= 0)
-                fills.insert(visibleItem(*m_graph, *m_tree, m_collapsed, i), it.value());
+                fills.insert(visibleItem(*graph_, *tree_, collapsed_, i), it.value());
     }
-    m_scene->setOverlay(fills);
+    scene_->setOverlay(fills);
     QSet<QString> focus;
-    if (!m_focus.isEmpty()) {
-        const QHash<QString, int> index = m_graph->indexById();
-        for (const QString& id : std::as_const(m_focus))
+    if (!focus_.isEmpty()) {
+        const QHash<QString, int> index = graph_->indexById();
+        for (const QString& id : std::as_const(focus_))
             if (const int i = index.value(id, -1); i >= 0)
-                focus.insert(visibleItem(*m_graph, *m_tree, m_collapsed, i));
+                focus.insert(visibleItem(*graph_, *tree_, collapsed_, i));
     }
-    m_scene->setFocusKeys(focus);
+    scene_->setFocusKeys(focus);
 }
 
 void GraphView::setFocusSet(const QSet<QString>& ids) {
-    m_focus = ids;
+    focus_ = ids;
     applyHighlights();
 }
 
 void GraphView::setNodeOverlay(const QHash<QString, QColor>& colorById) {
-    m_overlay = colorById;
+    overlay_ = colorById;
     applyHighlights();
 }
 
 bool GraphView::exportImage(const QString& path, ExportArea area, QString* error) {
     const QRectF source = area == ExportArea::WholeGraph
-                              ? m_scene->itemsBoundingRect().adjusted(-10, -10, 10, 10)
+                              ? scene_->itemsBoundingRect().adjusted(-10, -10, 10, 10)
                               : mapToScene(viewport()->rect()).boundingRect();
-    return exportScene(*m_scene, source, path, error);
+    return exportScene(*scene_, source, path, error);
 }
 
 void GraphView::showStart() {
@@ -229,11 +229,11 @@ void GraphView::showStart() {
     // Too small to read when fitted: labels at their size, from the first
     // graph input (the top of the graph), else the top of the bounds.
     setTransform(QTransform());
-    const QRectF bounds = m_scene->itemsBoundingRect();
+    const QRectF bounds = scene_->itemsBoundingRect();
     QPointF start(bounds.center().x(), bounds.top());
-    for (const GraphNode& n : m_graph->nodes)
+    for (const GraphNode& n : graph_->nodes)
         if (n.id.startsWith(QStringLiteral("input:")))
-            if (NodeItem* item = m_scene->nodeItem(n.id)) {
+            if (NodeItem* item = scene_->nodeItem(n.id)) {
                 start = item->rect().center();
                 break;
             }
@@ -244,7 +244,7 @@ void GraphView::showStart() {
 }
 
 void GraphView::fitGraph() {
-    const QRectF bounds = m_scene->itemsBoundingRect().adjusted(-20, -20, 20, 20);
+    const QRectF bounds = scene_->itemsBoundingRect().adjusted(-20, -20, 20, 20);
     if (bounds.isEmpty())
         return;
     fitInView(bounds, Qt::KeepAspectRatio);
@@ -290,7 +290,7 @@ void GraphView::keyPressEvent(QKeyEvent* event) {
 void GraphView::resizeEvent(QResizeEvent* event) {
     QGraphicsView::resizeEvent(event);
     const QRect area = viewport()->geometry();
-    m_minimap->move(area.right() - m_minimap->width() - 8, area.bottom() - m_minimap->height() - 8);
+    minimap_->move(area.right() - minimap_->width() - 8, area.bottom() - minimap_->height() - 8);
     Q_EMIT viewportMoved();
 }
 

@@ -28,21 +28,21 @@ public:
     /// Lays out the current graph again (e.g. to tidy up after many steps).
     void relayout();
 
-    const GraphData& graph() const { return *m_graph; }
-    const GraphGeometry& geometry() const { return m_geometry; }
-    GraphScene* graphScene() const { return m_scene; }
-    GraphMinimap* minimap() const { return m_minimap; }
-    bool isLayoutPending() const { return m_ticket != m_shownTicket; }
+    const GraphData& graph() const { return *graph_; }
+    const GraphGeometry& geometry() const { return geometry_; }
+    GraphScene* graphScene() const { return scene_; }
+    GraphMinimap* minimap() const { return minimap_; }
+    bool isLayoutPending() const { return ticket_ != shownTicket_; }
 
-    QSet<QString> collapsedClusters() const { return m_collapsed; }
+    QSet<QString> collapsedClusters() const { return collapsed_; }
     void setClusterCollapsed(const QString& clusterId, bool collapsed);
     /// Op boxes drawn (collapsed clusters and ghosts excluded).
     int visibleNodeCount() const;
 
-    SearchResultModel* searchModel() const { return m_searchModel; }
+    SearchResultModel* searchModel() const { return searchModel_; }
     /// Finds nodes, selects the first match; returns the number of matches.
     int search(const QString& text, SearchField field = SearchField::Any);
-    int currentMatch() const { return m_matchCursor; }
+    int currentMatch() const { return matchCursor_; }
 
     /// A named set of node ids outlined in `color` (e.g. "diverging" red).
     void setHighlightSet(const QString& name, const QSet<QString>& ids, const QColor& color);
@@ -54,8 +54,8 @@ public:
     /// Only these nodes drawn at full strength, the rest faded (a filter such
     /// as "only what failed"); empty shows everything.
     void setFocusSet(const QSet<QString>& ids);
-    const QSet<QString>& focusSet() const { return m_focus; }
-    const QHash<QString, QColor>& nodeOverlay() const { return m_overlay; }
+    const QSet<QString>& focusSet() const { return focus_; }
+    const QHash<QString, QColor>& nodeOverlay() const { return overlay_; }
 
     enum class ExportArea { WholeGraph, VisiblePart };
     bool exportImage(const QString& path, ExportArea area, QString* error = nullptr);
@@ -92,27 +92,27 @@ private:
     void showStart();
     void centreOnNode(const QString& id);
 
-    LayoutOptions m_options;
-    LayoutService* m_layout;
-    GraphScene* m_scene;
-    GraphMinimap* m_minimap;
-    SearchResultModel* m_searchModel;
-    std::shared_ptr<const GraphData> m_graph;
-    std::shared_ptr<const ClusterTree> m_tree;
-    QSet<QString> m_collapsed;
-    GraphGeometry m_geometry;
-    quint64 m_ticket = 0;
-    quint64 m_shownTicket = 0;
-    bool m_fitOnLayout = true;
+    LayoutOptions options_;
+    LayoutService* layout_;
+    GraphScene* scene_;
+    GraphMinimap* minimap_;
+    SearchResultModel* searchModel_;
+    std::shared_ptr<const GraphData> graph_;
+    std::shared_ptr<const ClusterTree> tree_;
+    QSet<QString> collapsed_;
+    GraphGeometry geometry_;
+    quint64 ticket_ = 0;
+    quint64 shownTicket_ = 0;
+    bool fitOnLayout_ = true;
     /// Below this scale node labels are too small to read.
     static constexpr double kReadableScale = 0.6;
-    bool m_selecting = false;
-    QString m_pendingSelection;
-    QVector<int> m_matches;
-    int m_matchCursor = -1;
-    QHash<QString, QPair<QSet<QString>, QColor>> m_highlightSets;
-    QHash<QString, QColor> m_overlay;
-    QSet<QString> m_focus;
+    bool selecting_ = false;
+    QString pendingSelection_;
+    QVector<int> matches_;
+    int matchCursor_ = -1;
+    QHash<QString, QPair<QSet<QString>, QColor>> highlightSets_;
+    QHash<QString, QColor> overlay_;
+    QSet<QString> focus_;
 };
 
 } // namespace t2n::ui

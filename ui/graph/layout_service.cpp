@@ -12,7 +12,7 @@ public:
             return;
         QElapsedTimer timer;
         timer.start();
-        GraphGeometry geometry = m_layout.layout(*job.graph, *job.tree, job.collapsed);
+        GraphGeometry geometry = layout_.layout(*job.graph, *job.tree, job.collapsed);
         Q_EMIT done(ticket, geometry, timer.elapsed());
     }
 
@@ -20,32 +20,32 @@ Q_SIGNALS:
     void done(quint64 ticket, const t2n::ui::GraphGeometry& geometry, qint64 elapsedMs);
 
 private:
-    GraphLayout m_layout;
+    GraphLayout layout_;
 };
 
 LayoutService::LayoutService(QObject* parent)
-    : QObject(parent), m_worker(new LayoutWorker),
-      m_latest(std::make_shared<std::atomic<quint64>>(0)) {
+    : QObject(parent), worker_(new LayoutWorker),
+      latest_(std::make_shared<std::atomic<quint64>>(0)) {
     qRegisterMetaType<t2n::ui::GraphGeometry>();
-    m_thread.setObjectName(QStringLiteral("t2n-graph-layout"));
-    m_worker->moveToThread(&m_thread);
-    connect(m_worker, &LayoutWorker::done, this, &LayoutService::finished, Qt::QueuedConnection);
-    m_thread.start();
+    thread_.setObjectName(QStringLiteral("t2n-graph-layout"));
+    worker_->moveToThread(&thread_);
+    connect(worker_, &LayoutWorker::done, this, &LayoutService::finished, Qt::QueuedConnection);
+    thread_.start();
 }
 
 LayoutService::~LayoutService() {
-    m_latest->store(UINT64_MAX); // queued jobs return at once
-    m_thread.quit();
-    m_thread.wait();
-    delete m_worker;
+    latest_->store(UINT64_MAX); // queued jobs return at once
+    thread_.quit();
+    thread_.wait();
+    delete worker_;
 }
 
 quint64 LayoutService::request(LayoutJob job) {
-    const quint64 ticket = ++m_next;
-    m_latest->store(ticket);
+    const quint64 ticket = ++next_;
+    latest_->store(ticket);
     QMetaObject::invokeMethod(
-        m_worker,
-        [worker = m_worker, ticket, job = std::move(job), latest = m_latest] {
+        worker_,
+        [worker = worker_, ticket, job = std::move(job), latest = latest_] {
             worker->run(ticket, job, *latest);
         },
         Qt::QueuedConnection);

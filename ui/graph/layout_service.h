@@ -35,10 +35,10 @@ Q_SIGNALS:
     void finished(quint64 ticket, const t2n::ui::GraphGeometry& geometry, qint64 elapsedMs);
 
 private:
-    QThread m_thread;
-    LayoutWorker* m_worker = nullptr;
-    std::shared_ptr<std::atomic<quint64>> m_latest;
-    quint64 m_next = 0;
+    QThread thread_;
+    LayoutWorker* worker_ = nullptr;
+    std::shared_ptr<std::atomic<quint64>> latest_;
+    quint64 next_ = 0;
 };
 
 } // namespace t2n::ui

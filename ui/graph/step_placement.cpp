@@ -27,13 +27,13 @@ public:
     }
     void add(const QRectF& r) {
         forCells(r, [&](quint64 key) {
-            m_cells[key].append(r);
+            cells_[key].append(r);
             return true;
         });
     }
     bool isFree(const QRectF& r) const {
         return forCells(r, [&](quint64 key) {
-            for (const QRectF& other : m_cells.value(key))
+            for (const QRectF& other : cells_.value(key))
                 if (other.intersects(r))
                     return false;
             return true;
@@ -51,7 +51,7 @@ private:
                     return false;
         return true;
     }
-    QHash<quint64, QVector<QRectF>> m_cells;
+    QHash<quint64, QVector<QRectF>> cells_;
 };
 
 // Finds a free spot for `size` around `anchor`, sliding right, then left.

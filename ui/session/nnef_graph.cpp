@@ -1,7 +1,6 @@
 #include "session/nnef_graph.h"
 
 #include <QHash>
-#include <QRegularExpression>
 #include <QSet>
 
 namespace t2n::ui {
@@ -10,42 +9,16 @@ QString nnefNodeKey(int line) {
     return QStringLiteral("nnef:%1").arg(line);
 }
 
-namespace {
-/// Identifiers a body line reads, in order: names in its arguments that some
-/// line defines (keyword names and quoted strings are skipped).
-QStringList nnefOperands(const QString& line, const QSet<QString>& defined) {
-    // The right-hand side after the operation's "(": "conv(x, w, stride = [2, 2])".
-    const int eq = line.indexOf(QLatin1Char('='));
-    const int open = line.indexOf(QLatin1Char('('), eq < 0 ? 0 : eq);
-    if (open < 0)
-        return {};
-    QString args = line.mid(open + 1);
-    static const QRegularExpression quoted(QStringLiteral("\"[^\"]*\"|'[^']*'"));
-    args.replace(quoted, QStringLiteral("''"));
-    static const QRegularExpression name(QStringLiteral("\\b([A-Za-z_][A-Za-z0-9_]*)\\b(\\s*=)?"));
-    QStringList out;
-    for (auto it = name.globalMatch(args); it.hasNext();) {
-        const auto m = it.next();
-        const QString id = m.captured(1);
-        if (!m.captured(2).isEmpty() || !defined.contains(id) || out.contains(id))
-            continue; // a keyword name, a literal such as true, or seen already
-        out << id;
-    }
-    return out;
-}
-} // namespace
-
 GraphData graphFromNnef(const std::string& nnefText, const Provenance& provenance,
                         const ir::Graph& graph) {
     GraphData out;
     const QStringList lines = QString::fromStdString(nnefText).split(QLatin1Char('\n'));
     QHash<QString, int> definedAt; // identifier -> line
-    QSet<QString> variables, defined;
+    QSet<QString> variables;
     for (const auto& pl : provenance.lines)
         for (const auto& id : pl.identifiers) {
             const QString q = QString::fromStdString(id);
             definedAt.insert(q, pl.line);
-            defined.insert(q);
             if (pl.op == "variable")
                 variables.insert(q);
         }
@@ -71,8 +44,10 @@ GraphData graphFromNnef(const std::string& nnefText, const Provenance& provenanc
         n.properties.insert(QStringLiteral("statement"), text);
         n.properties.insert(QStringLiteral("line"), pl.line);
         out.nodes.push_back(n);
-        for (const QString& operand : nnefOperands(text, defined)) {
-            if (variables.contains(operand))
+        // The engine's operands: every identifier the statement reads.
+        for (const auto& id : pl.operands) {
+            const QString operand = QString::fromStdString(id);
+            if (variables.contains(operand) || !definedAt.contains(operand))
                 continue;
             out.edges.push_back({nnefNodeKey(definedAt.value(operand)), n.id, QString()});
         }

@@ -2,10 +2,6 @@
 
 #include "session/graph_adapters.h"
 
-#include <QRegularExpression>
-
-#include <unordered_map>
-
 namespace t2n::ui {
 
 QHash<harden::StableId, QStringList> remarksByNode(const harden::HardenDiagnostics& diag) {
@@ -18,35 +14,16 @@ QHash<harden::StableId, QStringList> remarksByNode(const harden::HardenDiagnosti
 }
 
 QHash<int, QString> remarkNotesForText(const harden::HardenDiagnostics& diag,
-                                       const QHash<harden::StableId, QStringList>& remarks,
-                                       const std::string& hardenedText) {
+                                       const QHash<harden::StableId, QStringList>& remarks) {
     QHash<int, QString> notes;
     if (remarks.isEmpty())
         return notes;
-    const harden::GraphSnapshot* last = finalSnapshot(diag);
-    if (!last)
-        return notes;
-    std::unordered_map<std::string, harden::StableId> byOutput;
-    for (const auto& n : last->nodes)
-        if (!n.outputs.empty() && remarks.contains(n.id))
-            byOutput.emplace(n.outputs.front(), n.id);
-    // Nodes without outputs (prim::RaiseException) are not matched: their
-    // remarks stay in the pass list and the history.
-    const QHash<QString, int> lines = definingLines(hardenedText);
-    for (auto it = lines.begin(); it != lines.end(); ++it)
-        if (const auto node = byOutput.find(it.key().toStdString()); node != byOutput.end())
-            notes.insert(it.value(), remarks.value(node->second).join(QStringLiteral("; ")));
+    // The engine says on which line of the printout each node of the final graph is.
+    if (const harden::GraphSnapshot* last = finalSnapshot(diag))
+        for (const auto& n : last->nodes)
+            if (n.line > 0 && remarks.contains(n.id))
+                notes.insert(n.line, remarks.value(n.id).join(QStringLiteral("; ")));
     return notes;
-}
-
-QHash<QString, int> definingLines(const std::string& torchScriptText) {
-    static const QRegularExpression lhs(QStringLiteral("^\\s+%([\\w.]+)\\s*[:,]"));
-    QHash<QString, int> out;
-    const QStringList lines = QString::fromStdString(torchScriptText).split(QLatin1Char('\n'));
-    for (int i = 0; i < lines.size(); ++i)
-        if (const auto m = lhs.match(lines[i]); m.hasMatch())
-            out.insert(m.captured(1), i + 1);
-    return out;
 }
 
 int badgeRemarks(GraphData& data, const ir::Graph& graph,

@@ -244,15 +244,15 @@ QWidget* MainWindow::buildModelTab() {
     });
     connect(nnefGraph_, &GraphView::nodeSelected, this, [this](const QString& id) {
         if (id.startsWith(QStringLiteral("nnef:")))
-            if (const int node = irNodeForNnefLine(id.mid(5).toInt()); node >= 0)
+            if (const int node = index_.irNodeAtNnefLine(id.mid(5).toInt()); node >= 0)
                 selectIrNode(node);
     });
     connect(irText_, &CodeView::lineClicked, this, [this](int line) {
-        if (line >= 0 && line < static_cast<int>(irLineNodes_.size()) && irLineNodes_[line] >= 0)
-            selectIrNode(irLineNodes_[line]);
+        if (const int node = index_.irNodeAtIrLine(line); node >= 0)
+            selectIrNode(node);
     });
     connect(nnefText_, &CodeView::lineClicked, this, [this](int line) {
-        const int node = irNodeForNnefLine(line);
+        const int node = index_.irNodeAtNnefLine(line);
         if (node >= 0)
             selectIrNode(node);
     });

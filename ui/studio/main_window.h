@@ -5,6 +5,7 @@
 #pragma once
 
 #include "session/failed_nodes.h"
+#include "session/selection_index.h"
 #include "session/session_state.h"
 #include "session/value_overlay.h"
 
@@ -117,11 +118,11 @@ private:
     void prepareIfReady();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
+    /// Prints the IR text and builds index_ from the engine's node lines.
     void indexLines();
     void showProperties(int irNode);
     /// The model's summary in the properties dock (nothing selected).
     void showSummary();
-    int irNodeForNnefLine(int line) const;
     void selectNodeRef(const NodeRef& node, const QString& nnefIdentifier, bool showModel = true);
     void saveGraphImage();
     void writeReport();
@@ -157,10 +158,8 @@ private:
     QAction* exportAction_ = nullptr;
     StatePtr state_;
     int selectedIrNode_ = -1;
-    /// Per line of each text view, the IR node it shows (-1: none); and back.
-    std::vector<int> irLineNodes_, nnefLineNodes_, torchLineNodes_;
-    std::vector<std::vector<int>> nodeNnefLines_;
-    std::vector<int> nodeIrLine_, nodeTorchLine_;
+    /// Per line of each text view, the IR node it shows; and back.
+    SelectionIndex index_;
     std::vector<InputSpec> pendingInputs_;
     QString lastOutput_;
     QString pendingCheck_; ///< archive to check once the open model is prepared

@@ -240,8 +240,7 @@ void MainWindow::onState(const StatePtr& state) {
                        : QStringLiteral("%1 — t2n studio").arg(QFileInfo(st.modelPath).fileName()));
     torchText_->setCode(QString::fromStdString(st.hardened ? st.hardenedText : st.torchScriptText),
                         Language::TorchScriptIR);
-    irText_->setCode(st.traced ? QString::fromStdString(st.graph.print()) : QString(),
-                     Language::Plain);
+    indexLines(); // also the IR text, printed once with its node lines
     nnefText_->setCode(QString::fromStdString(st.nnefText), Language::Nnef);
     const harden::GraphSnapshot* hardened = st.hardened ? finalSnapshot(st.report.harden) : nullptr;
     tsGraph_->setGraph(hardened ? graphFromSnapshot(*hardened) : GraphData{});
@@ -251,7 +250,7 @@ void MainWindow::onState(const StatePtr& state) {
     const auto remarks =
         st.hardened ? remarksByNode(st.report.harden) : QHash<harden::StableId, QStringList>{};
     if (st.hardened)
-        torchText_->setLineNotes(remarkNotesForText(st.report.harden, remarks, st.hardenedText));
+        torchText_->setLineNotes(remarkNotesForText(st.report.harden, remarks));
     if (st.traced) {
         GraphData irData = graphFromIr(st.graph);
         badgeRemarks(irData, st.graph, remarks);
@@ -267,7 +266,6 @@ void MainWindow::onState(const StatePtr& state) {
                            nullptr, static_cast<int>(frozen_.size())));
     if (st.hardened)
         stepper_->setDiagnostics(st.report.harden);
-    indexLines();
     errors_ = ui::nodeErrors(st.report.check, st.provenance);
     applyOverlay();
     if (st.exported)

@@ -1,5 +1,6 @@
 // MainWindow's synced selection: which lines of the TorchScript, IR and NNEF
-// texts show which IR node, and selecting one node in all views at once.
+// texts show which IR node (session/selection_index.h), and selecting one
+// node in all views at once.
 #include "graph/graph_view.h"
 #include "session/failed_nodes.h"
 #include "session/graph_adapters.h"
@@ -14,90 +15,28 @@
 #include <QLabel>
 #include <QTableWidget>
 
-#include <unordered_map>
-
 namespace t2n::ui {
 
-namespace {
-/// Line numbers in the views are 1-based; index 0 of these tables is unused.
-std::vector<int> lineTable(const std::string& text) {
-    return std::vector<int>(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 2,
-                            -1);
-}
-
-} // namespace
-
 void MainWindow::indexLines() {
+    // The engine says where each node is printed: no text is read here.
     const SessionState& st = *state_;
-    const auto& nodes = st.graph.nodes;
-    nodeNnefLines_.assign(nodes.size(), {});
-    nodeIrLine_.assign(nodes.size(), -1);
-    nodeTorchLine_.assign(nodes.size(), -1);
-    irLineNodes_.clear();
-    nnefLineNodes_.clear();
-    torchLineNodes_.clear();
-    if (!st.traced)
-        return;
-
-    // IR text: one line per node, in node order.
-    const std::string irText = st.graph.print();
-    irLineNodes_ = lineTable(irText);
-    const QStringList irLines = QString::fromStdString(irText).split(QLatin1Char('\n'));
-    size_t next = 0;
-    for (int i = 0; i < irLines.size() && next < nodes.size(); ++i) {
-        const QString needle =
-            QStringLiteral(" = %1(").arg(QString::fromStdString(nodes[next].kind));
-        if (irLines[i].startsWith(QStringLiteral("  ")) && irLines[i].contains(needle)) {
-            irLineNodes_[static_cast<size_t>(i) + 1] = nodes[next].id;
-            nodeIrLine_[next] = i + 1;
-            ++next;
-        }
-    }
-
-    // TorchScript text: the line that defines a node's first output.
-    std::unordered_map<std::string, int> byDebugName;
-    for (const auto& n : nodes) {
-        if (n.outputs.empty())
-            continue;
-        byDebugName.emplace(st.graph.value(n.outputs.front()).debugName, n.id);
-    }
-    torchLineNodes_ = lineTable(st.hardenedText);
-    const QHash<QString, int> tsLines = definingLines(st.hardenedText);
-    for (auto it = tsLines.begin(); it != tsLines.end(); ++it) {
-        const auto node = byDebugName.find(it.key().toStdString());
-        if (node == byDebugName.end())
-            continue;
-        torchLineNodes_[static_cast<size_t>(it.value())] = node->second;
-        nodeTorchLine_[static_cast<size_t>(node->second)] = it.value();
-    }
-
-    // NNEF text: the engine's provenance says which IR node each line came from.
-    nnefLineNodes_ = lineTable(st.nnefText);
-    for (const auto& pl : st.provenance.lines) {
-        if (pl.irNode < 0 || pl.irNode >= static_cast<int>(nodes.size()) || pl.line <= 0 ||
-            pl.line >= static_cast<int>(nnefLineNodes_.size()))
-            continue;
-        nnefLineNodes_[static_cast<size_t>(pl.line)] = pl.irNode;
-        nodeNnefLines_[static_cast<size_t>(pl.irNode)].push_back(pl.line);
-    }
-}
-
-int MainWindow::irNodeForNnefLine(int line) const {
-    if (line < 0 || line >= static_cast<int>(nnefLineNodes_.size()))
-        return -1;
-    return nnefLineNodes_[static_cast<size_t>(line)];
+    std::vector<int> irNodeLines;
+    irText_->setCode(st.traced ? QString::fromStdString(st.graph.print(&irNodeLines)) : QString(),
+                     Language::Plain);
+    index_ = SelectionIndex(st.graph, irNodeLines,
+                            st.hardened ? finalSnapshot(st.report.harden) : nullptr, st.provenance);
 }
 
 void MainWindow::selectIrNode(int id) {
     if (!state_ || id < 0 || id >= static_cast<int>(state_->graph.nodes.size()))
         return;
     selectedIrNode_ = id;
-    const auto idx = static_cast<size_t>(id);
     irGraph_->selectNode(irNodeKey(id));
     if (const auto torchNode = state_->graph.node(id).torchNode; torchNode >= 0)
         tsGraph_->selectNode(QStringLiteral("ts:%1").arg(torchNode));
-    if (!nodeNnefLines_[idx].empty())
-        nnefGraph_->selectNode(nnefNodeKey(nodeNnefLines_[idx].front()));
+    const std::vector<int> nnefLines = index_.nnefLinesOf(id);
+    if (!nnefLines.empty())
+        nnefGraph_->selectNode(nnefNodeKey(nnefLines.front()));
     auto link = [](CodeView* view, const std::vector<int>& lines) {
         QList<LineRange> ranges;
         for (int l : lines)
@@ -107,9 +46,9 @@ void MainWindow::selectIrNode(int id) {
         if (!ranges.isEmpty())
             view->scrollToLine(ranges.first().first);
     };
-    link(irText_, {nodeIrLine_[idx]});
-    link(torchText_, {nodeTorchLine_[idx]});
-    link(nnefText_, nodeNnefLines_[idx]);
+    link(irText_, {index_.irLineOf(id)});
+    link(torchText_, {index_.torchLineOf(id)});
+    link(nnefText_, nnefLines);
     showProperties(id);
 }
 
@@ -164,10 +103,7 @@ void MainWindow::showSummary() {
             tr("t2n IR"),
             tr("%1 nodes, %2 values").arg(st.graph.nodes.size()).arg(st.graph.values.size()));
     if (st.translated) {
-        int ops = 0;
-        for (const QString& line : QString::fromStdString(st.nnefText).split(QLatin1Char('\n')))
-            ops +=
-                line.contains(QStringLiteral(" = ")) && line.trimmed().endsWith(QLatin1Char(';'));
+        const auto ops = st.provenance.lines.size(); // one per statement of the graph body
         rows.emplace_back(tr("NNEF"),
                           tr("%1 operations, target %2")
                               .arg(ops)
@@ -214,7 +150,7 @@ void MainWindow::showProperties(int id) {
     }
     QStringList nnefOps;
     const QStringList nnefLines = QString::fromStdString(state_->nnefText).split(QLatin1Char('\n'));
-    for (int l : nodeNnefLines_[static_cast<size_t>(id)])
+    for (int l : index_.nnefLinesOf(id))
         nnefOps << nnefLines.value(l - 1).trimmed();
     if (auto it = errors_.constFind(irNodeKey(id)); it != errors_.constEnd())
         rows.emplace_back(tr("numeric error"), describeError(*it));

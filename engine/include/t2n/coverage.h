@@ -1,5 +1,6 @@
 // Operator coverage of a model: which of its TorchScript operators t2n cannot
-// translate for tract, how often, and where (t2n inspect --coverage).
+// translate for tract, how often, and where (t2n inspect --coverage); and the
+// operators it can (the registry, for the docs and `t2n ops`).
 #pragma once
 
 #include "t2n/error.h"
@@ -19,5 +20,13 @@ struct UncoveredKind {
 /// kind. Nodes folded at export time and scalar-only nodes are not counted:
 /// they never reach the translator.
 std::vector<UncoveredKind> uncoveredOperators(const ir::Graph& graph);
+
+/// The list of aten kinds the translator supports, with family and notes.
+struct SupportedOp {
+    std::string kind;
+    std::string family;
+    std::string note;
+};
+std::vector<SupportedOp> supportedOperators();
 
 } // namespace t2n

@@ -34,6 +34,9 @@ struct SnapshotNode {
     /// Enclosing node (prim::If, prim::Loop) and its block, for nested nodes.
     StableId parent = -1;
     int block = -1;
+    /// 1-based line of the node in the graph's TorchScript printout (the
+    /// records' graphText, Session::hardenedText()); 0 when unknown.
+    int line = 0;
 };
 
 /// One value flowing from a node (or a graph input, or an enclosing node's

@@ -102,7 +102,8 @@ struct Graph {
     Value& value(ValueId id) { return values.at(static_cast<size_t>(id)); }
     const Node& node(NodeId id) const { return nodes.at(static_cast<size_t>(id)); }
     /// Readable listing with dtypes, shapes and module paths (t2n inspect).
-    std::string print() const;
+    /// `nodeLines`, when given, receives the 1-based line of each node.
+    std::string print(std::vector<int>* nodeLines = nullptr) const;
 };
 
 } // namespace t2n::ir

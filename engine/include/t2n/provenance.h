@@ -1,5 +1,5 @@
 // Where each line of graph.nnef comes from, for selection synced across the
-// studio's views: the NNEF identifiers a line defines, its operation, the IR
+// studio's views: the NNEF identifiers a line defines and reads, its operation, the IR
 // node that emitted it and that node's stable TorchScript node id (the id of
 // the hardening snapshots, t2n/graph_snapshot.h); and the inverse lookups.
 #pragma once
@@ -16,6 +16,9 @@ struct ProvenanceLine {
     std::string op;         ///< conv, external, variable, ...
     int irNode = -1;        ///< ir::Node id; -1 for graph plumbing (inputs, variables)
     int64_t torchNode = -1; ///< stable TorchScript node id; -1 when none
+    /// Identifiers the operation reads (positional and named arguments,
+    /// inside arrays and tuples too), in order, each once: the NNEF graph's edges.
+    std::vector<std::string> operands;
 };
 
 struct Provenance {

@@ -51,6 +51,10 @@ struct Divergence {
     int nnefLine = 0;       ///< line in graph.nnef
     NodeRef node;           ///< the TorchScript node the value comes from
     std::string detail;     ///< what differs, with figures
+
+    /// The one JSON shape of a divergence: the report's check.divergence and
+    /// the debug bundle's divergence.json.
+    std::string toJson() const;
 };
 
 /// One NNEF value against the TorchScript value it stands for, the operation

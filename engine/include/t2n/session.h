@@ -4,11 +4,13 @@
 #pragma once
 
 #include "t2n/bisect.h"
+#include "t2n/coverage.h"
 #include "t2n/error.h"
 #include "t2n/ir.h"
 #include "t2n/options.h"
 #include "t2n/provenance.h"
 #include "t2n/report.h"
+#include "t2n/version.h"
 
 #include <filesystem>
 #include <functional>
@@ -103,15 +105,5 @@ private:
     struct Impl;
     std::unique_ptr<Impl> d;
 };
-
-/// The list of aten kinds the translator supports, with family and notes.
-struct SupportedOp {
-    std::string kind;
-    std::string family;
-    std::string note;
-};
-std::vector<SupportedOp> supportedOperators();
-
-std::string_view version();
 
 } // namespace t2n

@@ -45,7 +45,7 @@ uint64_t writeDocument(const nnef::Document& doc, const std::string& graphText,
         });
         // Right after its bytes went out, while a small tensor is still in cache.
         if (hooks.variableWritten)
-            hooks.variableWritten(index, util::tensorStats(v.data));
+            hooks.variableWritten(index, tensorStats(v.data));
     }
     return writer.commit();
 }

@@ -2,9 +2,9 @@
 // streamed tensor by tensor, committed (renamed into place) only at the end.
 #pragma once
 
+#include "archive/tensor_stats.h"
 #include "nnef/document.h"
 #include "t2n/artifact.h"
-#include "util/tensor_stats.h"
 
 #include <functional>
 #include <string>
@@ -17,7 +17,7 @@ struct WriteProgress {
     /// Polled after every block; true abandons the artifact (nothing is left).
     std::function<bool()> cancelled;
     /// After each variable's file: its index in doc.variables and statistics.
-    std::function<void(size_t index, const util::TensorStats&)> variableWritten;
+    std::function<void(size_t index, const TensorStats&)> variableWritten;
 };
 
 /// Returns the artifact's size in bytes. Throws t2n::Error (Write).

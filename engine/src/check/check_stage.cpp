@@ -4,19 +4,18 @@
 #include "check/debug_bundle.h"
 #include "check/divergence.h"
 #include "check/dynamic_sizes.h"
-#include "check/interp_quant.h"
-#include "check/interpreter.h"
 #include "check/npz_writer.h"
 #include "check/structure_check.h"
 #include "check/tract_cli.h"
+#include "interp/interpreter.h"
+#include "interp/quant.h"
 #include "load/module_loader.h"
-#include "nnef/model_reader.h"
+#include "reader/model_reader.h"
 #include "t2n/recipe.h"
 
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 namespace t2n::check {
 
@@ -50,7 +49,7 @@ std::vector<at::Tensor> referenceOutputs(const torch::jit::Module& model,
                         what.substr(0, what.find('\n')));
     }
     // A quantized output (no DeQuantStub) is compared as the real numbers it
-    // holds, like every quantized tensor of the check (interp_quant.h).
+    // holds, like every quantized tensor of the check (interp/quant.h).
     for (auto& t : out)
         if (t.is_quantized())
             t = t.dequantize();
@@ -120,18 +119,6 @@ std::optional<Divergence> firstVariableDifference(const CheckInputs& in,
     return std::nullopt;
 }
 
-std::string divergenceJson(const Divergence& d) {
-    nlohmann::json j{{"identifier", d.identifier},
-                     {"operation", d.operation},
-                     {"nnef_line", d.nnefLine},
-                     {"torch_node", d.node.describe()},
-                     {"torch_kind", d.node.kind},
-                     {"module_path", d.node.modulePath},
-                     {"source", fmt::format("{}:{}", d.node.sourceFile, d.node.sourceLine)},
-                     {"detail", d.detail}};
-    return j.dump(2);
-}
-
 // The Khronos target is checked as torch_to_nnef's KhronosNNEF does it:
 // torch.allclose with its defaults, unless another tolerance was asked for.
 Tolerance toleranceFor(const ExportOptions& options) {
@@ -197,10 +184,11 @@ CheckReport runCheck(const CheckInputs& in) {
         else
             log(LogLevel::Debug, formatProblem(p));
     }
-    std::optional<Interpreter> interpreter;
+    std::optional<interp::Interpreter> interpreter;
     try {
         interpreter.emplace(loaded,
-                            InterpreterOptions{khronos ? TargetMode::Khronos : TargetMode::Tract});
+                            interp::InterpreterOptions{khronos ? interp::TargetMode::Khronos
+                                                               : interp::TargetMode::Tract});
     } catch (const Error& e) {
         report.structureProblems.push_back(e.render());
     }
@@ -221,10 +209,10 @@ CheckReport runCheck(const CheckInputs& in) {
     std::vector<at::Tensor> expected = referenceOutputs(*in.model, inputs);
     report.torchForwardSeconds = since(timer);
     step(0.4, "running the archive with the reference interpreter");
-    Interpreter::RunOptions runOptions;
+    interp::Interpreter::RunOptions runOptions;
     runOptions.captureFailure = true;
     timer = std::chrono::steady_clock::now();
-    RunResult run = interpreter->run(nnefInputs, runOptions);
+    interp::RunResult run = interpreter->run(nnefInputs, runOptions);
     report.interpreterSeconds = since(timer);
     bool allOk = !run.failure && expected.size() == doc.outputs.size();
     if (expected.size() != doc.outputs.size())
@@ -236,7 +224,7 @@ CheckReport runCheck(const CheckInputs& in) {
         // approximate bound for quantized tensors is one step (atol = scale);
         // rtol 1e-6 only absorbs f32 rounding of grid values.
         const double quantStep = tolerance.level == ToleranceLevel::Approximate
-                                     ? dequantizedStep(loaded, doc.outputs[i]).value_or(0.0)
+                                     ? interp::dequantizedStep(loaded, doc.outputs[i]).value_or(0.0)
                                      : 0.0;
         Comparison c =
             compare(expected[i], run.outputs.at(doc.outputs[i]),
@@ -255,7 +243,7 @@ CheckReport runCheck(const CheckInputs& in) {
         for (size_t k = 0; k < doc.inputs.size(); ++k)
             feed[doc.inputs[k]] = other.at(in.translation->inputIndices.at(k));
         std::vector<at::Tensor> want = referenceOutputs(*in.model, other);
-        RunResult got = interpreter->run(feed, runOptions);
+        interp::RunResult got = interpreter->run(feed, runOptions);
         if (got.failure) {
             report.structureProblems.push_back(fmt::format("at {}: the interpreter failed: {}",
                                                            sized.label, got.failure->message()));
@@ -341,7 +329,7 @@ CheckReport runCheck(const CheckInputs& in) {
         hardened << *in.prepared->graph;
         b.hardenedGraph = hardened.str();
         if (report.diverged)
-            b.divergenceJson = divergenceJson(report.divergence);
+            b.divergenceJson = report.divergence.toJson();
         if (!in.modelFile.empty()) {
             ExportRecipe recipe{std::filesystem::absolute(in.modelFile),
                                 bundledModelName(in.artifact), options};

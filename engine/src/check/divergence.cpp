@@ -1,7 +1,7 @@
 #include "check/divergence.h"
 
-#include "harden/graph_runner.h"
-#include "tensors/torch_bridge.h"
+#include "jit/graph_runner.h"
+#include "jit/torch_bridge.h"
 
 #include <fmt/format.h>
 
@@ -14,12 +14,12 @@ namespace {
 
 // The TorchScript value an IR value holds on the check inputs: its constant
 // (parameters, folded values) or what the recording saw.
-std::optional<at::Tensor> referenceOf(const CheckInputs& in, const harden::Recorded& rec,
+std::optional<at::Tensor> referenceOf(const CheckInputs& in, const jit::Recorded& rec,
                                       ir::ValueId id) {
     const ir::Value& v = in.graph->value(id);
     if (v.constant)
         if (auto* t = std::get_if<TensorData>(&*v.constant))
-            return tensors::toTensor(*t);
+            return jit::toTensor(*t);
     const torch::jit::Value* jv = in.jitValues->at(static_cast<size_t>(id));
     if (!jv)
         return std::nullopt;
@@ -27,7 +27,7 @@ std::optional<at::Tensor> referenceOf(const CheckInputs& in, const harden::Recor
     if (it == rec.end() || !it->second.isTensor())
         return std::nullopt;
     // A quantized TorchScript value is compared as the real numbers it holds,
-    // which is what the interpreter computes with (interp_quant.h).
+    // which is what the interpreter computes with (interp/quant.h).
     const at::Tensor& t = it->second.toTensor();
     return t.is_quantized() ? t.dequantize() : t;
 }
@@ -70,15 +70,15 @@ std::optional<std::string> differs(const at::Tensor& expected, const at::Tensor&
     return c.summary();
 }
 
-ValueScan scan(const CheckInputs& in, const Interpreter& interpreter,
+ValueScan scan(const CheckInputs& in, const interp::Interpreter& interpreter,
                const std::map<std::string, at::Tensor>& nnefInputs,
                const std::vector<at::Tensor>& modelInputs, const Tolerance& tolerance,
                bool everyValue) {
     ValueScan out;
-    harden::RunOptions torchRun;
+    jit::RunOptions torchRun;
     torchRun.stage = Stage::Check;
-    harden::Recorded rec =
-        harden::runGraph(&in.prepared->module, *in.prepared->graph, modelInputs, torchRun);
+    jit::Recorded rec =
+        jit::runGraph(&in.prepared->module, *in.prepared->graph, modelInputs, torchRun);
     const auto& ids = in.translation->identifierValues;
     // Every operation gets the TorchScript values of its operands, so that a
     // faulty operation differs on its own instead of through accumulated error.
@@ -86,12 +86,12 @@ ValueScan scan(const CheckInputs& in, const Interpreter& interpreter,
     for (const auto& [name, id] : ids)
         if (auto t = referenceOf(in, rec, id))
             references.emplace(name, *t);
-    Interpreter::RunOptions options;
+    interp::Interpreter::RunOptions options;
     options.keepIntermediates = true;
     options.captureFailure = true;
     options.substitutes = &references;
-    RunResult run = interpreter.run(nnefInputs, options);
-    for (const TracedValue& tv : run.values) {
+    interp::RunResult run = interpreter.run(nnefInputs, options);
+    for (const interp::TracedValue& tv : run.values) {
         auto it = ids.find(tv.name);
         if (it == ids.end())
             continue; // a helper value with no TorchScript counterpart
@@ -133,14 +133,15 @@ ValueScan scan(const CheckInputs& in, const Interpreter& interpreter,
 
 } // namespace
 
-std::optional<Divergence> findDivergence(const CheckInputs& in, const Interpreter& interpreter,
+std::optional<Divergence> findDivergence(const CheckInputs& in,
+                                         const interp::Interpreter& interpreter,
                                          const std::map<std::string, at::Tensor>& nnefInputs,
                                          const std::vector<at::Tensor>& modelInputs,
                                          const Tolerance& tolerance) {
     return scan(in, interpreter, nnefInputs, modelInputs, tolerance, false).first;
 }
 
-ValueScan scanValues(const CheckInputs& in, const Interpreter& interpreter,
+ValueScan scanValues(const CheckInputs& in, const interp::Interpreter& interpreter,
                      const std::map<std::string, at::Tensor>& nnefInputs,
                      const std::vector<at::Tensor>& modelInputs, const Tolerance& tolerance) {
     return scan(in, interpreter, nnefInputs, modelInputs, tolerance, true);

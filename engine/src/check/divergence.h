@@ -5,7 +5,7 @@
 
 #include "check/check_stage.h"
 #include "check/compare.h"
-#include "check/interpreter.h"
+#include "interp/interpreter.h"
 
 #include <optional>
 
@@ -17,7 +17,8 @@ namespace t2n::check {
 /// the NNEF values in order. Returns the first that differs (or the
 /// statement where the NNEF run failed); nothing when every value the two
 /// graphs share agrees.
-std::optional<Divergence> findDivergence(const CheckInputs& in, const Interpreter& interpreter,
+std::optional<Divergence> findDivergence(const CheckInputs& in,
+                                         const interp::Interpreter& interpreter,
                                          const std::map<std::string, at::Tensor>& nnefInputs,
                                          const std::vector<at::Tensor>& modelInputs,
                                          const Tolerance& tolerance);
@@ -29,7 +30,7 @@ struct ValueScan {
 
 /// The same walk as findDivergence, but over every value: the error each
 /// operation adds on its own, for overlays and reports.
-ValueScan scanValues(const CheckInputs& in, const Interpreter& interpreter,
+ValueScan scanValues(const CheckInputs& in, const interp::Interpreter& interpreter,
                      const std::map<std::string, at::Tensor>& nnefInputs,
                      const std::vector<at::Tensor>& modelInputs, const Tolerance& tolerance);
 

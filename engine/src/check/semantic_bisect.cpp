@@ -1,7 +1,7 @@
 #include "check/semantic_bisect.h"
 
-#include "harden/graph_runner.h"
 #include "harden/harden.h"
+#include "jit/graph_runner.h"
 
 #include <fmt/format.h>
 
@@ -40,11 +40,11 @@ void flatten(const c10::IValue& v, std::vector<at::Tensor>& out) {
 // forward()'s outputs, flattened, for the graph run on the module `self`.
 std::vector<at::Tensor> outputsOf(const torch::jit::Module* self, torch::jit::Graph& graph,
                                   const std::vector<at::Tensor>& inputs) {
-    harden::RunOptions run;
+    jit::RunOptions run;
     run.stage = Stage::Harden;
     for (const auto* v : graph.outputs())
         run.wanted.push_back(v);
-    auto rec = harden::runGraph(self, graph, inputs, run);
+    auto rec = jit::runGraph(self, graph, inputs, run);
     std::vector<at::Tensor> out;
     for (const auto* v : graph.outputs())
         flatten(rec.at(v), out);

@@ -3,7 +3,7 @@
 // the operations each body invokes.
 #include "check/structure_internal.h"
 
-#include "nnef/op_catalog.h"
+#include "target/op_catalog.h"
 
 #include <fmt/format.h>
 
@@ -346,7 +346,7 @@ void Checker::operationsSummary() {
             continue;
         const std::string times =
             use.count > 1 ? fmt::format(" (used {} times)", use.count) : std::string();
-        const nnef::OpInfo* op = nnef::findOp(name);
+        const target::OpInfo* op = target::findOp(name);
         if (mode == ReadMode::Strict) {
             if (!op || !op->khronos)
                 error("unknown-operation", use.first,
@@ -364,7 +364,7 @@ void Checker::operationsSummary() {
         } else if (op->tract.empty()) {
             error("unsupported-operation", use.first,
                   fmt::format("tract does not implement '{}'{}: {}", name, times, op->note));
-        } else if (op->tract != nnef::kTractStandardRegistry &&
+        } else if (op->tract != target::kTractStandardRegistry &&
                    !registries.count(std::string(op->tract))) {
             error("registry-not-declared", use.first,
                   fmt::format("'{}'{} needs 'extension tract_registry {};'{}", name, times,

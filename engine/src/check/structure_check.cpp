@@ -4,8 +4,8 @@
 #include "check/structure_check.h"
 
 #include "check/structure_internal.h"
-#include "nnef/lexer.h"
-#include "nnef/op_catalog.h"
+#include "reader/lexer.h"
+#include "target/op_catalog.h"
 
 #include <fmt/format.h>
 
@@ -99,7 +99,7 @@ void Checker::extensions() {
                                   ext.text, w.size() - 1));
                 continue;
             }
-            const auto canonical = nnef::canonicalRegistry(w[1]);
+            const auto canonical = target::canonicalRegistry(w[1]);
             if (canonical.empty())
                 error("unknown-registry", ext.loc,
                       fmt::format("tract has no registry '{}' (\"Registry not found\")", w[1]));
@@ -155,7 +155,7 @@ void Checker::documentRules() {
             error("duplicate-fragment", f.loc,
                   fmt::format("fragment '{}' is defined more than once", f.name));
         if (mode == ReadMode::Strict) {
-            if (const auto* op = nnef::findOp(f.name); op && op->khronos)
+            if (const auto* op = target::findOp(f.name); op && op->khronos)
                 error("duplicate-fragment", f.loc,
                       fmt::format("fragment '{}' redefines a standard operation", f.name));
             keywordName(f.name, f.loc);

@@ -1,13 +1,13 @@
 // Tier 0 of the checks: structural rules an NNEF artifact must follow, read
-// back by t2n's own reader (nnef/model_reader.h). Single assignment, defined
+// back by t2n's own reader (reader/model_reader.h). Single assignment, defined
 // before use, graph inputs and outputs, variables against their .dat files,
 // graph.quant keys, the operations the target knows, and the target's own
 // rules (tract: template-safe text, registries declared; Khronos: KHR
 // extensions only, no keywords as names, version 1.0).
 #pragma once
 
-#include "nnef/ast.h"
-#include "nnef/model_reader.h"
+#include "reader/ast.h"
+#include "reader/model_reader.h"
 
 #include <string>
 #include <vector>

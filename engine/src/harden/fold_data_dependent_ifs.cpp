@@ -1,7 +1,7 @@
 #include "harden/fold_data_dependent_ifs.h"
 
-#include "harden/graph_runner.h"
 #include "harden/graph_utils.h"
+#include "jit/graph_runner.h"
 
 #include <fmt/format.h>
 

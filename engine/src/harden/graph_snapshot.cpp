@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace t2n::harden {
@@ -37,6 +38,10 @@ public:
     GraphSnapshot build() {
         for (const Value* v : g_.inputs())
             snap_.inputs.push_back(v->debugName());
+        // TorchScript prints "graph(" with one input per line, then one line
+        // per node; a node's blocks follow it, each as a "blockN(...):" line,
+        // its nodes, and a "-> (...)" line (string constants are escaped).
+        line_ = 1 + std::max<int>(1, static_cast<int>(g_.inputs().size()));
         addBlock(g_.block(), -1, -1);
         for (const Value* v : g_.outputs()) {
             snap_.outputs.push_back(v->debugName());
@@ -74,11 +79,14 @@ private:
             s.source = where(n);
             s.parent = parent;
             s.block = index;
+            s.line = line_++;
             snap_.nodes.push_back(std::move(s));
             StableId id = snap_.nodes.back().id;
             for (size_t b = 0; b < n->blocks().size(); ++b) {
                 const auto* inner = n->blocks()[b];
+                ++line_; // blockN(...):
                 addBlock(inner, id, static_cast<int>(b));
+                ++line_; // -> (...)
                 // Block results flow back to the enclosing node.
                 for (const Value* v : inner->outputs())
                     snap_.edges.push_back({producer(v), id, v->debugName()});
@@ -89,6 +97,7 @@ private:
     const torch::jit::Graph& g_;
     const NodeIdentity& ids_;
     GraphSnapshot snap_;
+    int line_ = 1;
 };
 } // namespace
 

@@ -70,4 +70,14 @@ bool PassContext::canRun(std::string_view what) {
     return true;
 }
 
+Recorded runAndRecord(const PassContext& ctx, const std::vector<const torch::jit::Value*>& wanted) {
+    jit::RunOptions options;
+    options.stage = Stage::Harden;
+    options.wanted = wanted;
+    if (options.wanted.empty())
+        return {};
+    return jit::runGraph(ctx.module ? &*ctx.module : nullptr, *ctx.graph, ctx.exampleInputs,
+                         options);
+}
+
 } // namespace t2n::harden

@@ -5,6 +5,7 @@
 // so that a global limit (`--harden-step N`) can stop the chain anywhere.
 #pragma once
 
+#include "jit/graph_runner.h"
 #include "t2n/harden.h"
 
 #include <torch/script.h>
@@ -71,5 +72,11 @@ private:
     RewriteBudget ownBudget_;
     RewriteBudget* budget_;
 };
+
+using jit::Recorded;
+
+/// The passes that need values: runs ctx.graph on ctx.module and
+/// ctx.exampleInputs, recording `wanted` (nothing when it is empty).
+Recorded runAndRecord(const PassContext& ctx, const std::vector<const torch::jit::Value*>& wanted);
 
 } // namespace t2n::harden

@@ -1,7 +1,7 @@
 #include "harden/replace_size_calls_with_constants.h"
 
-#include "harden/graph_runner.h"
 #include "harden/graph_utils.h"
+#include "jit/graph_runner.h"
 
 #include <fmt/format.h>
 

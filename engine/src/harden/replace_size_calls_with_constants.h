@@ -7,7 +7,7 @@
 //
 // Scripted models guard on shapes (`if x.dim() == 1:`, `assert x.dim() == 3`);
 // folding these sizes is what lets the constant folds collapse the guards.
-// The sizes come from one run of the graph (graph_runner.h): LibTorch 1.13's
+// The sizes come from one run of the graph (jit/graph_runner.h): LibTorch 1.13's
 // shape analysis gives no concrete shapes.
 #pragma once
 

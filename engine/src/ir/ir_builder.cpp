@@ -1,8 +1,8 @@
 #include "ir/ir_builder.h"
 
 #include "ir/packed_params.h"
+#include "jit/torch_bridge.h"
 #include "t2n/error.h"
-#include "tensors/torch_bridge.h"
 
 #include <fmt/format.h>
 
@@ -91,7 +91,7 @@ bool carriesTensors(ValueKind k) {
 
 std::optional<Constant> constantOf(const c10::IValue& v) {
     if (v.isTensor())
-        return tensors::toTensorData(v.toTensor());
+        return jit::toTensorData(v.toTensor());
     if (v.isInt())
         return v.toInt();
     if (v.isDouble())
@@ -224,7 +224,7 @@ public:
     }
 
 private:
-    const c10::IValue* recorded(const harden::Recorded* rec, const JitValue* v) const {
+    const c10::IValue* recorded(const jit::Recorded* rec, const JitValue* v) const {
         if (!rec)
             return nullptr;
         auto it = rec->find(v);
@@ -242,7 +242,7 @@ private:
                 v.kind = kindOf(*iv);
             if (iv->isTensor()) {
                 const auto& t = iv->toTensor();
-                auto dt = tensors::fromScalarType(t.scalar_type());
+                auto dt = jit::fromScalarType(t.scalar_type());
                 if (dt)
                     v.dtype = *dt;
                 v.quant = quantizationOf(t);
@@ -374,7 +374,7 @@ private:
             const auto& t = iv->toTensor();
             v.shape = t.sizes().vec();
             v.symbols.assign(v.shape.size(), "");
-            if (auto dt = tensors::fromScalarType(t.scalar_type()))
+            if (auto dt = jit::fromScalarType(t.scalar_type()))
                 v.dtype = *dt;
             auto it = in_.prepared->paramNames.find(t.data_ptr());
             if (it != in_.prepared->paramNames.end())
@@ -424,7 +424,7 @@ private:
         v.kind = ValueKind::Tensor;
         v.shape = t.sizes().vec();
         v.symbols.assign(v.shape.size(), "");
-        if (auto dt = tensors::fromScalarType(t.scalar_type()))
+        if (auto dt = jit::fromScalarType(t.scalar_type()))
             v.dtype = *dt;
         v.constant = constantOf(c10::IValue(t));
         auto it = in_.prepared->paramNames.find(t.data_ptr());
@@ -467,7 +467,7 @@ private:
             v.paramName = name;
             v.shape = obj.toTensor().sizes().vec();
             v.symbols.assign(v.shape.size(), "");
-            if (auto dt = tensors::fromScalarType(obj.toTensor().scalar_type()))
+            if (auto dt = jit::fromScalarType(obj.toTensor().scalar_type()))
                 v.dtype = *dt;
         }
         return true;

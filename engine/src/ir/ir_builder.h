@@ -3,8 +3,8 @@
 // dynamic axes when there are any).
 #pragma once
 
-#include "harden/graph_runner.h"
 #include "harden/prepare_graph.h"
+#include "jit/graph_runner.h"
 #include "t2n/ir.h"
 
 #include <map>
@@ -15,9 +15,9 @@ namespace t2n::ir {
 
 struct TraceInputs {
     const harden::PreparedModule* prepared = nullptr;
-    const harden::Recorded* main = nullptr;
+    const jit::Recorded* main = nullptr;
     /// Same graph run with the dynamic axes at other sizes; null when static.
-    const harden::Recorded* probe = nullptr;
+    const jit::Recorded* probe = nullptr;
     /// Symbol of each dynamic axis, per graph input (after self).
     std::vector<std::map<int, std::string>> inputSymbols;
 };

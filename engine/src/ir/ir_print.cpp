@@ -1,5 +1,6 @@
 #include "t2n/ir.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace t2n::ir {
@@ -74,12 +75,22 @@ std::string constantText(const Value& v) {
 }
 } // namespace
 
-std::string Graph::print() const {
+std::string Graph::print(std::vector<int>* nodeLines) const {
     std::string out = "inputs:\n";
     for (ValueId id : inputs)
         out += fmt::format("  %{} : {}\n", value(id).debugName, typeOf(value(id)));
     out += "nodes:\n";
+    if (nodeLines)
+        nodeLines->clear();
+    int line = 1; // of the end of `out`; constants may hold newlines, so count them
+    size_t counted = 0;
     for (const auto& n : nodes) {
+        if (nodeLines) {
+            line += static_cast<int>(
+                std::count(out.begin() + static_cast<std::ptrdiff_t>(counted), out.end(), '\n'));
+            counted = out.size();
+            nodeLines->push_back(line);
+        }
         std::vector<std::string> outs, ins;
         for (ValueId id : n.outputs)
             outs.push_back(fmt::format("%{} : {}", value(id).debugName, typeOf(value(id))));

@@ -1,7 +1,7 @@
 #include "load/example_values.h"
 
+#include "jit/torch_bridge.h"
 #include "t2n/error.h"
-#include "tensors/torch_bridge.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -141,7 +141,7 @@ std::vector<InputSpec> withFileShapes(std::vector<InputSpec> specs) {
         if (s.valuesFile.empty())
             continue;
         auto t = readExampleValues(s);
-        auto dt = tensors::fromScalarType(t.scalar_type());
+        auto dt = jit::fromScalarType(t.scalar_type());
         if (!dt)
             throw bad(s, "the tensor's dtype is not one t2n exports");
         s.shape = t.sizes().vec();

@@ -1,7 +1,7 @@
 #include "load/module_loader.h"
 
+#include "jit/torch_bridge.h"
 #include "load/example_values.h"
-#include "tensors/torch_bridge.h"
 
 #include "t2n/error.h"
 
@@ -96,7 +96,7 @@ at::Tensor inlineValues(const InputSpec& s) {
             "give one value for every element, or a single value for all");
     at::Tensor t = at::tensor(s.values, at::TensorOptions().dtype(at::kDouble));
     t = given == 1 ? t.reshape({}).expand(s.shape).contiguous() : t.reshape(s.shape);
-    return t.to(tensors::toScalarType(s.dtype));
+    return t.to(jit::toScalarType(s.dtype));
 }
 } // namespace
 

@@ -1,8 +1,8 @@
 #include "target/khronos_target.h"
 
-#include "nnef/op_catalog.h"
 #include "t2n/dtype.h"
 #include "t2n/error.h"
+#include "target/op_catalog.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -76,7 +76,7 @@ std::map<std::string, std::string> fragmentsUsingTract(const nnef::Document& doc
 bool standardOperation(const std::string& op, const std::map<std::string, std::string>& fragments) {
     if (auto f = fragments.find(op); f != fragments.end())
         return f->second.empty();
-    const nnef::OpInfo* info = nnef::findOp(op);
+    const OpInfo* info = findOp(op);
     return info && info->khronos;
 }
 
@@ -93,10 +93,10 @@ std::string describeTractOperation(const std::string& op,
     const std::string tractOp = tractOperationOf(op, fragments);
     std::string what = tractOp == op ? fmt::format("'{}'", op)
                                      : fmt::format("fragment '{}' (it calls {})", op, tractOp);
-    const nnef::OpInfo* info = nnef::findOp(tractOp);
+    const OpInfo* info = findOp(tractOp);
     if (!info || info->tract.empty())
         return what;
-    if (info->tract == nnef::kTractStandardRegistry)
+    if (info->tract == kTractStandardRegistry)
         return what + ", from tract's own standard library";
     return fmt::format("{}, from tract extension {}", what, info->tract);
 }
@@ -165,7 +165,7 @@ void KhronosTarget::finishDocument(nnef::Document& doc, const ir::Graph& graph,
         if (standardOperation(inv.op, fragments))
             continue;
         byNode[inv.irNode].insert(inv.op);
-        const nnef::OpInfo* info = nnef::findOp(tractOperationOf(inv.op, fragments));
+        const OpInfo* info = findOp(tractOperationOf(inv.op, fragments));
         registries.insert(info && !info->tract.empty() ? std::string(info->tract)
                                                        : std::string("tract_core"));
     }

@@ -1,7 +1,7 @@
 #include "target/properties.h"
 
 #include "t2n/error.h"
-#include "t2n/session.h"
+#include "t2n/version.h"
 
 #include <chrono>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 #include "translate/context.h"
 
 #include "translate/nonfinite.h"
-#include "util/tensor_convert.h"
+#include "translate/tensor_convert.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -224,7 +224,7 @@ Expr Context::operand(ir::ValueId id, int64_t rank, std::optional<DType> dtype) 
                 return scalarLiteral(d.asDouble(0), want);
             bool changed = false;
             if (d.dtype() != want) {
-                d = util::convertDType(d, want);
+                d = convertDType(d, want);
                 changed = true;
             }
             if (d.rank() < rank) {

@@ -16,7 +16,7 @@
 #include "translate/nonfinite.h"
 
 #include "translate/context.h"
-#include "util/tensor_convert.h"
+#include "translate/tensor_convert.h"
 
 #include <cmath>
 #include <cstring>
@@ -74,7 +74,7 @@ Expr asVariable(Context& ctx, double v) {
     }
     TensorData data = TensorData::copyOf(t == DType::F64 ? DType::F64 : DType::F32, {}, span);
     if (t == DType::F16)
-        data = util::convertDType(data, DType::F16);
+        data = convertDType(data, DType::F16);
     return ctx.derivedTensor(std::move(data), std::isnan(v) ? "not_a_number"
                                               : v > 0       ? "pos_infinity"
                                                             : "neg_infinity");

@@ -1,6 +1,6 @@
 #include "translate/registry.h"
 
-#include "t2n/session.h"
+#include "t2n/coverage.h"
 
 #include <algorithm>
 

@@ -44,116 +44,116 @@ class GraphViewTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void init() {
-        m_graph = t2n::test::resnetLike(200); // layers of ~50 nodes: collapsed at 40
-        m_view = std::make_unique<GraphView>();
-        m_view->resize(900, 700);
-        m_view->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
-        m_view->setGraph(m_graph);
-        QVERIFY(waitForLayout(*m_view));
+        graph_ = t2n::test::resnetLike(200); // layers of ~50 nodes: collapsed at 40
+        view_ = std::make_unique<GraphView>();
+        view_->resize(900, 700);
+        view_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view_.get()));
+        view_->setGraph(graph_);
+        QVERIFY(waitForLayout(*view_));
     }
-    void cleanup() { m_view.reset(); }
+    void cleanup() { view_.reset(); }
 
     /// Big clusters open collapsed; double-clicking one expands it, again collapses it.
     void collapseExpandChangesVisibleCount() {
-        const int layer1 = nodesUnder(m_graph, "layer1");
+        const int layer1 = nodesUnder(graph_, "layer1");
         QVERIFY(layer1 > 40);
-        QVERIFY(m_view->collapsedClusters().contains("layer1"));
-        const int before = m_view->visibleNodeCount();
-        QCOMPARE(before, int(m_graph.nodes.size()) - nodesUnder(m_graph, "layer"));
-        NodeItem* box = m_view->graphScene()->nodeItem(clusterItemKey("layer1"));
+        QVERIFY(view_->collapsedClusters().contains("layer1"));
+        const int before = view_->visibleNodeCount();
+        QCOMPARE(before, int(graph_.nodes.size()) - nodesUnder(graph_, "layer"));
+        NodeItem* box = view_->graphScene()->nodeItem(clusterItemKey("layer1"));
         QVERIFY(box);
-        m_view->centerOn(box->rect().center());
-        QTest::mouseDClick(m_view->viewport(), Qt::LeftButton, {},
-                           m_view->mapFromScene(box->rect().center()));
-        QVERIFY(waitForLayout(*m_view));
-        QCOMPARE(m_view->visibleNodeCount(), before + layer1);
-        QVERIFY(!m_view->graphScene()->nodeItem(clusterItemKey("layer1")));
-        m_view->setClusterCollapsed("layer1", true);
-        QVERIFY(waitForLayout(*m_view));
-        QCOMPARE(m_view->visibleNodeCount(), before);
+        view_->centerOn(box->rect().center());
+        QTest::mouseDClick(view_->viewport(), Qt::LeftButton, {},
+                           view_->mapFromScene(box->rect().center()));
+        QVERIFY(waitForLayout(*view_));
+        QCOMPARE(view_->visibleNodeCount(), before + layer1);
+        QVERIFY(!view_->graphScene()->nodeItem(clusterItemKey("layer1")));
+        view_->setClusterCollapsed("layer1", true);
+        QVERIFY(waitForLayout(*view_));
+        QCOMPARE(view_->visibleNodeCount(), before);
     }
 
     /// Search by op kind and module path; the result model stays consistent.
     void searchFindsByKindAndModulePath() {
-        QAbstractItemModelTester tester(m_view->searchModel(),
+        QAbstractItemModelTester tester(view_->searchModel(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         int adds = 0;
-        for (const GraphNode& n : m_graph.nodes)
+        for (const GraphNode& n : graph_.nodes)
             adds += n.kind == "aten::add"; // one per residual block
-        QCOMPARE(m_view->search("aten::add", SearchField::Kind), adds);
-        QCOMPARE(m_view->searchModel()->rowCount(), adds);
-        QCOMPARE(m_view->searchModel()->index(0).data(SearchResultModel::KindRole).toString(),
+        QCOMPARE(view_->search("aten::add", SearchField::Kind), adds);
+        QCOMPARE(view_->searchModel()->rowCount(), adds);
+        QCOMPARE(view_->searchModel()->index(0).data(SearchResultModel::KindRole).toString(),
                  QString("aten::add"));
-        QVERIFY(waitForLayout(*m_view)); // the first match was revealed
-        const QString first = m_view->searchModel()->nodeId(0);
-        QVERIFY(m_view->graphScene()->nodeItem(first)->isSelected());
+        QVERIFY(waitForLayout(*view_)); // the first match was revealed
+        const QString first = view_->searchModel()->nodeId(0);
+        QVERIFY(view_->graphScene()->nodeItem(first)->isSelected());
 
-        QCOMPARE(m_view->search("layer2.1.", SearchField::ModulePath), 7);
-        QCOMPARE(m_view->search("layer2.1.", SearchField::Kind), 0);
-        QCOMPARE(m_view->search("1x128x28x28", SearchField::Shape), nodesUnder(m_graph, "layer2"));
-        m_view->search("relu2", SearchField::Name);
-        QVERIFY(waitForLayout(*m_view));
-        m_view->nextMatch();
-        QVERIFY(waitForLayout(*m_view));
-        QCOMPARE(m_view->currentMatch(), 1);
-        QVERIFY(m_view->graphScene()->nodeItem(m_view->searchModel()->nodeId(1))->isSelected());
-        m_view->previousMatch();
-        m_view->previousMatch();
-        QCOMPARE(m_view->currentMatch(), m_view->searchModel()->rowCount() - 1);
+        QCOMPARE(view_->search("layer2.1.", SearchField::ModulePath), 7);
+        QCOMPARE(view_->search("layer2.1.", SearchField::Kind), 0);
+        QCOMPARE(view_->search("1x128x28x28", SearchField::Shape), nodesUnder(graph_, "layer2"));
+        view_->search("relu2", SearchField::Name);
+        QVERIFY(waitForLayout(*view_));
+        view_->nextMatch();
+        QVERIFY(waitForLayout(*view_));
+        QCOMPARE(view_->currentMatch(), 1);
+        QVERIFY(view_->graphScene()->nodeItem(view_->searchModel()->nodeId(1))->isSelected());
+        view_->previousMatch();
+        view_->previousMatch();
+        QCOMPARE(view_->currentMatch(), view_->searchModel()->rowCount() - 1);
     }
 
     /// selectNode expands the cluster hiding the node, selects and centres it,
     /// without echoing nodeSelected; a user click does emit it.
     void programmaticSelectCentresTheNode() {
-        QSignalSpy selected(m_view.get(), &GraphView::nodeSelected);
+        QSignalSpy selected(view_.get(), &GraphView::nodeSelected);
         const QString id = "layer3.2.conv2";
-        QVERIFY(!m_view->graphScene()->nodeItem(id));
-        m_view->selectNode(id);
-        QVERIFY(waitForLayout(*m_view));
-        NodeItem* item = m_view->graphScene()->nodeItem(id);
+        QVERIFY(!view_->graphScene()->nodeItem(id));
+        view_->selectNode(id);
+        QVERIFY(waitForLayout(*view_));
+        NodeItem* item = view_->graphScene()->nodeItem(id);
         QVERIFY(item && item->isSelected());
-        QVERIFY(!m_view->collapsedClusters().contains("layer3"));
-        const QPointF centre = m_view->mapToScene(m_view->viewport()->rect().center());
+        QVERIFY(!view_->collapsedClusters().contains("layer3"));
+        const QPointF centre = view_->mapToScene(view_->viewport()->rect().center());
         QVERIFY2(QLineF(centre, item->rect().center()).length() < 2.0,
                  qPrintable(QString("view centre %1,%2").arg(centre.x()).arg(centre.y())));
         QCOMPARE(selected.count(), 0);
 
-        NodeItem* other = m_view->graphScene()->nodeItem("layer3.2.bn2");
-        m_view->centerOn(other->rect().center());
-        QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {},
-                          m_view->mapFromScene(other->rect().center()));
+        NodeItem* other = view_->graphScene()->nodeItem("layer3.2.bn2");
+        view_->centerOn(other->rect().center());
+        QTest::mouseClick(view_->viewport(), Qt::LeftButton, {},
+                          view_->mapFromScene(other->rect().center()));
         QCOMPARE(selected.count(), 1);
         QCOMPARE(selected.at(0).at(0).toString(), QString("layer3.2.bn2"));
     }
 
     /// Highlight sets outline their nodes, or the collapsed cluster hiding them.
     void highlightSetsOutlineNodes() {
-        m_view->setHighlightSet("frozen", {"conv1", "layer4.1.add"}, QColor(255, 140, 0));
-        QCOMPARE(m_view->graphScene()->nodeItem("conv1")->highlight(), QColor(255, 140, 0));
-        QCOMPARE(m_view->graphScene()->nodeItem(clusterItemKey("layer4"))->highlight(),
+        view_->setHighlightSet("frozen", {"conv1", "layer4.1.add"}, QColor(255, 140, 0));
+        QCOMPARE(view_->graphScene()->nodeItem("conv1")->highlight(), QColor(255, 140, 0));
+        QCOMPARE(view_->graphScene()->nodeItem(clusterItemKey("layer4"))->highlight(),
                  QColor(255, 140, 0));
-        QVERIFY(!m_view->graphScene()->nodeItem("bn1")->highlight().isValid());
-        m_view->clearHighlightSet("frozen");
-        QVERIFY(!m_view->graphScene()->nodeItem("conv1")->highlight().isValid());
+        QVERIFY(!view_->graphScene()->nodeItem("bn1")->highlight().isValid());
+        view_->clearHighlightSet("frozen");
+        QVERIFY(!view_->graphScene()->nodeItem("conv1")->highlight().isValid());
     }
 
     /// The minimap's outline shrinks when zooming in; clicking it moves the view.
     void minimapShowsAndMovesTheView() {
-        m_view->setClusterCollapsed("layer1", false);
-        QVERIFY(waitForLayout(*m_view));
-        m_view->fitGraph();
-        GraphMinimap* map = m_view->minimap();
+        view_->setClusterCollapsed("layer1", false);
+        QVERIFY(waitForLayout(*view_));
+        view_->fitGraph();
+        GraphMinimap* map = view_->minimap();
         QVERIFY(map->isVisible());
         const QRectF fitted = map->visibleRect();
         for (int i = 0; i < 6; ++i)
-            m_view->zoomIn();
+            view_->zoomIn();
         const QRectF zoomed = map->visibleRect();
         const auto area = [](const QRectF& r) { return r.width() * r.height(); };
         QVERIFY(area(zoomed) < area(fitted) / 3); // 6 steps of 1.25 = 3.8x
         const QPointF target(map->width() / 2.0, map->height() * 0.8);
         QTest::mouseClick(map, Qt::LeftButton, {}, target.toPoint());
-        const QPointF centre = m_view->mapToScene(m_view->viewport()->rect().center());
+        const QPointF centre = view_->mapToScene(view_->viewport()->rect().center());
         const QPointF wanted = map->toScene(target.toPoint());
         QVERIFY(QLineF(centre, wanted).length() < 40);
     }
@@ -163,19 +163,19 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QString error;
         const QString png = dir.filePath("graph.png");
-        QVERIFY2(m_view->exportImage(png, GraphView::ExportArea::WholeGraph, &error),
+        QVERIFY2(view_->exportImage(png, GraphView::ExportArea::WholeGraph, &error),
                  qPrintable(error));
         const QImage image(png);
         QVERIFY(!image.isNull());
         QVERIFY(inkedPixels(image) > image.width() * image.height() / 100);
 
         const QString part = dir.filePath("part.png");
-        m_view->zoomIn();
-        QVERIFY(m_view->exportImage(part, GraphView::ExportArea::VisiblePart, &error));
+        view_->zoomIn();
+        QVERIFY(view_->exportImage(part, GraphView::ExportArea::VisiblePart, &error));
         QVERIFY(inkedPixels(QImage(part)) > 100);
 
         const QString svg = dir.filePath("graph.svg");
-        QVERIFY2(m_view->exportImage(svg, GraphView::ExportArea::WholeGraph, &error),
+        QVERIFY2(view_->exportImage(svg, GraphView::ExportArea::WholeGraph, &error),
                  qPrintable(error));
         QSvgRenderer renderer(svg);
         QVERIFY(renderer.isValid());
@@ -185,14 +185,14 @@ private Q_SLOTS:
         renderer.render(&painter);
         painter.end();
         QVERIFY(inkedPixels(drawn) > 1000);
-        QVERIFY(!m_view->exportImage(dir.filePath("no/such/dir/x.png"),
-                                     GraphView::ExportArea::WholeGraph, &error));
+        QVERIFY(!view_->exportImage(dir.filePath("no/such/dir/x.png"),
+                                    GraphView::ExportArea::WholeGraph, &error));
         QVERIFY(error.contains("export"));
     }
 
 private:
-    GraphData m_graph;
-    std::unique_ptr<GraphView> m_view;
+    GraphData graph_;
+    std::unique_ptr<GraphView> view_;
 };
 
 T2N_TEST_SUITE(GraphViewTest)

@@ -1,9 +1,11 @@
 # tests/ui/studio: models and controller of ui/session, the studio windows.
 target_sources(t2n_ui_tests PRIVATE
   studio/tst_session_models.cpp
+  studio/tst_selection_index.cpp
   studio/tst_studio_flows.cpp
   studio/tst_screenshots.cpp
 )
 t2n_ui_suite(session_models NEEDS_MODELS)
+t2n_ui_suite(selection_index)
 t2n_ui_suite(studio_flows NEEDS_MODELS TIMEOUT 600)
 t2n_ui_suite(screenshots NEEDS_MODELS TIMEOUT 900)

@@ -1,0 +1,180 @@
+#include "jit/graph_runner.h"
+
+#include "t2n/error.h"
+
+#include <torch/csrc/jit/runtime/interpreter.h>
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace t2n::jit {
+
+using torch::jit::Value;
+
+namespace {
+// Collects PyTorch's warnings of a run (or drops them) instead of stderr.
+class CollectWarnings : public c10::WarningHandler {
+public:
+    explicit CollectWarnings(std::vector<std::string>* out) : out_(out) {}
+    void process(const c10::SourceLocation&, const std::string& msg, bool) override {
+        if (out_ && std::find(out_->begin(), out_->end(), msg) == out_->end())
+            out_->push_back(msg);
+    }
+
+private:
+    std::vector<std::string>* out_;
+};
+
+// The interpreter's message is a TorchScript traceback; its last
+// "...Error: " line says what went wrong.
+std::string lastErrorLine(const std::string& what) {
+    std::string best;
+    size_t pos = 0;
+    while (pos < what.size()) {
+        size_t end = what.find('\n', pos);
+        std::string line = what.substr(pos, end == std::string::npos ? end : end - pos);
+        if (line.find("Error: ") != std::string::npos)
+            best = line;
+        if (end == std::string::npos)
+            break;
+        pos = end + 1;
+    }
+    return best.empty() ? what.substr(0, what.find('\n')) : best;
+}
+
+bool setsAttributes(const torch::jit::Block* block) {
+    for (const torch::jit::Node* n : block->nodes()) {
+        if (n->kind() == c10::prim::SetAttr)
+            return true;
+        for (const torch::jit::Block* b : n->blocks())
+            if (setsAttributes(b))
+                return true;
+    }
+    return false;
+}
+
+/// Runs `copy` (the graph's own copy: a run may change it) on `self` and
+/// `inputs`; a graph that sets attributes gets a deep copy of `self`.
+torch::jit::Stack runCopy(const torch::jit::Module* self,
+                          const std::shared_ptr<torch::jit::Graph>& copy,
+                          const std::vector<at::Tensor>& inputs) {
+    torch::jit::Stack stack;
+    if (self)
+        stack.emplace_back(setsAttributes(copy->block()) ? self->deepcopy()._ivalue()
+                                                         : self->_ivalue());
+    for (const auto& t : inputs)
+        stack.emplace_back(t);
+    torch::NoGradGuard noGrad;
+    torch::jit::Code code(copy, "t2n_run");
+    torch::jit::InterpreterState state(code);
+    state.run(stack);
+    return stack;
+}
+
+bool recordable(const Value* v) {
+    auto kind = v->type()->kind();
+    return kind != c10::TypeKind::ClassType && kind != c10::TypeKind::FunctionType &&
+           kind != c10::TypeKind::InterfaceType;
+}
+} // namespace
+
+Recorded runGraph(const torch::jit::Module* self, torch::jit::Graph& graph,
+                  const std::vector<at::Tensor>& inputs, const RunOptions& options) {
+    auto copy = graph.copy();
+    // copy() keeps input and node order, so top-level values pair up in order.
+    std::unordered_map<const Value*, Value*> twin;
+    std::vector<const Value*> all;
+    auto pair = [&](at::ArrayRef<Value*> x, at::ArrayRef<Value*> y) {
+        for (size_t i = 0; i < x.size(); ++i) {
+            twin.emplace(x[i], y[i]);
+            if (recordable(x[i]))
+                all.push_back(x[i]);
+        }
+    };
+    pair(graph.inputs(), copy->inputs());
+    auto a = graph.nodes().begin();
+    auto b = copy->nodes().begin();
+    for (; a != graph.nodes().end(); ++a, ++b)
+        pair(a->outputs(), b->outputs());
+
+    const auto& wanted = options.wanted.empty() ? all : options.wanted;
+    std::vector<const Value*> order;
+    std::vector<Value*> outs;
+    for (const Value* v : wanted) {
+        auto it = twin.find(v);
+        if (it == twin.end() || std::find(order.begin(), order.end(), v) != order.end())
+            continue;
+        order.push_back(v);
+        outs.push_back(it->second);
+    }
+    auto* tuple = copy->insertNode(copy->createTuple(outs));
+    copy->return_node()->removeAllInputs();
+    copy->registerOutput(tuple->output());
+
+    const size_t receiver = self ? 1 : 0;
+    if (graph.inputs().size() != inputs.size() + receiver)
+        throw Error(options.stage, ErrorCode::InvalidOption,
+                    fmt::format("forward() takes {} input(s) but {} were given",
+                                graph.inputs().size() - receiver, inputs.size()),
+                    "give one --input per forward() argument, in order");
+    torch::jit::Stack stack;
+    CollectWarnings collector(options.warnings);
+    c10::Warning::WarningHandlerGuard guard(&collector);
+    try {
+        stack = runCopy(self, copy, inputs);
+    } catch (const std::exception& e) {
+        const auto* c10e = dynamic_cast<const c10::Error*>(&e);
+        throw Error(options.stage, ErrorCode::ModelRun,
+                    fmt::format("the model failed on the example inputs: {}",
+                                lastErrorLine(c10e ? c10e->what_without_backtrace() : e.what())),
+                    "check that --input shapes and dtypes are what forward() expects");
+    }
+    auto elements = stack.back().toTupleRef().elements();
+    Recorded out;
+    for (size_t i = 0; i < order.size(); ++i)
+        out.emplace(order[i], elements[i]);
+    return out;
+}
+
+const torch::jit::Node* firstFailingNode(const torch::jit::Module* self, torch::jit::Graph& graph,
+                                         const std::vector<at::Tensor>& inputs) {
+    const std::vector<torch::jit::Node*> top(graph.nodes().begin(), graph.nodes().end());
+    // Runs the top-level nodes 0..last, the later ones dropped: true when it fails.
+    auto prefixFails = [&](size_t last) {
+        auto copy = graph.copy();
+        std::vector<torch::jit::Node*> nodes(copy->nodes().begin(), copy->nodes().end());
+        std::vector<Value*> outs;
+        for (size_t i = 0; i <= last; ++i)
+            for (Value* o : nodes[i]->outputs())
+                outs.push_back(o);
+        copy->return_node()->removeAllInputs();
+        copy->registerOutput(copy->insertNode(copy->createTuple(outs))->output());
+        // In reverse order each later node's outputs have lost their last use.
+        for (size_t i = nodes.size(); i-- > last + 1;) {
+            if (nodes[i]->hasUses())
+                return false; // cannot cut here; treat as running
+            nodes[i]->destroy();
+        }
+        try {
+            CollectWarnings quiet(nullptr);
+            c10::Warning::WarningHandlerGuard guard(&quiet);
+            runCopy(self, copy, inputs);
+            return false;
+        } catch (const std::exception&) {
+            return true;
+        }
+    };
+    if (top.empty() || !prefixFails(top.size() - 1))
+        return nullptr;
+    size_t lo = 0, hi = top.size() - 1; // the prefix ending at hi fails
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (prefixFails(mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return top[lo];
+}
+
+} // namespace t2n::jit

@@ -1,0 +1,267 @@
+#include "reader/archive_reader.h"
+
+#include "t2n/error.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <fmt/format.h>
+
+#include <array>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace t2n::archive {
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& artifact, const std::string& entry,
+                         const std::string& why) {
+    constexpr ErrorCode code = ErrorCode::ModelFile;
+    if (entry.empty())
+        throw Error(Stage::Check, code, fmt::format("{}: {}", artifact, why));
+    throw Error(Stage::Check, code, fmt::format("{}: entry '{}': {}", artifact, entry, why));
+}
+
+/// Budget bookkeeping shared by the folder and tar readers.
+class Budget {
+public:
+    Budget(const ReadLimits& limits, std::string artifact)
+        : limits_(limits), artifact_(std::move(artifact)) {}
+
+    /// Before reading an entry whose size is known up front.
+    void announce(const std::string& entry, uint64_t size) const {
+        if (size > limits_.maxEntryBytes)
+            refuse(artifact_, entry,
+                   fmt::format("{} bytes is over the per-entry limit of {} bytes", size,
+                               limits_.maxEntryBytes));
+        if (size > limits_.maxTotalBytes - std::min(total_, limits_.maxTotalBytes))
+            overTotal(entry, total_ + size);
+    }
+    /// While reading: counts what was really produced (a tar header may lie,
+    /// and a compressed stream may expand beyond what it announced).
+    void consume(const std::string& entry, uint64_t entrySoFar, uint64_t more) {
+        if (entrySoFar + more > limits_.maxEntryBytes)
+            refuse(artifact_, entry,
+                   fmt::format("more than the per-entry limit of {} bytes", limits_.maxEntryBytes));
+        total_ += more;
+        if (total_ > limits_.maxTotalBytes)
+            overTotal(entry, total_);
+    }
+
+private:
+    [[noreturn]] void overTotal(const std::string& entry, uint64_t total) const {
+        refuse(artifact_, entry,
+               fmt::format("the artifact's entries add up to {} bytes or more, over the limit of "
+                           "{} bytes (an archive bomb?)",
+                           total, limits_.maxTotalBytes));
+    }
+    ReadLimits limits_;
+    std::string artifact_;
+    uint64_t total_ = 0;
+};
+
+void checkDuplicate(std::set<std::string>& seen, const std::string& artifact,
+                    const std::string& path) {
+    if (!seen.insert(path).second)
+        refuse(artifact, path, "appears twice in the archive");
+}
+
+ArchiveContents readFolder(const fs::path& root, const ReadLimits& limits) {
+    const std::string artifact = root.string();
+    ArchiveContents out;
+    out.kind = ArchiveContents::Kind::Folder;
+    Budget budget(limits, artifact);
+    std::set<std::string> seen;
+    std::error_code ec;
+    fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end;
+    if (ec)
+        refuse(artifact, "", "cannot list the folder: " + ec.message());
+    for (; it != end; it.increment(ec)) {
+        if (ec)
+            refuse(artifact, "", "cannot list the folder: " + ec.message());
+        const fs::path rel = it->path().lexically_relative(root);
+        const std::string relText = rel.generic_string();
+        bool hidden = false;
+        const std::string path = cleanEntryPath(relText, &hidden);
+        const auto status = it->symlink_status(ec);
+        if (ec)
+            refuse(artifact, relText, "cannot stat: " + ec.message());
+        if (hidden) {
+            // tract never looks inside dot-folders: neither do we.
+            out.hidden.push_back(relText);
+            if (fs::is_directory(status))
+                it.disable_recursion_pending();
+            continue;
+        }
+        if (fs::is_symlink(status))
+            refuse(artifact, relText, "is a symbolic link; links are not allowed in an artifact");
+        if (fs::is_directory(status))
+            continue;
+        if (!fs::is_regular_file(status))
+            refuse(artifact, relText, "is not a regular file (device, FIFO or socket)");
+        const uint64_t size = fs::file_size(it->path(), ec);
+        if (ec)
+            refuse(artifact, relText, "cannot stat: " + ec.message());
+        budget.announce(path, size);
+        std::ifstream in(it->path(), std::ios::binary);
+        if (!in)
+            refuse(artifact, relText, "cannot be opened for reading");
+        ArchiveEntry entry{path, std::vector<std::byte>(size)};
+        in.read(reinterpret_cast<char*>(entry.bytes.data()), static_cast<std::streamsize>(size));
+        if (static_cast<uint64_t>(in.gcount()) != size)
+            refuse(artifact, relText, "changed size while being read");
+        budget.consume(path, 0, size);
+        checkDuplicate(seen, artifact, path);
+        out.entries.push_back(std::move(entry));
+    }
+    return out;
+}
+
+struct ArchiveCloser {
+    void operator()(struct archive* a) const { archive_read_free(a); }
+};
+
+bool hasGzipMagic(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::array<unsigned char, 2> magic{};
+    in.read(reinterpret_cast<char*>(magic.data()), 2);
+    return in.gcount() == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+const char* entryKind(mode_t type) {
+    switch (type) {
+    case AE_IFLNK:
+        return "is a symbolic link; links are not allowed in an artifact";
+    case AE_IFCHR:
+        return "is a character device";
+    case AE_IFBLK:
+        return "is a block device";
+    case AE_IFIFO:
+        return "is a FIFO";
+    case AE_IFSOCK:
+        return "is a socket";
+    default:
+        return "is not a regular file";
+    }
+}
+
+ArchiveContents readTar(const fs::path& file, const ReadLimits& limits) {
+    const std::string artifact = file.string();
+    ArchiveContents out;
+    // Like tract: gzip when the first two bytes say so, plain tar otherwise,
+    // whatever the file name claims.
+    const bool gzip = hasGzipMagic(file);
+    out.kind = gzip ? ArchiveContents::Kind::Gzip : ArchiveContents::Kind::Tar;
+    std::unique_ptr<struct archive, ArchiveCloser> a(archive_read_new());
+    if (!a)
+        throw Error(Stage::Check, ErrorCode::Internal, "libarchive: out of memory");
+    archive_read_support_format_tar(a.get());
+    if (gzip)
+        archive_read_support_filter_gzip(a.get());
+    if (archive_read_open_filename(a.get(), artifact.c_str(), 64 * 1024) != ARCHIVE_OK)
+        refuse(artifact, "",
+               fmt::format("not a readable tar archive: {}", archive_error_string(a.get())));
+    Budget budget(limits, artifact);
+    std::set<std::string> seen;
+    std::vector<std::byte> chunk(64 * 1024);
+    while (true) {
+        struct archive_entry* e = nullptr;
+        const int r = archive_read_next_header(a.get(), &e);
+        if (r == ARCHIVE_EOF)
+            break;
+        if (r < ARCHIVE_WARN)
+            refuse(artifact, "",
+                   fmt::format("broken tar archive after {} entries: {}", seen.size(),
+                               archive_error_string(a.get())));
+        const char* rawName = archive_entry_pathname(e);
+        if (!rawName || !*rawName)
+            refuse(artifact, "", fmt::format("entry #{} has no usable path", seen.size() + 1));
+        const std::string raw = rawName;
+        bool hidden = false;
+        const std::string path = cleanEntryPath(raw, &hidden);
+        if (archive_entry_hardlink(e))
+            refuse(artifact, raw, "is a hard link; links are not allowed in an artifact");
+        const mode_t type = archive_entry_filetype(e);
+        if (hidden) {
+            out.hidden.push_back(raw);
+            continue;
+        }
+        if (type == AE_IFDIR)
+            continue;
+        if (type != AE_IFREG)
+            refuse(artifact, raw, entryKind(type));
+        if (path.empty())
+            refuse(artifact, raw, "a file entry needs a name");
+        if (archive_entry_size_is_set(e))
+            budget.announce(path, static_cast<uint64_t>(archive_entry_size(e)));
+        ArchiveEntry entry{path, {}};
+        while (true) {
+            const la_ssize_t n = archive_read_data(a.get(), chunk.data(), chunk.size());
+            if (n < 0)
+                refuse(artifact, raw,
+                       fmt::format("cannot be read: {}", archive_error_string(a.get())));
+            if (n == 0)
+                break;
+            budget.consume(path, entry.bytes.size(), static_cast<uint64_t>(n));
+            entry.bytes.insert(entry.bytes.end(), chunk.begin(), chunk.begin() + n);
+        }
+        checkDuplicate(seen, artifact, path);
+        out.entries.push_back(std::move(entry));
+    }
+    return out;
+}
+
+} // namespace
+
+std::string cleanEntryPath(const std::string& raw, bool* hidden) {
+    *hidden = false;
+    std::string_view p = raw;
+    if (!p.empty() && p.front() == '/')
+        throw Error(Stage::Check, ErrorCode::ModelFile,
+                    fmt::format("entry '{}': absolute paths are not allowed in an artifact", raw));
+    // tract strips one leading "./"; tar tools may write several.
+    while (p.starts_with("./"))
+        p.remove_prefix(2);
+    std::string out;
+    std::size_t start = 0;
+    while (start <= p.size()) {
+        std::size_t slash = p.find('/', start);
+        if (slash == std::string_view::npos)
+            slash = p.size();
+        const std::string_view part = p.substr(start, slash - start);
+        start = slash + 1;
+        if (part.empty())
+            continue; // "a//b" and the trailing '/' of a directory
+        if (part == "..")
+            throw Error(Stage::Check, ErrorCode::ModelFile,
+                        fmt::format("entry '{}': '..' components would escape the artifact", raw));
+        if (part.front() == '.')
+            *hidden = true; // reported by the caller; ".." was refused above
+        if (!out.empty())
+            out += '/';
+        out += part;
+    }
+    if (*hidden)
+        return {};
+    return out;
+}
+
+ArchiveContents readArchive(const fs::path& artifact, const ReadLimits& limits) {
+    std::error_code ec;
+    const auto status = fs::status(artifact, ec);
+    if (ec || !fs::exists(status))
+        throw Error(Stage::Check, ErrorCode::ModelFile,
+                    fmt::format("{}: no such file or folder", artifact.string()));
+    if (fs::is_directory(status))
+        return readFolder(artifact, limits);
+    if (!fs::is_regular_file(status))
+        throw Error(Stage::Check, ErrorCode::ModelFile,
+                    fmt::format("{}: neither a folder nor a tar archive", artifact.string()));
+    return readTar(artifact, limits);
+}
+
+} // namespace t2n::archive

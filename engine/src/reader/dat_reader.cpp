@@ -1,0 +1,192 @@
+// NNEF .dat tensor files, read from NNEF 1.0.5 "Tensor Data Format": a
+// 128-byte little-endian header (magic, version, data length, rank, extents,
+// bits per item, item type, reserved) followed by the row-major data. Every
+// field is validated; nonzero reserved bytes are an error (the spec says they
+// must be 0, and only pre-1.0.3 writers used them).
+#include "reader/model_reader.h"
+
+#include "t2n/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <memory>
+
+namespace t2n::nnef {
+
+static_assert(std::endian::native == std::endian::little,
+              ".dat data is little-endian and is used in place");
+
+namespace {
+
+constexpr std::size_t kHeader = 128;
+constexpr uint32_t kMaxRank = 8;
+
+enum Code : uint32_t { Float = 0, UInt = 1, QUInt = 2, QInt = 3, Int = 4, Bool = 5 };
+
+uint32_t u32(const std::vector<std::byte>& b, std::size_t at) {
+    uint32_t v;
+    std::memcpy(&v, b.data() + at, 4);
+    return v;
+}
+
+[[noreturn]] void bad(const std::string& file, const std::string& message) {
+    throw Error(Stage::Check, ErrorCode::ModelFile, fmt::format("{}: {}", file, message));
+}
+
+const char* codeName(uint32_t code) {
+    switch (code) {
+    case Float:
+        return "float";
+    case UInt:
+        return "unsigned int";
+    case QUInt:
+        return "quantized unsigned int";
+    case QInt:
+        return "quantized signed int";
+    case Int:
+        return "signed int";
+    case Bool:
+        return "bool";
+    default:
+        return "unknown";
+    }
+}
+
+[[noreturn]] void badBits(const std::string& file, uint32_t code, uint32_t bits,
+                          const char* allowed) {
+    bad(file, fmt::format("bits per item (offset 44) is {}, invalid for item type {} ({}); "
+                          "expected {}",
+                          bits, code, codeName(code), allowed));
+}
+
+/// The t2n dtype of (code, bits); throws for pairs the format forbids or
+/// t2n cannot hold.
+DType dtypeOf(const std::string& file, uint32_t code, uint32_t bits) {
+    switch (code) {
+    case Float:
+        if (bits == 16)
+            return DType::F16;
+        if (bits == 32)
+            return DType::F32;
+        if (bits == 64)
+            return DType::F64;
+        badBits(file, code, bits, "16, 32 or 64");
+    case Int:
+    case QInt: // tract writes every integer tensor with the quantized codes
+        if (bits == 8)
+            return DType::I8;
+        if (bits == 16)
+            return DType::I16;
+        if (bits == 32)
+            return DType::I32;
+        if (bits == 64)
+            return DType::I64;
+        if (bits == 0 || bits > 64)
+            badBits(file, code, bits, "1 to 64");
+        break;
+    case UInt:
+    case QUInt:
+        if (bits == 8)
+            return DType::U8;
+        if (bits == 0 || bits > 64)
+            badBits(file, code, bits, "1 to 64");
+        break;
+    case Bool:
+        if (bits == 1 || bits == 8)
+            return DType::Bool;
+        badBits(file, code, bits, "1 or 8");
+    default:
+        bad(file, fmt::format("item type code (offset 48) is {}, not a Khronos code (0 float, 1 "
+                              "unsigned, 2 quantized unsigned, 3 quantized signed, 4 signed, 5 "
+                              "bool)",
+                              code));
+    }
+    bad(file, fmt::format("{}-bit {} items are valid NNEF but not supported: t2n has no such "
+                          "element type",
+                          bits, codeName(code)));
+}
+
+} // namespace
+
+TensorData readDat(std::vector<std::byte> bytes, const std::string& fileName) {
+    const std::string& f = fileName;
+    if (bytes.size() < kHeader)
+        bad(f, fmt::format("file is {} bytes, shorter than the 128-byte header", bytes.size()));
+    if (bytes[0] != std::byte{0x4E} || bytes[1] != std::byte{0xEF})
+        bad(f,
+            fmt::format("bad magic (offset 0): {:02X} {:02X}, expected 4E EF",
+                        std::to_integer<unsigned>(bytes[0]), std::to_integer<unsigned>(bytes[1])));
+    const auto major = std::to_integer<unsigned>(bytes[2]);
+    const auto minor = std::to_integer<unsigned>(bytes[3]);
+    if (major != 1 || minor != 0)
+        bad(f, fmt::format("unsupported version (offset 2) {}.{}, expected 1.0", major, minor));
+    const uint32_t length = u32(bytes, 4);
+    const uint32_t rank = u32(bytes, 8);
+    if (rank > kMaxRank)
+        bad(f, fmt::format("rank (offset 8) is {}, more than the maximum of 8", rank));
+    std::vector<int64_t> shape;
+    // Saturate the item count: beyond 2^40 items no u32 data length can match.
+    constexpr uint64_t kSaturated = uint64_t(1) << 40;
+    uint64_t count = 1;
+    for (uint32_t i = 0; i < kMaxRank; ++i) {
+        const uint32_t extent = u32(bytes, 12 + 4 * i);
+        if (i < rank) {
+            shape.push_back(extent);
+            count = count == 0 || extent == 0 ? 0 : std::min(kSaturated, count * extent);
+        } else if (extent != 0) {
+            bad(f, fmt::format("extent {} (offset {}) is {}, but a rank-{} tensor must leave "
+                               "unused extents 0",
+                               i, 12 + 4 * i, extent, rank));
+        }
+    }
+    const uint32_t bits = u32(bytes, 44);
+    const uint32_t itemType = u32(bytes, 48);
+    if (const uint32_t vendor = itemType >> 16; vendor != 0)
+        bad(f, fmt::format("item type (offset 48) 0x{:08X} has vendor 0x{:04X}{}; only Khronos "
+                           "item types (vendor 0) are supported",
+                           itemType, vendor,
+                           vendor == 0x5452 ? " (tract: string, complex or Q4_0 data)" : ""));
+    const DType dtype = dtypeOf(f, itemType & 0xFFFF, bits);
+    for (std::size_t at = 52; at < kHeader; ++at)
+        if (bytes[at] != std::byte{0})
+            bad(f, fmt::format("reserved byte at offset {} is 0x{:02X}; reserved bytes (offsets "
+                               "52-127) must be 0 (pre-1.0.3 quantization headers are not "
+                               "supported)",
+                               at, std::to_integer<unsigned>(bytes[at])));
+    const uint64_t needed = (count * bits + 7) / 8;
+    if (needed != length)
+        bad(f,
+            fmt::format("data length (offset 4) is {} bytes, but {}{} items of {} bits need {}{}",
+                        length, count == kSaturated ? "more than " : "", count, bits,
+                        count == kSaturated ? "more than " : "", needed));
+    const uint64_t expectedSize = kHeader + uint64_t(length);
+    if (bytes.size() < expectedSize)
+        bad(f, fmt::format("file is truncated: {} bytes, but the header promises 128 + {} = {}",
+                           bytes.size(), length, expectedSize));
+    if (bytes.size() > expectedSize)
+        bad(f, fmt::format("file is {} bytes, {} more than the 128 + {} the header promises",
+                           bytes.size(), bytes.size() - expectedSize, length));
+
+    const auto n = static_cast<std::size_t>(count);
+    if (dtype == DType::Bool) {
+        // Unpack to one byte per item; 1-bit items are packed MSB first.
+        auto out = std::make_shared<std::vector<std::byte>>(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto byte =
+                std::to_integer<unsigned>(bits == 1 ? bytes[kHeader + i / 8] : bytes[kHeader + i]);
+            const bool on = bits == 1 ? ((byte >> (7 - i % 8)) & 1u) != 0 : byte != 0;
+            (*out)[i] = std::byte{on ? uint8_t(1) : uint8_t(0)};
+        }
+        const std::byte* data = out->data();
+        return TensorData(dtype, std::move(shape), data, std::move(out));
+    }
+    // Keep the file's buffer and point past the header: no copy.
+    auto owner = std::make_shared<std::vector<std::byte>>(std::move(bytes));
+    const std::byte* data = owner->data() + kHeader;
+    return TensorData(dtype, std::move(shape), data, std::move(owner));
+}
+
+} // namespace t2n::nnef

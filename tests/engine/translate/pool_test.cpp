@@ -1,0 +1,65 @@
+// translate/lower_pool.cpp: max and average pooling, plain and adaptive, with
+// their windows, strides, padding and ceil mode.
+#include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
+
+using t2n::test::exportSnippet;
+using t2n::test::seeded;
+
+class TranslatePoolTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// max_pool2d 3x3 stride 2 padding 1: max_pool over the spatial axes only.
+    void maxPool2d() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %two : int = prim::Constant[value=2]()
+  %three : int = prim::Constant[value=3]()
+  %false : bool = prim::Constant[value=0]()
+  %k : int[] = prim::ListConstruct(%three, %three)
+  %s : int[] = prim::ListConstruct(%two, %two)
+  %p : int[] = prim::ListConstruct(%one, %one)
+  %d : int[] = prim::ListConstruct(%one, %one)
+  %y : Tensor = aten::max_pool2d(%x, %k, %s, %p, %d, %false)
+  return (%y)
+)IR",
+                               {"x:1x2x9x9:f32"});
+        EXPECT_NNEF("# CHECK: max_pool(\n# CHECK-SAME: size = [1, 1, 3, 3]", e);
+    }
+
+    /// avg_pool2d with ceil mode and padding excluded from the count.
+    void avgPool2dCeil() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %zero : int = prim::Constant[value=0]()
+  %two : int = prim::Constant[value=2]()
+  %true : bool = prim::Constant[value=1]()
+  %false : bool = prim::Constant[value=0]()
+  %none : NoneType = prim::Constant()
+  %k : int[] = prim::ListConstruct(%two, %two)
+  %p : int[] = prim::ListConstruct(%zero, %zero)
+  %y : Tensor = aten::avg_pool2d(%x, %k, %k, %p, %true, %false, %none)
+  return (%y)
+)IR",
+                               {"x:1x3x7x7:f32"});
+        EXPECT_NNEF("# CHECK: avg_pool(", e);
+    }
+
+    /// adaptive_avg_pool2d to 1x1 is a mean over the spatial axes.
+    void adaptiveAvgPoolToOne() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %size : int[] = prim::ListConstruct(%one, %one)
+  %y : Tensor = aten::adaptive_avg_pool2d(%x, %size)
+  return (%y)
+)IR",
+                               {"x:2x3x5x5:f32"});
+        EXPECT_NNEF("# CHECK: mean_reduce(\n# CHECK-SAME: axes = [2, 3]", e);
+    }
+};
+
+T2N_TEST_SUITE(TranslatePoolTest)
+#include "pool_test.moc"

@@ -1,0 +1,93 @@
+// translate/lower_shape.cpp and lower_layout.cpp: views, permutations, squeezes,
+// expansion and layout moves become reshape, transpose, squeeze, unsqueeze, tile.
+#include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
+
+using t2n::test::exportSnippet;
+using t2n::test::seeded;
+
+class TranslateShapeTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// view and permute: reshape then transpose with the same axes.
+    void viewPermute() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %two : int = prim::Constant[value=2]()
+  %six : int = prim::Constant[value=6]()
+  %four : int = prim::Constant[value=4]()
+  %zero : int = prim::Constant[value=0]()
+  %one : int = prim::Constant[value=1]()
+  %shape : int[] = prim::ListConstruct(%two, %six, %four)
+  %v : Tensor = aten::view(%x, %shape)
+  %perm : int[] = prim::ListConstruct(%zero, %two, %one)
+  %y : Tensor = aten::permute(%v, %perm)
+  return (%y)
+)IR",
+                               {"x:2x3x2x4:f32"});
+        EXPECT_NNEF("# CHECK: reshape(\n# CHECK: transpose(\n# CHECK-SAME: axes = [0, 2, 1]", e);
+    }
+
+    /// unsqueeze, squeeze of that axis, and transpose of two axes.
+    void squeezeUnsqueezeTranspose() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %zero : int = prim::Constant[value=0]()
+  %u : Tensor = aten::unsqueeze(%x, %one)
+  %s : Tensor = aten::squeeze(%u, %one)
+  %t : Tensor = aten::transpose(%s, %zero, %one)
+  return (%u, %t)
+)IR",
+                               {"x:3x4:f32"});
+        EXPECT_NNEF("# CHECK: unsqueeze(\n# CHECK: transpose(", e);
+    }
+
+    /// flatten from axis 1, as before a classifier.
+    void flatten() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %neg : int = prim::Constant[value=-1]()
+  %y : Tensor = aten::flatten(%x, %one, %neg)
+  return (%y)
+)IR",
+                               {"x:2x3x4x5:f32"});
+        EXPECT_NNEF("# CHECK: reshape(", e);
+    }
+
+    /// expand a broadcast axis: tile.
+    void expand() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %neg : int = prim::Constant[value=-1]()
+  %four : int = prim::Constant[value=4]()
+  %false : bool = prim::Constant[value=0]()
+  %size : int[] = prim::ListConstruct(%neg, %four, %neg)
+  %y : Tensor = aten::expand(%x, %size, %false)
+  return (%y)
+)IR",
+                               {"x:2x1x3:f32"});
+        EXPECT_NNEF("# CHECK: tile(", e);
+    }
+
+    /// flip and roll from the layout family.
+    void flipRoll() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %two : int = prim::Constant[value=2]()
+  %dims : int[] = prim::ListConstruct(%one)
+  %shifts : int[] = prim::ListConstruct(%two)
+  %f : Tensor = aten::flip(%x, %dims)
+  %r : Tensor = aten::roll(%x, %shifts, %dims)
+  return (%f, %r)
+)IR",
+                               {"x:2x5:f32"});
+        EXPECT_NNEF("# CHECK: graph", e);
+    }
+};
+
+T2N_TEST_SUITE(TranslateShapeTest)
+#include "shape_test.moc"
