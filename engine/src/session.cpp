@@ -10,6 +10,7 @@
 #include "jit/torch_bridge.h"
 #include "load/example_values.h"
 #include "load/module_loader.h"
+#include "translate/check_manifest.h"
 #include "translate/provenance_build.h"
 #include "translate/translator.h"
 
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
+#include <fstream>
 #include <optional>
 #include <sstream>
 #include <tuple>
@@ -64,6 +66,8 @@ struct Session::Impl {
     std::optional<ir::Graph> graph;
     std::vector<const torch::jit::Value*> jitValues; // per IR value id
     std::optional<translate::Translation> translation;
+    /// The translation's manifest, or one read beside a checked archive.
+    std::optional<CheckManifest> manifest;
     ExportReport report;
 
     void log(LogLevel level, const std::string& msg) {
@@ -107,6 +111,7 @@ void Session::load(const std::filesystem::path& model) {
     d->prepared.reset();
     d->graph.reset();
     d->translation.reset();
+    d->manifest.reset();
     d->report.model = model.string();
     d->log(LogLevel::Info, fmt::format("loaded {}", model.string()));
 }
@@ -333,6 +338,10 @@ void Session::translate(const ExportOptions& options) {
     auto translation = translate::translateGraph(*d->graph, options, props);
     d->checkCancel(Stage::Translate);
     d->translation = std::move(translation);
+    std::vector<bool> fromTorch(d->jitValues.size());
+    for (size_t i = 0; i < d->jitValues.size(); ++i)
+        fromTorch[i] = d->jitValues[i] != nullptr;
+    d->manifest = translate::checkManifest(*d->translation, *d->graph, fromTorch);
     for (const auto& w : d->translation->warnings)
         d->warn(w);
     auto& r = d->report;
@@ -361,6 +370,12 @@ std::string Session::nnefText() const {
     if (!d->translation)
         throw Error(Stage::Translate, ErrorCode::Internal, "the model has not been translated yet");
     return d->translation->text;
+}
+
+CheckManifest Session::checkManifest() const {
+    if (!d->translation)
+        throw Error(Stage::Translate, ErrorCode::Internal, "the model has not been translated yet");
+    return *d->manifest;
 }
 
 Provenance Session::provenance() const {
@@ -397,15 +412,31 @@ Artifact Session::write(const std::filesystem::path& path, const ExportOptions& 
 
 const CheckReport& Session::check(const std::filesystem::path& artifact,
                                   const ExportOptions& options) {
-    if (!d->translation)
-        translate(options);
+    // An archive with its manifest beside it (a debug bundle's) is checked
+    // without translating the model: the check needs the hardened graph only.
+    if (!d->translation) {
+        const auto beside = manifestBeside(artifact);
+        if (std::filesystem::is_regular_file(beside)) {
+            std::ifstream file(beside);
+            std::stringstream text;
+            text << file.rdbuf();
+            d->manifest = CheckManifest::fromJson(text.str(), beside.string());
+            d->log(LogLevel::Info,
+                   fmt::format("checking with {} (no translation)", beside.string()));
+            if (!d->prepared || !d->hardenedWithInputs)
+                harden(options);
+        } else {
+            translate(options);
+        }
+    }
     StageScope scope(Stage::Check, d->observer, d->report);
     check::CheckInputs in;
     in.model = &d->requireModule();
     in.prepared = &*d->prepared;
-    in.graph = &*d->graph;
-    in.jitValues = &d->jitValues;
-    in.translation = &*d->translation;
+    in.manifest = &*d->manifest;
+    if (d->translation)
+        for (const auto& v : d->translation->doc.variables)
+            in.exported.push_back({v.identifier, v.label, &v.data, v.origin, v.from});
     in.artifact = artifact;
     in.modelFile = d->modelPath;
     in.options = &options;

@@ -6,6 +6,7 @@
 
 #include "t2n/recipe.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -327,6 +328,33 @@ private Q_SLOTS:
         QVERIFY(!bundled.isEmpty());
         QCOMPARE(bundled, check["divergence"].toObject());
         QVERIFY(bundled.contains("source_file") && bundled.contains("source_line"));
+
+        // The bundle keeps the translation's manifest beside its model: checking
+        // the bundled model reads it and never traces nor translates, and names
+        // the same diverging operation.
+        const QString unpacked = out("unpacked");
+        QVERIFY(QDir().mkpath(unpacked));
+        QCOMPARE(t2n::test::run("tar", {"-xzf", out("bundle.tgz"), "-C", unpacked}).exitCode, 0);
+        const QString bundledModel = unpacked + "/bundle/model.nnef";
+        QVERIFY(fs::exists((bundledModel + ".manifest.json").toStdString()));
+        r = runT2n({"check", bundledModel, "--model", nb, "--input", "image:2x3x6x5:f32",
+                    "--report", out("again.json")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("(no translation)"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("first diverging operation: encoder_act__relu = sigmoid(...)"),
+                 qPrintable(r.err));
+        QVERIFY(r.err.contains("in module 'encoder.act'"));
+        QFile again(out("again.json"));
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        const QJsonObject second = QJsonDocument::fromJson(again.readAll()).object();
+        QStringList stages;
+        for (const auto& st : second["stages"].toArray())
+            stages << st.toObject()["stage"].toString();
+        QVERIFY2(stages.contains("check") && !stages.contains("trace") &&
+                     !stages.contains("translate"),
+                 qPrintable(stages.join(", ")));
+        QCOMPARE(second["check"].toObject()["divergence"].toObject(),
+                 check["divergence"].toObject());
     }
 
     // The export runs a tract found through --tract-bin with torch_to_nnef's

@@ -41,6 +41,58 @@ inline bool anyContains(const std::vector<std::string>& texts, const char* text)
     return false;
 }
 
+/// Short names for the bodies of the pass tests (tests/engine/harden/).
+namespace harden_test {
+
+inline auto parse(const char* ir) {
+    return parseGraph(ir);
+}
+inline int64_t count(const harden::PassContext& ctx, const char* name) {
+    return statistic(ctx, name);
+}
+inline bool anyRemark(const harden::PassContext& ctx, const char* text) {
+    return anyContains(ctx.remarks, text);
+}
+inline bool anyOf(const std::vector<std::string>& texts, const char* text) {
+    return anyContains(texts, text);
+}
+
+// `outer` calls `inner` (a custom class) and `cell` (named like nn.LSTMCell).
+inline torch::jit::Module modelWithCalls() {
+    torch::jit::Module inner("__torch__.Inner");
+    inner.register_attribute("scale", c10::FloatType::get(), 2.0);
+    inner.define("def forward(self, x):\n    return x * self.scale\n");
+    torch::jit::Module cell("__torch__.torch.nn.modules.rnn.___torch_mangle_7.LSTMCell");
+    cell.define("def forward(self, x):\n    return x + 1.0\n");
+    torch::jit::Module outer("__torch__.Outer");
+    outer.register_module("inner", inner);
+    outer.register_module("cell", cell);
+    outer.define("def forward(self, x):\n    return self.cell.forward(self.inner.forward(x))\n");
+    outer.eval();
+    return outer;
+}
+
+/// A shape-dependent If: the example's even batch takes block0.
+inline constexpr const char* kShapeIf = R"IR(
+graph(%x : Tensor):
+  %zero : int = prim::Constant[value=0]()
+  %two : int = prim::Constant[value=2]()
+  %n : int = aten::size(%x, %zero)
+  %r : int = aten::remainder(%n, %two)
+  %c : bool = aten::eq(%r, %zero)
+  %y : Tensor = prim::If(%c)
+    block0():
+      %a : Tensor = aten::neg(%x)
+      -> (%a)
+    block1():
+      %b : Tensor = aten::relu(%x)
+      -> (%b)
+  %s : int[] = prim::ListConstruct(%n)
+  %z : Tensor = aten::view(%y, %s)
+  return (%z))IR";
+
+} // namespace harden_test
+
 } // namespace t2n::test
 
 /// FileCheck directives ("# CHECK: ...", "# CHECK-NOT: ...") against the graph.

@@ -4,6 +4,7 @@
 #include "check/debug_bundle.h"
 #include "suite_macros.h"
 #include "support.h"
+#include "t2n/check_manifest.h"
 #include "t2n/error.h"
 
 #include <QFile>
@@ -153,6 +154,7 @@ private Q_SLOTS:
     void folderContents() {
         bundle_.divergenceJson = R"({"first": "conv1"})";
         bundle_.recipeJson = R"({"t2n_recipe": 1, "output": "model.nnef.tgz"})";
+        bundle_.manifestJson = R"({"t2n_check_manifest": 1})";
         const fs::path dest = root_ / "out" / "bundle";
         fs::create_directories(dest.parent_path());
         writeDebugBundle(dest, bundle_);
@@ -164,6 +166,8 @@ private Q_SLOTS:
         QCOMPARE(readFile(dest / "divergence.json"), QByteArray(R"({"first": "conv1"})"));
         QCOMPARE(readFile(dest / "recipe.json"),
                  QByteArray(R"({"t2n_recipe": 1, "output": "model.nnef.tgz"})"));
+        QCOMPARE(readFile(dest / "model.nnef.tgz.manifest.json"),
+                 QByteArray(R"({"t2n_check_manifest": 1})"));
         QCOMPARE(readFile(dest / "run.sh"), QByteArray::fromStdString(runScript(bundle_)));
         struct stat st {};
         QCOMPARE(::stat((dest / "run.sh").c_str(), &st), 0);
@@ -173,11 +177,12 @@ private Q_SLOTS:
         const QString readme = QString::fromUtf8(readFile(dest / "README.txt"));
         for (const char* name :
              {"run.sh", "model.nnef.tgz", "io.npz", "report.json", "hardened_graph.txt",
-              "divergence.json", "recipe.json", "t2n-studio", "./run.sh /path/to/tract"})
+              "divergence.json", "recipe.json", "t2n-studio", "./run.sh /path/to/tract",
+              "model.nnef.tgz.manifest.json"})
             QVERIFY2(readme.contains(name), name);
         QVERIFY(readme.contains(list(expectedArgs()).join(' ')));
         // Nothing else, and no temporary names left next to it.
-        QCOMPARE(std::distance(fs::directory_iterator(dest), fs::directory_iterator()), 8L);
+        QCOMPARE(std::distance(fs::directory_iterator(dest), fs::directory_iterator()), 9L);
         QCOMPARE(
             std::distance(fs::directory_iterator(dest.parent_path()), fs::directory_iterator()),
             1L);
@@ -327,6 +332,39 @@ private Q_SLOTS:
             expectFailure([&] { writeDebugBundle(root_ / "ro" / "b", bundle_); }, "read-only");
             QVERIFY(fs::is_empty(root_ / "ro"));
             fs::permissions(root_ / "ro", fs::perms::owner_all);
+        }
+    }
+
+    /// The check manifest: JSON round trip, and a clear refusal of what is not one.
+    void manifestJson() {
+        t2n::CheckManifest m;
+        m.inputs = {"image"};
+        m.inputIndices = {0};
+        m.outputs = {"logits"};
+        t2n::ManifestValue v;
+        v.identifier = "encoder_act__relu";
+        v.torchValue = "input.5";
+        v.node.kind = "aten::relu";
+        v.node.modulePath = "encoder.act";
+        v.node.sourceFile = "model.py";
+        v.node.sourceLine = 12;
+        m.values.push_back(v);
+        const std::string text = m.toJson();
+        const auto back = t2n::CheckManifest::fromJson(text, "m.json");
+        QCOMPARE(back.toJson(), text);
+        QCOMPARE(back.find("encoder_act__relu")->node.sourceLine, 12);
+        QVERIFY(back.find("nothing") == nullptr);
+        QCOMPARE(t2n::manifestBeside("/a/m.nnef.tgz"), fs::path("/a/m.nnef.tgz.manifest.json"));
+        QCOMPARE(t2n::manifestBeside("/a/m.nnef/"), fs::path("/a/m.nnef.manifest.json"));
+        for (const char* bad : {"not json", R"({"t2n_check_manifest": 2})",
+                                R"({"t2n_check_manifest": 1, "inputs": ["x"]})"}) {
+            try {
+                t2n::CheckManifest::fromJson(bad, "m.json");
+                QFAIL(bad);
+            } catch (const t2n::Error& e) {
+                QCOMPARE(e.stage(), t2n::Stage::Check);
+                QVERIFY2(e.message().rfind("m.json: ", 0) == 0, e.message().c_str());
+            }
         }
     }
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "t2n/bisect.h"
+#include "t2n/check_manifest.h"
 #include "t2n/coverage.h"
 #include "t2n/error.h"
 #include "t2n/ir.h"
@@ -82,6 +83,8 @@ public:
     /// Per operation line of nnefText(): identifiers, op, IR node, stable
     /// TorchScript node id (see t2n/provenance.h). After translate().
     Provenance provenance() const;
+    /// What the check needs of the translation (t2n/check_manifest.h). After translate().
+    CheckManifest checkManifest() const;
 
     /// Stage write: the artifact, written under a temporary name and renamed last.
     Artifact write(const std::filesystem::path& path, const ExportOptions& options);
@@ -90,7 +93,9 @@ public:
     /// the reference interpreter and compares every output with the
     /// TorchScript model's at options.checkTolerance (finding the first
     /// diverging operation on a mismatch), then runs the tract CLI when one is
-    /// found. Translates first if needed (for the identifier <-> node map).
+    /// found. Translates first if needed (for the identifier <-> node map),
+    /// unless a manifest lies beside the artifact (manifestBeside(artifact),
+    /// as in a debug bundle): then it hardens only.
     const CheckReport& check(const std::filesystem::path& artifact, const ExportOptions& options);
 
     /// All stages, the check included unless options.check is off. Never

@@ -78,23 +78,24 @@ OutputComparison toReport(const std::string& name, const Comparison& c) {
 // the exporter meant to write, whatever the tolerance.
 std::optional<Divergence> firstVariableDifference(const CheckInputs& in,
                                                   const nnef::LoadedModel& loaded) {
-    for (const auto& v : in.translation->doc.variables) {
+    for (const auto& v : in.exported) {
         auto it = loaded.tensors.find(v.label);
         if (it == loaded.tensors.end())
             continue; // the structural check reports missing files
         const TensorData& got = it->second;
         std::string why;
-        if (got.dtype() != v.data.dtype() || got.shape() != v.data.shape()) {
+        const TensorData& exported = *v.data;
+        if (got.dtype() != exported.dtype() || got.shape() != exported.shape()) {
             why = fmt::format("{} [{}] in the archive, {} [{}] exported", dtypeName(got.dtype()),
-                              fmt::join(got.shape(), ", "), dtypeName(v.data.dtype()),
-                              fmt::join(v.data.shape(), ", "));
+                              fmt::join(got.shape(), ", "), dtypeName(exported.dtype()),
+                              fmt::join(exported.shape(), ", "));
         } else {
-            auto a = v.data.bytes(), b = got.bytes();
+            auto a = exported.bytes(), b = got.bytes();
             for (int64_t i = 0; why.empty() && i < got.numel(); ++i) {
                 const size_t w = dtypeBits(got.dtype()) / 8;
                 if (std::memcmp(a.data() + i * w, b.data() + i * w, w) != 0)
                     why = fmt::format("element {} is {} in the archive but {} in the model", i,
-                                      got.asDouble(i), v.data.asDouble(i));
+                                      got.asDouble(i), exported.asDouble(i));
             }
         }
         if (why.empty())
@@ -196,11 +197,11 @@ CheckReport runCheck(const CheckInputs& in) {
         return finish();
 
     // Tier 1: the reference interpreter against the TorchScript model.
-    const auto& doc = in.translation->doc;
+    const CheckManifest& doc = *in.manifest;
     std::vector<at::Tensor> inputs = load::makeExampleInputs(options.inputs, options.seed);
     std::map<std::string, at::Tensor> nnefInputs;
     for (size_t k = 0; k < doc.inputs.size(); ++k)
-        nnefInputs[doc.inputs[k]] = inputs.at(in.translation->inputIndices.at(k));
+        nnefInputs[doc.inputs[k]] = inputs.at(doc.inputIndices.at(k));
     auto since = [](std::chrono::steady_clock::time_point t) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
     };
@@ -241,7 +242,7 @@ CheckReport runCheck(const CheckInputs& in) {
         auto other = load::makeExampleInputs(sized.specs, options.seed + 1);
         std::map<std::string, at::Tensor> feed;
         for (size_t k = 0; k < doc.inputs.size(); ++k)
-            feed[doc.inputs[k]] = other.at(in.translation->inputIndices.at(k));
+            feed[doc.inputs[k]] = other.at(doc.inputIndices.at(k));
         std::vector<at::Tensor> want = referenceOutputs(*in.model, other);
         interp::RunResult got = interpreter->run(feed, runOptions);
         if (got.failure) {
@@ -330,6 +331,7 @@ CheckReport runCheck(const CheckInputs& in) {
         b.hardenedGraph = hardened.str();
         if (report.diverged)
             b.divergenceJson = report.divergence.toJson();
+        b.manifestJson = in.manifest->toJson();
         if (!in.modelFile.empty()) {
             ExportRecipe recipe{std::filesystem::absolute(in.modelFile),
                                 bundledModelName(in.artifact), options};

@@ -3,14 +3,15 @@
 // independent reader and checks its structure; tier 1 runs it with the
 // reference interpreter and compares every output; on a mismatch it finds
 // the first diverging NNEF operation; tier 2 runs the tract CLI when there
-// is one. A failed check can leave a debug bundle.
+// is one. A failed check can leave a debug bundle. The check reads the
+// archive and the translation's manifest, never the translator.
 #pragma once
 
 #include "harden/prepare_graph.h"
-#include "t2n/ir.h"
+#include "t2n/check_manifest.h"
 #include "t2n/options.h"
 #include "t2n/report.h"
-#include "translate/translator.h"
+#include "t2n/tensor_data.h"
 
 #include <torch/script.h>
 
@@ -20,14 +21,26 @@
 
 namespace t2n::check {
 
+/// A variable as the translation made it (nnef::Variable without the writer's types).
+struct ExportedVariable {
+    std::string identifier;
+    std::string label;
+    const TensorData* data = nullptr;
+    std::string origin; ///< "parameter" or how it was made
+    std::string from;   ///< the parameter's name, or what was folded
+};
+
 struct CheckInputs {
     /// The model as loaded (not hardened): the reference of every comparison.
     const torch::jit::Module* model = nullptr;
+    /// The hardened module: its values are what NNEF values are compared
+    /// with when looking for the first diverging operation.
     const harden::PreparedModule* prepared = nullptr;
-    const ir::Graph* graph = nullptr;
-    /// Per IR value id, the TorchScript value it stands for (ir_builder).
-    const std::vector<const torch::jit::Value*>* jitValues = nullptr;
-    const translate::Translation* translation = nullptr;
+    /// The translation's manifest: inputs, outputs, identifier -> value.
+    const CheckManifest* manifest = nullptr;
+    /// The variables as exported, compared byte for byte with the archive's
+    /// .dat files; empty when the check reads an archive it did not write.
+    std::vector<ExportedVariable> exported;
     std::filesystem::path artifact;
     /// The TorchScript file, for the debug bundle's recipe (may be empty).
     std::filesystem::path modelFile;

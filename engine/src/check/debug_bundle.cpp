@@ -1,6 +1,7 @@
 #include "check/debug_bundle.h"
 #include "archive/sibling_path.h"
 
+#include "t2n/check_manifest.h"
 #include "t2n/error.h"
 
 #include <archive.h>
@@ -375,6 +376,11 @@ std::string readmeText(const DebugBundle& bundle) {
     if (!bundle.recipeJson.empty())
         text += "  recipe.json         the export's model and options: t2n-studio THIS_FOLDER\n"
                 "                      opens it and checks the bundled model again\n";
+    if (!bundle.manifestJson.empty())
+        text += fmt::format("  {:<19} what the check needs of the translation: t2n check\n"
+                            "                      {} --model M reads it instead of\n"
+                            "                      translating M again\n",
+                            model + ".manifest.json", model);
     text += fmt::format("\nReplay\n------\n"
                         "  ./run.sh                  # runs {}\n"
                         "  ./run.sh /path/to/tract   # another tract binary\n\n"
@@ -431,6 +437,9 @@ void writeDebugBundle(const fs::path& destination, const DebugBundle& bundle) {
                 textProducer(*bundle.divergenceJson));
     if (!bundle.recipeJson.empty())
         w->file("recipe.json", 0644, bundle.recipeJson.size(), textProducer(bundle.recipeJson));
+    if (!bundle.manifestJson.empty())
+        w->file(manifestBeside(model).string(), 0644, bundle.manifestJson.size(),
+                textProducer(bundle.manifestJson));
     w->commit();
 }
 

@@ -31,6 +31,9 @@ struct DebugBundle {
     /// The export as a recipe (t2n/recipe.h) whose output is the bundled
     /// model, so that `t2n-studio BUNDLE` opens the same export; may be empty.
     std::string recipeJson;
+    /// The translation's manifest (t2n/check_manifest.h), written beside the
+    /// bundled model so that `t2n check` reads it instead of translating; may be empty.
+    std::string manifestJson;
 };
 
 /// Name of the model inside the bundle: model.nnef (folder), model.nnef.tar

@@ -7,39 +7,40 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 namespace t2n::check {
 
 namespace {
 
-// The TorchScript value an IR value holds on the check inputs: its constant
-// (parameters, folded values) or what the recording saw.
-std::optional<at::Tensor> referenceOf(const CheckInputs& in, const jit::Recorded& rec,
-                                      ir::ValueId id) {
-    const ir::Value& v = in.graph->value(id);
-    if (v.constant)
-        if (auto* t = std::get_if<TensorData>(&*v.constant))
-            return jit::toTensor(*t);
-    const torch::jit::Value* jv = in.jitValues->at(static_cast<size_t>(id));
-    if (!jv)
+// The hardened graph's values by debug name: the graph inputs and the
+// outputs of its top-level nodes (what a run records).
+std::unordered_map<std::string, const torch::jit::Value*> valuesByName(const torch::jit::Graph& g) {
+    std::unordered_map<std::string, const torch::jit::Value*> out;
+    for (const torch::jit::Value* v : g.inputs())
+        out.emplace(v->debugName(), v);
+    for (const torch::jit::Node* n : g.nodes())
+        for (const torch::jit::Value* v : n->outputs())
+            out.emplace(v->debugName(), v);
+    return out;
+}
+
+// The TorchScript value an NNEF identifier stands for, on the check inputs.
+std::optional<at::Tensor>
+referenceOf(const ManifestValue& value, const jit::Recorded& rec,
+            const std::unordered_map<std::string, const torch::jit::Value*>& byName) {
+    if (value.torchValue.empty())
         return std::nullopt;
-    auto it = rec.find(jv);
+    auto jv = byName.find(value.torchValue);
+    if (jv == byName.end())
+        return std::nullopt;
+    auto it = rec.find(jv->second);
     if (it == rec.end() || !it->second.isTensor())
         return std::nullopt;
     // A quantized TorchScript value is compared as the real numbers it holds,
     // which is what the interpreter computes with (interp/quant.h).
     const at::Tensor& t = it->second.toTensor();
     return t.is_quantized() ? t.dequantize() : t;
-}
-
-NodeRef whereOf(const CheckInputs& in, ir::ValueId id) {
-    const ir::Value& v = in.graph->value(id);
-    if (v.producer >= 0)
-        return in.graph->node(v.producer).where;
-    NodeRef ref;
-    ref.kind = v.paramName.empty() ? "prim::Constant" : "parameter";
-    ref.valueName = v.paramName.empty() ? v.debugName : v.paramName;
-    return ref;
 }
 
 // Compares an NNEF value with its reference; operand alignment may have
@@ -79,22 +80,26 @@ ValueScan scan(const CheckInputs& in, const interp::Interpreter& interpreter,
     torchRun.stage = Stage::Check;
     jit::Recorded rec =
         jit::runGraph(&in.prepared->module, *in.prepared->graph, modelInputs, torchRun);
-    const auto& ids = in.translation->identifierValues;
+    const auto byName = valuesByName(*in.prepared->graph);
+    std::unordered_map<std::string, const ManifestValue*> manifest;
+    for (const auto& v : in.manifest->values)
+        manifest.emplace(v.identifier, &v);
     // Every operation gets the TorchScript values of its operands, so that a
     // faulty operation differs on its own instead of through accumulated error.
     std::map<std::string, at::Tensor> references;
-    for (const auto& [name, id] : ids)
-        if (auto t = referenceOf(in, rec, id))
-            references.emplace(name, *t);
+    for (const auto& v : in.manifest->values)
+        if (auto t = referenceOf(v, rec, byName))
+            references.emplace(v.identifier, *t);
     interp::Interpreter::RunOptions options;
     options.keepIntermediates = true;
     options.captureFailure = true;
     options.substitutes = &references;
     interp::RunResult run = interpreter.run(nnefInputs, options);
     for (const interp::TracedValue& tv : run.values) {
-        auto it = ids.find(tv.name);
-        if (it == ids.end())
+        auto found = manifest.find(tv.name);
+        if (found == manifest.end())
             continue; // a helper value with no TorchScript counterpart
+        const ManifestValue* value = found->second;
         auto expected = references.find(tv.name);
         if (expected == references.end())
             continue;
@@ -110,7 +115,7 @@ ValueScan scan(const CheckInputs& in, const interp::Interpreter& interpreter,
             d.identifier = tv.name;
             d.operation = tv.operation;
             d.nnefLine = tv.line;
-            d.node = whereOf(in, it->second);
+            d.node = value->node;
             d.detail = *why;
             out.first = d;
             if (!everyValue)
@@ -123,8 +128,8 @@ ValueScan scan(const CheckInputs& in, const interp::Interpreter& interpreter,
         d.identifier = detail.empty() ? std::string() : detail.front().node.valueName;
         d.operation = detail.empty() ? std::string() : detail.front().node.kind;
         d.nnefLine = detail.empty() ? 0 : detail.front().node.sourceLine;
-        if (auto it = ids.find(d.identifier); it != ids.end())
-            d.node = whereOf(in, it->second);
+        if (auto found = manifest.find(d.identifier); found != manifest.end())
+            d.node = found->second->node;
         d.detail = "the NNEF graph fails here: " + run.failure->message();
         out.first = d;
     }
