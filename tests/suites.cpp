@@ -35,6 +35,7 @@
     X(variable_stats, VariableStatsTest)                                                           \
     X(example_values, ExampleValuesTest)                                                           \
     X(recurrent_scan, RecurrentScanTest)                                                           \
+    X(symbolic_sizes, SymbolicSizesTest)                                                           \
     X(khronos_target, KhronosTargetTest)
 
 namespace t2n::test {

@@ -159,11 +159,4 @@ const harden::GraphSnapshot* finalSnapshot(const harden::HardenDiagnostics& diag
     return nullptr;
 }
 
-QSet<QString> frozenFromExampleShape(const ExportReport& report) {
-    QSet<QString> out;
-    for (int id : report.frozenNodes)
-        out.insert(irNodeKey(id));
-    return out;
-}
-
 } // namespace t2n::ui

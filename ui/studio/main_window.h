@@ -74,8 +74,6 @@ public:
     /// Per IR graph node, the check's worst value error (after a check that
     /// compared every value).
     const QHash<QString, NodeError>& nodeErrors() const { return errors_; }
-    /// IR graph nodes outlined as frozen from the example shape (dynamic exports).
-    const QSet<QString>& frozenNodes() const { return frozen_; }
     /// The IR node shown as selected everywhere (-1: none).
     int selectedIrNode() const { return selectedIrNode_; }
 
@@ -135,7 +133,6 @@ private:
     std::vector<int> nodeIrLine_, nodeTorchLine_;
     std::vector<InputSpec> pendingInputs_;
     QString lastOutput_;
-    QSet<QString> frozen_;
 };
 
 } // namespace t2n::ui
