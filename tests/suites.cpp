@@ -36,7 +36,10 @@
     X(example_values, ExampleValuesTest)                                                           \
     X(recurrent_scan, RecurrentScanTest)                                                           \
     X(symbolic_sizes, SymbolicSizesTest)                                                           \
-    X(khronos_target, KhronosTargetTest)
+    X(khronos_target, KhronosTargetTest)                                                           \
+    X(nonfinite_constants, NonFiniteConstantsTest)                                                 \
+    X(dropout_identity, DropoutIdentityTest)                                                       \
+    X(input_values, InputValuesTest)
 
 namespace t2n::test {
 
