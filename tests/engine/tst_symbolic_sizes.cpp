@@ -147,6 +147,27 @@ def forward(self, x):
                      qPrintable(QString("no '%1' in\n%2").arg(text, e.nnef)));
     }
 
+    /// tract reads symbolic slice bounds since 0.19.6: an older target is
+    /// refused with the version to use, not given bounds it would misread.
+    void symbolicSliceNeedsTract0196() {
+        const std::string forward = R"(
+def forward(self, x):
+    return x[:, : x.size(1) - 1] * 2.0
+)";
+        t2n::ExportOptions o = options({2, 6, 3}, "x:1=S");
+        o.target = t2n::TargetSpec::parse("tract@0.19.6");
+        EXPECT_PASSES_AT_TWO_SIZES(exportSnippet("slice_0196", forward, o));
+        o.target = t2n::TargetSpec::parse("tract@0.19.0");
+        try {
+            exportSnippet("slice_0190", forward, o);
+            QFAIL("exported for tract 0.19.0");
+        } catch (const t2n::Error& err) {
+            QCOMPARE(err.code(), t2n::ErrorCode::Unsupported);
+            QVERIFY2(err.render().find("0.19.6 or newer") != std::string::npos,
+                     err.render().c_str());
+        }
+    }
+
     /// A size that follows the symbol through a strided pooling, T // 2: no
     /// symbol names it, so it is read with tract_core_shape_of. (T = 13: the
     /// probe's T + 1 changes the pooled length, 12 would not.)

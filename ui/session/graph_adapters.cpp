@@ -54,11 +54,10 @@ GraphData graphFromIr(const ir::Graph& g) {
         n.properties.insert(QStringLiteral("value"), valueText(v));
         out.nodes.push_back(n);
     }
-    auto followsSymbol = [&g](const ir::Node& node) { return followsSymbol(g, node); };
     for (const ir::Node& node : g.nodes) {
         // Known values are not drawn, except those that follow a symbolic
         // axis: the archive computes them in the graph.
-        if (node.folded && !followsSymbol(node))
+        if (node.folded && !followsSymbol(g, node))
             continue;
         GraphNode n;
         n.id = irNodeKey(node.id);
@@ -83,7 +82,7 @@ GraphData graphFromIr(const ir::Graph& g) {
             const ir::Value& v = g.value(in);
             QString from;
             if (v.producer >= 0) {
-                if (g.node(v.producer).folded && !followsSymbol(g.node(v.producer)))
+                if (g.node(v.producer).folded && !followsSymbol(g, g.node(v.producer)))
                     continue; // a constant: shown in the node's properties, not as a box
                 from = irNodeKey(v.producer);
             } else if (std::find(g.inputs.begin(), g.inputs.end(), in) != g.inputs.end()) {

@@ -122,7 +122,15 @@ void lowerUnbind(Context& ctx) {
 }
 
 // slice(x, axes=[axis], begin=[b], end=[e] (, stride=[s])) with expressions.
-Kwargs sliceExprs(int64_t axis, Expr begin, Expr end, int64_t stride) {
+// tract reads symbolic slice bounds since 0.19.6; before, begin and end were
+// fixed integers (nnef/src/ops/nnef/deser.rs, `TVec<i64>`).
+Kwargs sliceExprs(Context& ctx, int64_t axis, Expr begin, Expr end, int64_t stride) {
+    const bool symbolic = begin.kind != Expr::Kind::Integer || end.kind != Expr::Kind::Integer;
+    if (symbolic && !ctx.target().atLeast("0.19.6"))
+        ctx.unsupported(fmt::format("a slice whose bounds follow a dynamic axis (begin {}, end "
+                                    "{}) needs tract 0.19.6 or newer",
+                                    nnef::printExpr(begin), nnef::printExpr(end)),
+                        "export for --target tract@0.19.6 or newer, or keep this axis static");
     Kwargs k{{"axes", Expr::ints({axis})},
              {"begin", Expr::array({std::move(begin)})},
              {"end", Expr::array({std::move(end)})}};
@@ -171,7 +179,7 @@ void lowerSlice(Context& ctx) {
             ctx.bindOut(ctx.input(0));
             return;
         }
-        ctx.emitOut("slice", {ctx.input(0)}, sliceExprs(axis, begin, end, step));
+        ctx.emitOut("slice", {ctx.input(0)}, sliceExprs(ctx, axis, begin, end, step));
         return;
     }
     int64_t start = hasStart && !ctx.isNone(2) ? ctx.intArg(2) : 0;
@@ -210,7 +218,7 @@ void lowerSelectOrNarrow(Context& ctx) {
                        : Expr::binary("+", begin, length);
         if (begin.kind == Expr::Kind::Integer && length.kind == Expr::Kind::Integer)
             end = Expr::i(begin.integer + length.integer);
-        k = sliceExprs(axis, begin, end, 1);
+        k = sliceExprs(ctx, axis, begin, end, 1);
     } else {
         int64_t n = x.shape[static_cast<size_t>(axis)];
         int64_t i = ctx.intArg(2) < 0 ? ctx.intArg(2) + n : ctx.intArg(2);
