@@ -45,6 +45,7 @@
     X(variable_stats, VariableStatsTest)                                                           \
     X(example_values, ExampleValuesTest)                                                           \
     X(recurrent_scan, RecurrentScanTest)                                                           \
+    X(symbolic_sizes, SymbolicSizesTest)                                                           \
     X(khronos_target, KhronosTargetTest)                                                           \
     X(nonfinite_constants, NonFiniteConstantsTest)                                                 \
     X(dropout_identity, DropoutIdentityTest)                                                       \

@@ -345,7 +345,6 @@ void Session::translate(const ExportOptions& options) {
     for (const auto& w : d->translation->warnings)
         d->warn(w);
     auto& r = d->report;
-    r.frozenNodes.assign(d->translation->frozenNodes.begin(), d->translation->frozenNodes.end());
     r.target = options.target.toString();
     r.torchOps = d->translation->torchOps;
     r.nnefOps = d->translation->nnefOps;

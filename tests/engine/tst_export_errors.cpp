@@ -80,6 +80,32 @@ private Q_SLOTS:
         QCOMPARE(entries(dir), 0);
     }
 
+    // A length that follows the dynamic axis through min(S, 4), which t2n
+    // cannot compute in the graph: refused (not frozen at the example's 4,
+    // which both probe sizes happen to give), naming the slice that reads it
+    // with its module path and source line, and the node that computes it.
+    void dynamicSizeNotFollowed() {
+        const QString name = "err_dynamic_unfollowable";
+        if (fixtureInfo(name).isEmpty())
+            QSKIP("fixture err_dynamic_unfollowable not generated");
+        fs::path dir = work_ / "unfollowable";
+        fs::create_directories(dir);
+        auto e = exportError(fixtureModel(name), dir / "m.nnef.tgz", fixtureOptions(name));
+        QCOMPARE(e.code(), t2n::ErrorCode::Unsupported);
+        QCOMPARE(e.stage(), t2n::Stage::Translate);
+        const QString text = QString::fromStdString(e.render());
+        QCOMPARE(e.details().size(), size_t(1));
+        const auto& d = e.details().front();
+        const QJsonObject want =
+            fixtureInfo(name).value("expect_unsupported").toArray().at(0).toObject();
+        QCOMPARE(QString::fromStdString(d.node.kind), want.value("kind").toString());
+        QCOMPARE(QString::fromStdString(d.node.modulePath), want.value("module_path").toString());
+        QCOMPARE(d.node.sourceLine, want.value("source_line").toInt());
+        QVERIFY(QString::fromStdString(d.node.sourceFile).endsWith("symbolic_models.py"));
+        QVERIFY2(text.contains("prim::min") && text.contains("dynamic axes (S)"), qPrintable(text));
+        QCOMPARE(entries(dir), 0);
+    }
+
     void missingModelFile() {
         auto e = exportError(work_ / "no-such-model.pt", work_ / "m.nnef.tar", {});
         QCOMPARE(e.code(), t2n::ErrorCode::ModelFile);

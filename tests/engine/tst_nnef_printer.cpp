@@ -58,6 +58,27 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(t2n::nnef::printExpr(Expr::id("x"))), "x");
     }
 
+    // Sizes computed from tract symbols: parentheses exactly where NNEF's
+    // left-associative precedence (* / over + -) would regroup the operands;
+    // integer division is not associative with a product (S * (T / 2)).
+    void sizeExpressions() {
+        auto S = Expr::id("S");
+        auto T = Expr::id("T");
+        auto bin = [](const char* op, Expr a, Expr b) { return Expr::binary(op, a, b); };
+        auto print = [](const Expr& e) { return QString::fromStdString(t2n::nnef::printExpr(e)); };
+        QCOMPARE(print(bin("*", S, Expr::i(2))), "S * 2");
+        QCOMPARE(print(bin("+", bin("*", S, Expr::i(2)), Expr::i(1))), "S * 2 + 1");
+        QCOMPARE(print(bin("*", bin("+", S, Expr::i(1)), Expr::i(2))), "(S + 1) * 2");
+        QCOMPARE(print(bin("-", S, bin("-", T, Expr::i(1)))), "S - (T - 1)");
+        QCOMPARE(print(bin("-", bin("-", S, T), Expr::i(1))), "S - T - 1");
+        QCOMPARE(print(bin("-", S, bin("+", T, Expr::i(1)))), "S - (T + 1)");
+        QCOMPARE(print(bin("+", S, bin("-", T, Expr::i(1)))), "S + T - 1");
+        QCOMPARE(print(bin("*", S, bin("/", T, Expr::i(2)))), "S * (T / 2)");
+        QCOMPARE(print(bin("/", bin("*", S, Expr::i(3)), Expr::i(2))), "S * 3 / 2");
+        QCOMPARE(print(bin("/", S, bin("*", T, Expr::i(2)))), "S / (T * 2)");
+        QCOMPARE(print(Expr::array({Expr::i(1), bin("-", S, Expr::i(1))})), "[1, S - 1]");
+    }
+
     void document() {
         t2n::nnef::Document doc;
         doc.addExtension("tract_registry tract_core");

@@ -31,8 +31,9 @@ QString shortKind(const std::string& kind) {
 }
 } // namespace
 
-/// Known at export time, yet different at the second shape probe.
-bool isFrozenVarying(const ir::Graph& g, const ir::Node& node) {
+/// Known at export time, yet different at the second shape probe: the archive
+/// computes it from the symbol (arange(S), a causal mask), so it is drawn.
+bool followsSymbol(const ir::Graph& g, const ir::Node& node) {
     return node.folded && std::any_of(node.outputs.begin(), node.outputs.end(),
                                       [&g](ir::ValueId o) { return g.value(o).varies; });
 }
@@ -53,11 +54,10 @@ GraphData graphFromIr(const ir::Graph& g) {
         n.properties.insert(QStringLiteral("value"), valueText(v));
         out.nodes.push_back(n);
     }
-    auto frozenVarying = [&g](const ir::Node& node) { return isFrozenVarying(g, node); };
     for (const ir::Node& node : g.nodes) {
-        // Known values are not drawn, except those frozen from the example
-        // shape although they follow a symbolic axis: those are the bug.
-        if (node.folded && !frozenVarying(node))
+        // Known values are not drawn, except those that follow a symbolic
+        // axis: the archive computes them in the graph.
+        if (node.folded && !followsSymbol(g, node))
             continue;
         GraphNode n;
         n.id = irNodeKey(node.id);
@@ -82,7 +82,7 @@ GraphData graphFromIr(const ir::Graph& g) {
             const ir::Value& v = g.value(in);
             QString from;
             if (v.producer >= 0) {
-                if (g.node(v.producer).folded && !frozenVarying(g.node(v.producer)))
+                if (g.node(v.producer).folded && !followsSymbol(g, g.node(v.producer)))
                     continue; // a constant: shown in the node's properties, not as a box
                 from = irNodeKey(v.producer);
             } else if (std::find(g.inputs.begin(), g.inputs.end(), in) != g.inputs.end()) {
@@ -157,13 +157,6 @@ const harden::GraphSnapshot* finalSnapshot(const harden::HardenDiagnostics& diag
         if (!it->snapshot.empty())
             return &it->snapshot;
     return nullptr;
-}
-
-QSet<QString> frozenFromExampleShape(const ExportReport& report) {
-    QSet<QString> out;
-    for (int id : report.frozenNodes)
-        out.insert(irNodeKey(id));
-    return out;
 }
 
 } // namespace t2n::ui

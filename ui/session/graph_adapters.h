@@ -27,12 +27,6 @@ GraphData graphFromSnapshot(const harden::GraphSnapshot& snapshot,
 /// passes have none); null when snapshots were off.
 const harden::GraphSnapshot* finalSnapshot(const harden::HardenDiagnostics& diag);
 
-/// IR nodes (as graphFromIr ids) whose value the translation froze at the
-/// example shape although it changed with a symbolic axis: a "dynamic" export
-/// made static. The engine decides (a lowering may re-derive such a value
-/// from the symbolic shapes, e.g. a recurrent layer's zero state).
-QSet<QString> frozenFromExampleShape(const ExportReport& report);
-
 /// Id of IR node `id` in graphFromIr's GraphData.
 QString irNodeKey(ir::NodeId id);
 

@@ -89,8 +89,6 @@ public:
     /// Per IR graph node, the check's worst value error (after a check that
     /// compared every value).
     const QHash<QString, NodeError>& nodeErrors() const { return errors_; }
-    /// IR graph nodes outlined as frozen from the example shape (dynamic exports).
-    const QSet<QString>& frozenNodes() const { return frozen_; }
     /// The IR node shown as selected everywhere (-1: none).
     int selectedIrNode() const { return selectedIrNode_; }
     /// The nodes the last failure is about (unsupported operators, the node a
@@ -164,7 +162,6 @@ private:
     QString lastOutput_;
     QString pendingCheck_; ///< archive to check once the open model is prepared
     QString reportPath_;
-    QSet<QString> frozen_;
 };
 
 } // namespace t2n::ui

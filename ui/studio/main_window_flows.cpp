@@ -246,7 +246,6 @@ void MainWindow::onState(const StatePtr& state) {
     tsGraph_->setGraph(hardened ? graphFromSnapshot(*hardened) : GraphData{});
     nnefGraph_->setGraph(st.translated ? graphFromNnef(st.nnefText, st.provenance, st.graph)
                                        : GraphData{});
-    frozen_.clear();
     const auto remarks =
         st.hardened ? remarksByNode(st.report.harden) : QHash<harden::StableId, QStringList>{};
     if (st.hardened)
@@ -255,15 +254,9 @@ void MainWindow::onState(const StatePtr& state) {
         GraphData irData = graphFromIr(st.graph);
         badgeRemarks(irData, st.graph, remarks);
         irGraph_->setGraph(irData);
-        frozen_ = frozenFromExampleShape(st.report);
     } else {
         irGraph_->setGraph(GraphData{});
     }
-    irGraph_->setHighlightSet(QStringLiteral("frozen"), frozen_, QColor(0xf0, 0x8c, 0x00));
-    if (!frozen_.isEmpty())
-        stage_->setText(tr("%n value(s) frozen at the example shape although they follow a "
-                           "dynamic axis (outlined orange)",
-                           nullptr, static_cast<int>(frozen_.size())));
     if (st.hardened)
         stepper_->setDiagnostics(st.report.harden);
     errors_ = ui::nodeErrors(st.report.check, st.provenance);

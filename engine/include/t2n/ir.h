@@ -67,6 +67,11 @@ struct Value {
     /// True when the value changed between the two shape probes of a dynamic
     /// export: freezing it into the NNEF graph would make the export static.
     bool varies = false;
+    /// Dynamic exports: the tensor's shape in the probe run, and a scalar's or
+    /// int list's value there, so that a size derived from a symbol can be
+    /// checked at both sizes before it is written.
+    std::vector<int64_t> probeShape;
+    std::optional<Constant> probeConstant;
     std::optional<Constant> constant;
     /// Quantized tensors: `dtype` is then F32, the real numbers the NNEF graph
     /// computes with, and this says how they are stored (graph.quant).
@@ -92,11 +97,21 @@ struct Node {
     bool folded = false;
 };
 
+/// A symbol of a dynamic export with its size in the example run and in the
+/// probe run (trace runs the graph a second time with the dynamic axes grown).
+struct SymbolSize {
+    std::string name;
+    int64_t example = 0;
+    int64_t probe = 0;
+};
+
 struct Graph {
     std::vector<Value> values;
     std::vector<Node> nodes; ///< topological order
     std::vector<ValueId> inputs;
     std::vector<ValueId> outputs;
+    /// Symbols whose probe run succeeded (empty for static exports).
+    std::vector<SymbolSize> symbolSizes;
 
     const Value& value(ValueId id) const { return values.at(static_cast<size_t>(id)); }
     Value& value(ValueId id) { return values.at(static_cast<size_t>(id)); }

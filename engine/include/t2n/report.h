@@ -95,9 +95,6 @@ struct ExportReport {
     Artifact artifact;
     std::vector<StageTiming> timings;
     std::vector<std::string> warnings;
-    /// IR nodes (ir::Node::id) frozen at the example shape although their
-    /// value varies with a symbolic axis: where a dynamic export went static.
-    std::vector<int> frozenNodes;
     std::map<std::string, int> torchOps; ///< TorchScript kinds translated
     std::map<std::string, int> nnefOps;  ///< NNEF operations emitted
     std::vector<VariableRecord> variables;

@@ -201,6 +201,7 @@ public:
 
     TracedGraph build() {
         const auto& g = *in_.prepared->graph;
+        recordSymbolSizes(); // before any value: symbolFor reads them
         auto inputs = g.inputs();
         for (size_t i = 1; i < inputs.size(); ++i) {
             ValueId id = addValue(inputs[i], -1);
@@ -251,6 +252,13 @@ private:
             }
             if (const c10::IValue* pv = recorded(in_.probe, jv)) {
                 v.varies = !sameValue(*iv, *pv);
+                if (pv->isTensor()) {
+                    const auto& t = pv->toTensor();
+                    v.probeShape = t.sizes().vec();
+                    if (t.numel() == 1 && !t.is_quantized() && !t.is_floating_point())
+                        v.probeConstant = constantOf(*pv); // a size as a 0-d tensor
+                } else if (pv->isInt() || pv->isIntList() || pv->isDouble())
+                    v.probeConstant = constantOf(*pv);
                 if (iv->isTensor() && pv->isTensor()) {
                     auto a = iv->toTensor().sizes();
                     auto b = pv->toTensor().sizes();
@@ -265,19 +273,34 @@ private:
         return graph_.values.back().id;
     }
 
-    // The symbol of an input axis whose sizes match exactly, else "?": a
-    // size that depends on a symbol through arithmetic.
-    std::string symbolFor(int64_t a, int64_t b) const {
+    // Each symbol's size in the example and probe runs, read from the first
+    // input axis that carries it.
+    void recordSymbolSizes() {
+        if (!in_.probe)
+            return;
         const auto& ins = in_.prepared->graph->inputs();
         for (size_t i = 1; i < ins.size() && i - 1 < in_.inputSymbols.size(); ++i) {
             const c10::IValue* m = recorded(in_.main, ins[i]);
             const c10::IValue* p = recorded(in_.probe, ins[i]);
             if (!m || !p || !m->isTensor() || !p->isTensor())
                 continue;
-            for (auto& [axis, sym] : in_.inputSymbols[i - 1])
-                if (m->toTensor().size(axis) == a && p->toTensor().size(axis) == b)
-                    return sym;
+            for (auto& [axis, sym] : in_.inputSymbols[i - 1]) {
+                bool known = false;
+                for (const auto& s : graph_.symbolSizes)
+                    known = known || s.name == sym;
+                if (!known && axis < m->toTensor().dim())
+                    graph_.symbolSizes.push_back(
+                        {sym, m->toTensor().size(axis), p->toTensor().size(axis)});
+            }
         }
+    }
+
+    // The symbol of an input axis whose sizes match exactly, else "?": a
+    // size that depends on a symbol through arithmetic.
+    std::string symbolFor(int64_t a, int64_t b) const {
+        for (const auto& s : graph_.symbolSizes)
+            if (s.example == a && s.probe == b)
+                return s.name;
         return "?";
     }
 

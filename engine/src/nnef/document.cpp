@@ -53,6 +53,14 @@ Expr Expr::ints(const std::vector<int64_t>& v) {
     return array(std::move(items));
 }
 
+Expr Expr::binary(std::string op, Expr lhs, Expr rhs) {
+    Expr e;
+    e.kind = Kind::Binary;
+    e.text = std::move(op);
+    e.items = {std::move(lhs), std::move(rhs)};
+    return e;
+}
+
 void Document::addExtension(const std::string& ext) {
     if (std::find(extensions.begin(), extensions.end(), ext) == extensions.end())
         extensions.push_back(ext);

@@ -12,15 +12,16 @@
 
 namespace t2n::nnef {
 
-/// An argument or literal: identifier, number, logical, string, array, tuple.
+/// An argument or literal: identifier, number, logical, string, array, tuple,
+/// or integer arithmetic on those (a size computed from a tract symbol: `S * 2`).
 struct Expr {
-    enum class Kind { Identifier, Integer, Scalar, Logical, String, Array, Tuple };
+    enum class Kind { Identifier, Integer, Scalar, Logical, String, Array, Tuple, Binary };
     Kind kind = Kind::Integer;
-    std::string text; ///< identifier name or string value
+    std::string text; ///< identifier name, string value, or Binary's operator (+ - * /)
     int64_t integer = 0;
     double scalar = 0;
     bool logical = false;
-    std::vector<Expr> items;
+    std::vector<Expr> items; ///< Array and Tuple items; Binary's two operands
 
     static Expr id(std::string name);
     static Expr i(int64_t v);
@@ -30,6 +31,7 @@ struct Expr {
     static Expr array(std::vector<Expr> items);
     static Expr tuple(std::vector<Expr> items);
     static Expr ints(const std::vector<int64_t>& v);
+    static Expr binary(std::string op, Expr lhs, Expr rhs);
 
     bool isIdentifier() const { return kind == Kind::Identifier; }
 };

@@ -24,6 +24,25 @@ std::string formatScalar(double v) {
     return e == std::string::npos ? mantissa : mantissa + s.substr(e);
 }
 
+namespace {
+int precedence(const std::string& op) {
+    return op == "+" || op == "-" ? 1 : 2;
+}
+
+// An operand of a binary expression, in parentheses where the grammar's
+// left-associative precedence would otherwise regroup it: `(S + 1) * 2`,
+// `S - (T - 1)`.
+std::string printOperand(const Expr& operand, const std::string& op, bool right) {
+    std::string text = printExpr(operand);
+    if (operand.kind != Expr::Kind::Binary)
+        return text;
+    const int inner = precedence(operand.text), outer = precedence(op);
+    const bool wrap = inner < outer ||
+                      (right && inner == outer && (op == "-" || op == "/" || operand.text == "/"));
+    return wrap ? "(" + text + ")" : text;
+}
+} // namespace
+
 std::string printExpr(const Expr& e) {
     switch (e.kind) {
     case Expr::Kind::Identifier:
@@ -47,6 +66,9 @@ std::string printExpr(const Expr& e) {
             out += (i ? ", " : "") + printExpr(e.items[i]);
         return out + (e.kind == Expr::Kind::Array ? "]" : ")");
     }
+    case Expr::Kind::Binary:
+        return printOperand(e.items.at(0), e.text, false) + " " + e.text + " " +
+               printOperand(e.items.at(1), e.text, true);
     }
     return {};
 }

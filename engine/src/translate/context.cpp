@@ -71,7 +71,7 @@ Expr convertLiteral(const Expr& e, DType to) {
 Context::Context(const ir::Graph& graph, const target::InferenceTarget& target, nnef::Document& doc,
                  const ExportOptions& options)
     : graph_(graph), target_(target), doc_(doc), options_(options),
-      pool_(options.naming == NamingScheme::Numeric), uses_(graph.values.size(), 0) {
+      pool_(options.naming == NamingScheme::Numeric), uses_(graph.values.size(), 0), sizes_(graph) {
     auto use = [&](ir::ValueId id, auto& self) -> void {
         ++uses_[static_cast<size_t>(id)];
         for (ir::ValueId e : graph_.value(id).elements)
@@ -108,6 +108,8 @@ bool Context::isNone(size_t i) const {
 
 int64_t Context::intArg(size_t i) const {
     const auto& v = in(i);
+    if (v.varies)
+        frozenArgument(i);
     if (v.constant) {
         if (auto* x = std::get_if<int64_t>(&*v.constant))
             return *x;
@@ -123,6 +125,8 @@ int64_t Context::intArg(size_t i) const {
 
 double Context::floatArg(size_t i) const {
     const auto& v = in(i);
+    if (v.varies)
+        frozenArgument(i);
     if (v.constant) {
         if (auto* x = std::get_if<double>(&*v.constant))
             return *x;
@@ -158,6 +162,8 @@ std::string Context::stringArg(size_t i) const {
 
 std::vector<int64_t> Context::intsArg(size_t i) const {
     const auto& v = in(i);
+    if (v.varies)
+        frozenArgument(i);
     if (v.constant) {
         if (auto* l = std::get_if<std::vector<int64_t>>(&*v.constant))
             return *l;
@@ -194,6 +200,8 @@ Expr Context::tensor(ir::ValueId id) {
     if (auto it = bound_.find(id); it != bound_.end())
         return it->second;
     const auto& v = graph_.value(id);
+    if (v.varies && (v.kind == ir::ValueKind::Int || v.kind == ir::ValueKind::Float))
+        return sizeTensor(id, v.kind == ir::ValueKind::Int ? DType::I64 : DType::F32);
     if (v.constant) {
         if (auto* t = std::get_if<TensorData>(&*v.constant)) {
             Expr e = constantTensor(*t, v.paramName, v.name.empty() ? v.debugName : v.name);
@@ -215,9 +223,13 @@ Expr Context::tensor(ir::ValueId id) {
 Expr Context::operand(ir::ValueId id, int64_t rank, std::optional<DType> dtype) {
     const auto& v = graph_.value(id);
     DType want = dtype.value_or(v.dtype);
+    if (v.kind != ir::ValueKind::Tensor && v.varies) // a size computed from a symbol
+        return sizeTensor(id, dtype.value_or(v.kind == ir::ValueKind::Int ? DType::I64 : want));
     if (v.kind != ir::ValueKind::Tensor) // Python scalars: literals of the operand type
         return convertLiteral(tensor(id), want);
-    if (v.constant) {
+    // A folded value computed in the graph (it follows a symbolic axis) is
+    // read from its binding, not from its example value.
+    if (v.constant && !isBound(id)) {
         if (auto* t = std::get_if<TensorData>(&*v.constant)) {
             TensorData d = *t;
             if (d.rank() == 0 && v.paramName.empty() && allFinite(d))

@@ -10,6 +10,7 @@
 #include "t2n/ir.h"
 #include "t2n/options.h"
 #include "target/inference_target.h"
+#include "translate/symbolic_sizes.h"
 
 #include <deque>
 #include <map>
@@ -46,6 +47,28 @@ public:
     std::vector<int64_t> intsArg(size_t i) const; ///< an int list, or one int
     /// Normalizes a possibly negative axis against `rank`.
     int64_t axis(int64_t a, int64_t rank) const;
+
+    // --- sizes that follow the symbols of a dynamic export (symbolic_sizes.h) --
+    // intArg/intsArg refuse an argument that changes with a symbolic axis: its
+    // example value would freeze the export. Lowerings that can take the size
+    // as an expression read it with these instead (context_sizes.cpp).
+    /// True when argument i changes with a symbolic axis, or is computed from
+    /// one (SymbolicSizes::follows).
+    bool isSymbolic(size_t i) const {
+        return i < numInputs() && (in(i).varies || sizes_.follows(node_->inputs[i]));
+    }
+    /// An integer argument as an NNEF integer expression: a literal when it is
+    /// fixed, else an expression over the tract symbols (`S * 2`) checked at
+    /// both probe sizes. Unsupported, naming the node t2n cannot follow.
+    Expr sizeArg(size_t i);
+    /// An int-list argument (or one int), element by element.
+    std::vector<Expr> sizesArg(size_t i);
+    /// Axis `axis` of tensor `id` as an integer expression: the size when
+    /// static, the symbol it follows, else tract_core_shape_of sliced.
+    Expr dimExpr(ir::ValueId id, int64_t axis);
+    /// A varying scalar (an int from size arithmetic) as a one-element tensor
+    /// of `dtype`: tract_core_cast of its expression.
+    Expr sizeTensor(ir::ValueId id, DType dtype);
 
     // --- NNEF expressions for IR values --------------------------------------
     /// An identifier or literal for a tensor value (materializing constants).
@@ -129,6 +152,9 @@ private:
                   const std::string& from);
     std::string originOf(ir::ValueId id) const;
     Expr constantOperation(const TensorData& data, const std::string& nameHint);
+    Expr sizeExpr(const SizePtr& e);
+    [[noreturn]] void cannotFollow(size_t i) const;
+    [[noreturn]] void frozenArgument(size_t i) const;
 
     const ir::Graph& graph_;
     const target::InferenceTarget& target_;
@@ -147,6 +173,9 @@ private:
     std::set<std::string> fragmentNames_;
     std::set<ir::ValueId> rederived_;
     std::deque<TensorData> derived_; // stable addresses: variableCache_ keys on them
+    SymbolicSizes sizes_;
+    std::map<ir::ValueId, Expr> shapes_;                   // tract_core_shape_of per tensor
+    std::map<std::pair<ir::ValueId, int64_t>, Expr> dims_; // one axis of it
 };
 
 } // namespace t2n::translate

@@ -121,21 +121,69 @@ void lowerUnbind(Context& ctx) {
     emitPieces(ctx, axis, std::vector<int64_t>(static_cast<size_t>(dimSize(ctx, axis)), 1), true);
 }
 
-// slice(x, dim, start, end, step) with PyTorch's clamping, as static indices.
+// slice(x, axes=[axis], begin=[b], end=[e] (, stride=[s])) with expressions.
+// tract reads symbolic slice bounds since 0.19.6; before, begin and end were
+// fixed integers (nnef/src/ops/nnef/deser.rs, `TVec<i64>`).
+Kwargs sliceExprs(Context& ctx, int64_t axis, Expr begin, Expr end, int64_t stride) {
+    const bool symbolic = begin.kind != Expr::Kind::Integer || end.kind != Expr::Kind::Integer;
+    if (symbolic && !ctx.target().atLeast("0.19.6"))
+        ctx.unsupported(fmt::format("a slice whose bounds follow a dynamic axis (begin {}, end "
+                                    "{}) needs tract 0.19.6 or newer",
+                                    nnef::printExpr(begin), nnef::printExpr(end)),
+                        "export for --target tract@0.19.6 or newer, or keep this axis static");
+    Kwargs k{{"axes", Expr::ints({axis})},
+             {"begin", Expr::array({std::move(begin)})},
+             {"end", Expr::array({std::move(end)})}};
+    if (stride != 1)
+        k.emplace_back("stride", Expr::ints({stride}));
+    return k;
+}
+
+// An index on a dynamic axis: a symbolic argument as its expression, a
+// negative constant as (size + index), counted from the axis' symbolic end.
+Expr dynamicIndex(Context& ctx, size_t arg, int64_t axis, int64_t fallback) {
+    if (ctx.isSymbolic(arg))
+        return ctx.sizeArg(arg);
+    const int64_t i = ctx.isNone(arg) ? fallback : ctx.intArg(arg);
+    if (i >= 0)
+        return Expr::i(i);
+    return Expr::binary("-", ctx.dimExpr(ctx.node().inputs[0], axis), Expr::i(-i));
+}
+
+bool dynamicAxis(const ir::Value& x, int64_t axis) {
+    return !x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty();
+}
+
+// slice(x, dim, start, end, step) with PyTorch's clamping, as static indices;
+// along a dynamic axis, or with bounds computed from one, as expressions over
+// the symbols (x[:, -1:], table[:S], x[:, :S - 1]).
 void lowerSlice(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const int64_t r = rankOf(x);
     int64_t axis = ctx.axis(ctx.numInputs() > 1 ? ctx.intArg(1) : 0, r);
     const int64_t n = x.shape[static_cast<size_t>(axis)];
-    const bool dynamic = !x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty();
     constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-    int64_t start = ctx.numInputs() > 2 && !ctx.isNone(2) ? ctx.intArg(2) : 0;
-    int64_t end = ctx.numInputs() > 3 && !ctx.isNone(3) ? ctx.intArg(3) : kMax;
     int64_t step = ctx.numInputs() > 4 ? ctx.intArg(4) : 1;
     if (step < 1)
         ctx.unsupported("slice with a step below 1");
-    if (dynamic && (start < 0 || (end != kMax && end > 0 && end < n) || end < 0))
-        ctx.warn("slice along a dynamic axis uses indices of the example size");
+    const bool hasStart = ctx.numInputs() > 2, hasEnd = ctx.numInputs() > 3;
+    if (dynamicAxis(x, axis) || (hasStart && ctx.isSymbolic(2)) || (hasEnd && ctx.isSymbolic(3))) {
+        Expr begin = hasStart ? dynamicIndex(ctx, 2, axis, 0) : Expr::i(0);
+        // An end past a dynamic axis' example size is only "to the end" when
+        // it is PyTorch's open end: x[:, :10] keeps 10 steps at any length.
+        const bool toEnd = !hasEnd || ctx.isNone(3) ||
+                           (!ctx.isSymbolic(3) && (ctx.intArg(3) == kMax ||
+                                                   (!dynamicAxis(x, axis) && ctx.intArg(3) >= n)));
+        Expr end = toEnd ? ctx.dimExpr(ctx.node().inputs[0], axis) : dynamicIndex(ctx, 3, axis, 0);
+        if (toEnd && begin.kind == Expr::Kind::Integer && begin.integer == 0 && step == 1) {
+            ctx.bindOut(ctx.input(0));
+            return;
+        }
+        ctx.emitOut("slice", {ctx.input(0)}, sliceExprs(ctx, axis, begin, end, step));
+        return;
+    }
+    int64_t start = hasStart && !ctx.isNone(2) ? ctx.intArg(2) : 0;
+    int64_t end = hasEnd && !ctx.isNone(3) ? ctx.intArg(3) : kMax;
     auto clamp = [n](int64_t v) {
         if (v < 0)
             v += n;
@@ -152,18 +200,34 @@ void lowerSlice(Context& ctx) {
 }
 
 // select(x, dim, index) and narrow(x, dim, start, length): a slice from a
-// possibly negative index; select then drops the axis.
+// possibly negative index; select then drops the axis. Along a dynamic axis a
+// negative index counts from the symbolic end (x[:, -1] is the last step at
+// every length).
 void lowerSelectOrNarrow(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const bool select = ctx.node().kind == "aten::select";
     int64_t axis = ctx.axis(ctx.intArg(1), rankOf(x));
-    int64_t n = x.shape[static_cast<size_t>(axis)];
-    int64_t i = ctx.intArg(2) < 0 ? ctx.intArg(2) + n : ctx.intArg(2);
-    int64_t length = select ? 1 : ctx.intArg(3);
-    if (i < 0 || i + length > n)
-        ctx.unsupported(
-            fmt::format("index {} (length {}) out of range for size {}", ctx.intArg(2), length, n));
-    Kwargs k = sliceArgs(axis, i, i + length);
+    Kwargs k;
+    if (dynamicAxis(x, axis) || ctx.isSymbolic(2) || (!select && ctx.isSymbolic(3))) {
+        Expr begin = dynamicIndex(ctx, 2, axis, 0);
+        Expr length = select ? Expr::i(1) : ctx.sizeArg(3);
+        Expr end = begin.kind == Expr::Kind::Binary && begin.text == "-" &&
+                           begin.items[1].kind == Expr::Kind::Integer && select &&
+                           begin.items[1].integer == 1
+                       ? begin.items[0] // x[:, -1]: up to the end
+                       : Expr::binary("+", begin, length);
+        if (begin.kind == Expr::Kind::Integer && length.kind == Expr::Kind::Integer)
+            end = Expr::i(begin.integer + length.integer);
+        k = sliceExprs(ctx, axis, begin, end, 1);
+    } else {
+        int64_t n = x.shape[static_cast<size_t>(axis)];
+        int64_t i = ctx.intArg(2) < 0 ? ctx.intArg(2) + n : ctx.intArg(2);
+        int64_t length = select ? 1 : ctx.intArg(3);
+        if (i < 0 || i + length > n)
+            ctx.unsupported(fmt::format("index {} (length {}) out of range for size {}",
+                                        ctx.intArg(2), length, n));
+        k = sliceArgs(axis, i, i + length);
+    }
     if (!select) {
         ctx.emitOut("slice", {ctx.input(0)}, k);
         return;
@@ -188,7 +252,7 @@ void registerListOps(Registry& r) {
     r.add("aten::split", lowerSplit, "static axis");
     r.add("aten::split_with_sizes", lowerSplit, "static axis");
     r.add("aten::unbind", lowerUnbind, "static axis");
-    r.add("aten::slice", lowerSlice, "static indices");
+    r.add("aten::slice", lowerSlice, "bounds from a dynamic axis become expressions");
     r.add("aten::select", lowerSelectOrNarrow);
     r.add("aten::narrow", lowerSelectOrNarrow);
 }

@@ -142,9 +142,12 @@ template <Cell C> void lowerLayers(Context& ctx) {
         ctx.unsupported("recurrent layer state that is not a list of tensors");
 
     const bool scan = symbolicAxis(x, batchFirst ? 1 : 0);
+    // The initial states [L*D, B, H]. nn.LSTM's default zeros follow a
+    // dynamic batch: they are computed in the graph (aten::zeros over the
+    // symbolic batch, lower_factories.cpp), not recorded.
     std::vector<Expr> init;
     for (ir::ValueId h : hx)
-        init.push_back(recurrent::initialState(ctx, h, ctx.node().inputs[0], batchFirst ? 0 : 1));
+        init.push_back(ctx.operand(h, 3, ctx.out().dtype));
 
     Expr seq = ctx.operand(ctx.node().inputs[0], 3, ctx.out().dtype);
     if (batchFirst)

@@ -9,7 +9,6 @@
 // layer of a cell kind.
 #include "translate/recurrent.h"
 
-#include <cstring>
 #include <fmt/format.h>
 
 namespace t2n::translate::recurrent {
@@ -171,39 +170,6 @@ ScanLayer scanLayer(Context& ctx, Cell cell, Expr seq, const Weights& w, Expr h0
                             {"output", Expr::array(outputs)}},
                            names);
     return {r[0], r[1], cell == Cell::Lstm ? r[2] : Expr{}};
-}
-
-Expr initialState(Context& ctx, ir::ValueId state, ir::ValueId input, int64_t batchAxis) {
-    const ir::Value& v = ctx.graph().value(state);
-    const DType t = ctx.out().dtype;
-    if (ctx.isBound(state)) // LSTM's h0 and c0 are often the same zeros
-        return ctx.operand(state, 3, t);
-    const auto* data = v.constant ? std::get_if<TensorData>(&*v.constant) : nullptr;
-    const bool followsBatch = v.symbols.size() == 3 && !v.symbols[1].empty();
-    if (!data || !followsBatch || data->rank() != 3 || data->dtype() != t)
-        return ctx.operand(state, 3, t);
-    // Rows [L*D, 1, H] when every batch entry repeats the first one.
-    const int64_t rows = data->shape()[0], batch = data->shape()[1], hidden = data->shape()[2];
-    for (int64_t r = 0; r < rows; ++r)
-        for (int64_t b = 1; b < batch; ++b)
-            for (int64_t h = 0; h < hidden; ++h)
-                if (data->asDouble((r * batch + b) * hidden + h) !=
-                    data->asDouble(r * batch * hidden + h))
-                    return ctx.operand(state, 3, t);
-    const size_t rowBytes = static_cast<size_t>(hidden) * (dtypeBits(t) / 8);
-    std::vector<std::byte> bytes(static_cast<size_t>(rows) * rowBytes);
-    for (int64_t r = 0; r < rows; ++r)
-        std::memcpy(bytes.data() + static_cast<size_t>(r) * rowBytes,
-                    data->bytes().data() + static_cast<size_t>(r * batch) * rowBytes, rowBytes);
-    Expr row = ctx.derivedTensor(TensorData::copyOf(t, {rows, 1, hidden}, bytes), "initial_state");
-    Expr shape = ctx.emitTemp("tract_core_shape_of", {ctx.tensor(input)}, {}, "input_shape");
-    Expr b = ctx.emitTemp("slice", {shape}, sliceArgs(0, batchAxis, batchAxis + 1), "batch");
-    Expr n = ctx.emitTemp("squeeze", {b}, {{"axes", Expr::ints({0})}}, "batch_size");
-    Expr tiled = ctx.emitTemp(
-        "tile", {row}, {{"repeats", Expr::array({Expr::i(1), n, Expr::i(1)})}}, "initial_state");
-    ctx.markRederived(state);
-    ctx.bind(state, tiled);
-    return tiled;
 }
 
 } // namespace t2n::translate::recurrent

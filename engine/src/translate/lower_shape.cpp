@@ -40,9 +40,10 @@ void lowerCast(Context& ctx) {
     ctx.emitOut("tract_core_cast", {ctx.input(0)}, {{"to", Expr::str(std::string(dtypeName(to)))}});
 }
 
-// The target shape of a reshape. Axes whose size follows a dynamic axis
-// (recorded as a symbol) keep it: 0 copies the input's axis at the same
-// position, and one remaining dynamic axis can be inferred with -1.
+// The target shape of a reshape whose size list does not change with a
+// symbolic axis. Axes whose size follows a dynamic axis (recorded as a symbol)
+// keep it: 0 copies the input's axis at the same position, and one remaining
+// dynamic axis can be inferred with -1.
 std::vector<int64_t> reshapeTarget(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const ir::Value& y = ctx.out();
@@ -59,13 +60,21 @@ std::vector<int64_t> reshapeTarget(Context& ctx) {
     if (dynamic.size() == 1)
         shape[dynamic[0]] = -1;
     else if (dynamic.size() > 1)
-        ctx.warn(fmt::format("reshape to [{}] depends on dynamic axes in a way t2n cannot express "
-                             "yet; the sizes of the example were kept",
-                             fmt::join(y.shape, ", ")));
+        ctx.unsupported(fmt::format("reshape to [{}] depends on dynamic axes in a way t2n cannot "
+                                    "express: its size list does not say how",
+                                    fmt::join(y.shape, ", ")),
+                        "reshape with sizes read from the input (x.size(1), -1) so that t2n can "
+                        "follow them");
     return shape;
 }
 
+// view / reshape: a size list computed from a symbolic axis (view(b, S, h, d))
+// is written as expressions over the symbols; PyTorch's -1 is NNEF's too.
 void lowerReshape(Context& ctx) {
+    if (ctx.numInputs() > 1 && ctx.isSymbolic(1) && ctx.in(1).kind != ir::ValueKind::Tensor) {
+        ctx.emitOut("reshape", {ctx.input(0)}, {{"shape", Expr::array(ctx.sizesArg(1))}});
+        return;
+    }
     ctx.emitOut("reshape", {ctx.input(0)}, {{"shape", Expr::ints(reshapeTarget(ctx))}});
 }
 
@@ -136,22 +145,44 @@ void lowerUnsqueeze(Context& ctx) {
     ctx.emitOut("unsqueeze", {ctx.input(0)}, {{"axes", Expr::ints({d})}});
 }
 
-// expand / expand_as: pad the rank, then tile the unit axes that grow.
+// The target size of axis d of an expand: a size-list entry (-1 keeps the
+// input's), or for expand_as the other tensor's axis.
+Expr expandSize(Context& ctx, const std::vector<Expr>& sizes, int64_t d) {
+    if (ctx.node().kind == "aten::expand_as")
+        return ctx.dimExpr(ctx.node().inputs[1], d);
+    return sizes.at(static_cast<size_t>(d));
+}
+
+// expand / expand_as: pad the rank, then tile the unit axes that grow. A size
+// that follows a symbolic axis (expand(b, S, c), expand_as a dynamic tensor)
+// becomes a symbolic repeat count.
 void lowerExpand(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const ir::Value& y = ctx.out();
     const int64_t r = rankOf(y);
     Expr e = ctx.operand(ctx.node().inputs[0], r, y.dtype);
-    std::vector<int64_t> repeats;
+    const bool asOther = ctx.node().kind == "aten::expand_as";
+    std::vector<Expr> sizes;
+    if (!asOther && ctx.isSymbolic(1))
+        sizes = ctx.sizesArg(1);
+    std::vector<Expr> repeats;
     bool any = false;
     const int64_t offset = r - rankOf(x);
     for (int64_t d = 0; d < r; ++d) {
+        const auto ud = static_cast<size_t>(d);
         int64_t in = d < offset ? 1 : x.shape[static_cast<size_t>(d - offset)];
-        int64_t out = y.shape[static_cast<size_t>(d)];
-        if (!y.symbols.empty() && !y.symbols[static_cast<size_t>(d)].empty() && in == 1 && out != 1)
-            ctx.warn(fmt::format("expand along dynamic axis {} uses the example size {}", d, out));
-        repeats.push_back(in == out ? 1 : out);
-        any = any || in != out;
+        int64_t out = y.shape[ud];
+        const bool dynamicOut = !y.symbols.empty() && !y.symbols[ud].empty();
+        Expr rep = Expr::i(in == out ? 1 : out);
+        if (in == 1 && dynamicOut && (asOther || !sizes.empty())) {
+            rep = expandSize(ctx, sizes, d);
+        } else if (in == 1 && dynamicOut) {
+            ctx.unsupported(fmt::format("expand along dynamic axis {} to a size t2n cannot read "
+                                        "from the graph (the example's {})",
+                                        d, out));
+        }
+        any = any || !(rep.kind == Expr::Kind::Integer && rep.integer == 1);
+        repeats.push_back(std::move(rep));
     }
     if (!any) {
         if (e.isIdentifier() && rankOf(x) == r)
@@ -160,23 +191,24 @@ void lowerExpand(Context& ctx) {
             ctx.emitOut("copy", {e});
         return;
     }
-    ctx.emitOut("tile", {e}, {{"repeats", Expr::ints(repeats)}});
+    ctx.emitOut("tile", {e}, {{"repeats", Expr::array(std::move(repeats))}});
 }
 
-// repeat(x, repeats): tile after padding the rank to len(repeats).
+// repeat(x, repeats): tile after padding the rank to len(repeats); counts
+// computed from a symbolic axis stay expressions.
 void lowerRepeat(Context& ctx) {
-    std::vector<int64_t> repeats = ctx.intsArg(1);
+    std::vector<Expr> repeats = ctx.sizesArg(1);
     Expr e =
         ctx.operand(ctx.node().inputs[0], static_cast<int64_t>(repeats.size()), ctx.out().dtype);
-    ctx.emitOut("tile", {e}, {{"repeats", Expr::ints(repeats)}});
+    ctx.emitOut("tile", {e}, {{"repeats", Expr::array(std::move(repeats))}});
 }
 
 } // namespace
 
 void registerShapeOps(Registry& r) {
     r.beginFamily("shape");
-    r.add("aten::view", lowerReshape, "dynamic axes kept when they map to the same position");
-    r.add("aten::reshape", lowerReshape, "dynamic axes kept when they map to the same position");
+    r.add("aten::view", lowerReshape, "sizes computed from a dynamic axis become expressions");
+    r.add("aten::reshape", lowerReshape, "sizes computed from a dynamic axis become expressions");
     r.add("aten::flatten", lowerFlatten);
     r.add("aten::permute", lowerPermute);
     r.add("aten::transpose", lowerTranspose);

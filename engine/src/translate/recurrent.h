@@ -26,10 +26,4 @@ struct ScanLayer {
 ScanLayer scanLayer(Context& ctx, Cell cell, Expr seq, const Weights& w, Expr h0, Expr c0,
                     bool reverse, int64_t hidden);
 
-/// The initial state tensor [L*D, B, H] of a layer. A state fixed at export
-/// time (nn.LSTM's default zeros) whose batch axis follows a symbol is
-/// re-derived from the input's batch size (tract_core_shape_of, tile) when
-/// every batch entry holds the same row; otherwise the recorded tensor.
-Expr initialState(Context& ctx, ir::ValueId state, ir::ValueId input, int64_t batchAxis);
-
 } // namespace t2n::translate::recurrent

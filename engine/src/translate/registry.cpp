@@ -33,6 +33,7 @@ const Registry& defaultRegistry() {
         registerNormOps(r);
         registerMatmulOps(r);
         registerShapeOps(r);
+        registerFactoryOps(r);
         registerListOps(r);
         registerReduceOps(r);
         registerPadOps(r);

@@ -42,6 +42,7 @@ void registerPoolOps(Registry& r);
 void registerNormOps(Registry& r);
 void registerMatmulOps(Registry& r);
 void registerShapeOps(Registry& r);
+void registerFactoryOps(Registry& r);
 void registerListOps(Registry& r);
 void registerReduceOps(Registry& r);
 void registerPadOps(Registry& r);

@@ -3,6 +3,7 @@
 #include "nnef/identifiers.h"
 #include "translate/lower_quantized.h"
 #include "translate/registry.h"
+#include "translate/symbolic_sizes.h"
 
 #include <fmt/format.h>
 #include <set>
@@ -112,14 +113,19 @@ std::vector<size_t> unusedInputs(const ir::Graph& g) {
     return out;
 }
 
-void checkSupport(const ir::Graph& g, const Registry& reg) {
+// `symbolic`: folded nodes that must be computed in the graph because their
+// result follows a symbolic axis (symbolicNodes()).
+void checkSupport(const ir::Graph& g, const Registry& reg, const std::vector<bool>& symbolic) {
     std::vector<const ir::Node*> missing;
     std::set<std::string> kinds;
-    for (const auto& n : g.nodes)
-        if (!n.folded && !producesOnlyScalars(g, n) && !reg.find(n.kind)) {
+    for (const auto& n : g.nodes) {
+        const bool lowered =
+            n.folded ? symbolic[static_cast<size_t>(n.id)] : !producesOnlyScalars(g, n);
+        if (lowered && !reg.find(n.kind)) {
             missing.push_back(&n);
             kinds.insert(n.kind);
         }
+    }
     if (missing.empty())
         return;
     Error err(Stage::Translate, ErrorCode::Unsupported,
@@ -127,7 +133,12 @@ void checkSupport(const ir::Graph& g, const Registry& reg) {
                           kinds.size(), fmt::join(kinds, ", "), missing.size()),
               "see `t2n ops` for the supported list; nothing was written");
     for (const ir::Node* n : missing)
-        err.addDetail(Diagnostic{fmt::format("{} is not supported", n->kind), n->where, true});
+        err.addDetail(Diagnostic{
+            n->folded ? fmt::format("{} builds a value from a dynamic axis, and t2n cannot "
+                                    "compute {} in the graph",
+                                    n->kind, n->kind)
+                      : fmt::format("{} is not supported", n->kind),
+            n->where, true});
     throw err;
 }
 
@@ -175,19 +186,15 @@ void addCustomExtensions(nnef::Document& doc, const ExportOptions& o) {
 }
 
 // A value fixed at export time that changed between the two shape probes of
-// a dynamic export: the NNEF graph holds the example's value, so the export
-// is static there. Named in the warnings (the report lists them).
-// Called once every node is lowered: a lowering may have re-derived the value
-// from the symbolic shapes (a recurrent layer's default zero state).
-bool warnIfFrozenVarying(Context& ctx, const ir::Graph& g, const ir::Node& n) {
+// a dynamic export and that a translated node reads: the NNEF graph would
+// hold the example's value, and the archive would fail at other sizes. An
+// error naming the node. Called once every node is lowered: a lowering may
+// have re-derived the value from the symbolic shapes (a size read with
+// Context::sizeArg, a recurrent layer's default zero state).
+bool frozenVarying(Context& ctx, const ir::Graph& g, const ir::Node& n) {
     for (ir::ValueId id : n.outputs)
-        if (g.value(id).varies && ctx.isUsed(id) && !ctx.isRederived(id)) {
-            ctx.setNode(&n);
-            ctx.warn(fmt::format("{} was frozen at the example shape although it depends on a "
-                                 "symbolic axis",
-                                 n.kind));
+        if (g.value(id).varies && ctx.isUsed(id) && !ctx.isRederived(id))
             return true;
-        }
     return false;
 }
 
@@ -220,7 +227,8 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
             ins[i]));
         keep[i] = false;
     }
-    checkSupport(graph, reg);
+    const std::vector<bool> symbolic = symbolicNodes(graph, SymbolicSizes(graph));
+    checkSupport(graph, reg, symbolic);
 
     Context ctx(graph, target, tr.doc, options);
     ctx.declareOutputs(outs);
@@ -230,12 +238,12 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
     std::set<ir::ValueId> poisoned;
     std::vector<const ir::Node*> frozen; // values fixed at export time
     for (const auto& node : graph.nodes) {
-        if (node.folded) {
+        if (node.folded && !symbolic[static_cast<size_t>(node.id)]) {
             frozen.push_back(&node);
             continue;
         }
         ctx.setNode(&node);
-        if (producesOnlyScalars(graph, node)) {
+        if (!node.folded && producesOnlyScalars(graph, node)) {
             bool fromData = false;
             for (ir::ValueId id : node.outputs)
                 fromData = fromData || graph.value(id).dataDependent;
@@ -272,6 +280,16 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
             poisoned.insert(node.outputs.begin(), node.outputs.end());
         }
     }
+    for (const ir::Node* n : frozen)
+        if (frozenVarying(ctx, graph, *n))
+            failures.addDetail(Diagnostic{
+                fmt::format("{} computes a value from a dynamic axis that a translated node reads "
+                            "as a constant; the archive would hold the example's value (hint: "
+                            "t2n computes sizes from a symbol for reshape/view, expand, repeat, "
+                            "slice, arange and ones/zeros/full; keep this value static, or "
+                            "export without that --dynamic-axis)",
+                            n->kind),
+                n->where, true});
     if (!failures.details().empty()) {
         Error err(Stage::Translate, ErrorCode::Unsupported,
                   fmt::format("{} node(s) could not be translated for {}",
@@ -282,9 +300,6 @@ Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
         throw err;
     }
 
-    for (const ir::Node* n : frozen)
-        if (warnIfFrozenVarying(ctx, graph, *n))
-            tr.frozenNodes.push_back(n->id);
     ctx.setNode(nullptr);
     for (size_t i = 0; i < graph.outputs.size(); ++i) {
         Expr e = ctx.tensor(graph.outputs[i]);

@@ -23,9 +23,6 @@ struct Translation {
     std::vector<size_t> inputIndices;
     /// NNEF identifier -> the IR value it stands for (see Context).
     std::map<std::string, ir::ValueId> identifierValues;
-    /// IR nodes whose value the archive holds as the example's although it
-    /// varies with a symbolic axis (each also named in `warnings`).
-    std::vector<ir::NodeId> frozenNodes;
 };
 
 /// True when every output of `n` is a number known at export time (sizes,

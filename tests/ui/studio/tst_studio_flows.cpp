@@ -364,53 +364,31 @@ private Q_SLOTS:
         std::filesystem::remove_all(dir);
     }
 
-    /// The Conformer's attention reads the batch size with aten::size and
-    /// builds shapes from it: with the batch made dynamic the engine warns
-    /// that those values were frozen, and the studio outlines exactly such
-    /// nodes in the IR graph. (A recurrent layer's default zero state no
-    /// longer qualifies: the engine rebuilds it from the symbolic batch.)
-    void frozenNodesOutlined() {
-        const QString name = QStringLiteral("op_audio_conformer");
+    /// A length that follows the dynamic axis in a way t2n cannot compute in
+    /// the graph (min(S, 4)) is refused rather than frozen at the example's
+    /// value: the Results tab lists the slice that reads it, with its module,
+    /// and activating the entry selects that node.
+    void unfollowableDynamicSizeSelectsItsNode() {
+        const QString name = QStringLiteral("err_dynamic_unfollowable");
         if (!std::filesystem::exists(t2n::test::fixtureModel(name)))
-            QSKIP("fixture op_audio_conformer not generated");
+            QSKIP("fixture err_dynamic_unfollowable not generated");
         t2n::ExportOptions o = t2n::test::fixtureOptions(name);
-        o.dynamicAxes = {t2n::DynamicAxis::parse("x:0=B")};
+        QCOMPARE(o.dynamicAxes.size(), size_t(1));
         MainWindow w;
         w.show();
         QVERIFY(openFixture(w, name, o));
-        const auto& st = *w.controller()->state();
-        QVERIFY(st.traced);
-        int warned = 0;
-        for (const auto& warning : st.report.warnings)
-            warned += warning.find("frozen at the example shape") != std::string::npos ? 1 : 0;
-        QVERIFY(warned > 0);
-        QCOMPARE(w.frozenNodes().size(), warned);
-        for (const QString& id : w.frozenNodes()) {
-            const auto& node = st.graph.node(id.mid(3).toInt());
-            QVERIFY(node.folded);
-        }
-    }
-
-    /// A GRU's default zero state follows the batch too, but the engine
-    /// rebuilds it from the input's shape: nothing is frozen, so nothing is
-    /// outlined although the IR value is folded and varies.
-    void rebuiltZeroStateNotOutlined() {
-        const QString name = QStringLiteral("op_rnn_gru_bidir");
-        if (!std::filesystem::exists(t2n::test::fixtureModel(name)))
-            QSKIP("fixture op_rnn_gru_bidir not generated");
-        t2n::ExportOptions o = t2n::test::fixtureOptions(name);
-        o.dynamicAxes = {t2n::DynamicAxis::parse("x:0=B")};
-        MainWindow w;
-        w.show();
-        QVERIFY(openFixture(w, name, o));
-        const auto& st = *w.controller()->state();
-        QVERIFY(st.translated);
-        bool foldedVarying = false;
-        for (const auto& node : st.graph.nodes)
-            for (auto out : node.outputs)
-                foldedVarying = foldedVarying || (node.folded && st.graph.value(out).varies);
-        QVERIFY2(foldedVarying, "the zero state is expected to vary with the batch");
-        QVERIFY(w.frozenNodes().isEmpty());
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::ResultsTab));
+        auto* problems = w.results()->findChild<QListWidget*>(QStringLiteral("problemList"));
+        QVERIFY(problems);
+        QCOMPARE(problems->count(), 1);
+        QVERIFY2(problems->item(0)->text().contains(QStringLiteral("prim::min")),
+                 qPrintable(problems->item(0)->text()));
+        Q_EMIT problems->itemActivated(problems->item(0));
+        const int selected = w.selectedIrNode();
+        QVERIFY(selected >= 0);
+        const auto& node = w.controller()->state()->graph.node(selected);
+        QCOMPARE(QString::fromStdString(node.kind), QStringLiteral("aten::slice"));
+        QCOMPARE(QString::fromStdString(node.where.modulePath), QStringLiteral("crop"));
     }
 
     /// A pass's "missed" remark about a node shows on the line of the

@@ -1,0 +1,102 @@
+// Tensors built from sizes: arange, ones / zeros / full / empty and their
+// _like and new_ forms, prim::NumToTensor. They are known at export time
+// and folded, unless a size changes with a symbolic axis (positions from
+// torch.arange(S), a causal mask from torch.ones(S, S)): then they are
+// computed in the graph from the symbol (symbolic_sizes.h).
+//
+// tract reads an integer literal or symbol given for a tensor as a TDim
+// constant (nnef/src/deser.rs: CoerceFrom<Value> for OutletId), and
+// tract_core_range over TDim gave TDim items before 0.21.12 (i64 after); a
+// tract_core_cast to the PyTorch dtype after each makes the items concrete
+// numbers of the right type in every version (cast from TDim evaluates the
+// symbols, core/src/ops/cast.rs).
+#include "translate/lower_util.h"
+#include "translate/registry.h"
+
+#include <fmt/format.h>
+
+namespace t2n::translate {
+
+namespace {
+
+Expr castTo(Context& ctx, Expr e, DType to, bool last, const std::string& suffix) {
+    return emitStep(ctx, last, "tract_core_cast", {std::move(e)},
+                    {{"to", Expr::str(std::string(dtypeName(to)))}}, suffix);
+}
+
+// arange(end, dtype, layout, device, pin_memory), arange(start, end, ...),
+// arange(start, end, step, ...): tract_core_range over integer sizes.
+void lowerArange(Context& ctx) {
+    const size_t n = ctx.numInputs();
+    const size_t bounds = n >= 7 ? 3 : n == 6 ? 2 : 1;
+    for (size_t i = 0; i < bounds; ++i)
+        if (!ctx.isSymbolic(i) && ctx.in(i).kind == ir::ValueKind::Float)
+            ctx.unsupported("arange over a dynamic axis with a fractional bound or step",
+                            "t2n computes arange(S) and arange(a, S, k) with integer bounds");
+    Expr start = bounds > 1 ? ctx.sizeArg(0) : Expr::i(0);
+    Expr end = ctx.sizeArg(bounds > 1 ? 1 : 0);
+    Expr step = bounds > 2 ? ctx.sizeArg(2) : Expr::i(1);
+    Expr range = ctx.emitTemp("tract_core_range", {start, end, step}, {}, "range");
+    castTo(ctx, range, ctx.out().dtype, true, "cast");
+}
+
+// The value a filled tensor holds, as a literal of its kind.
+Expr fillValue(Context& ctx, const std::string& kind, size_t fillArg) {
+    const DType dt = ctx.out().dtype;
+    double v = 0;
+    if (kind.find("ones") != std::string::npos)
+        v = 1;
+    else if (kind.find("full") != std::string::npos)
+        v = ctx.floatArg(fillArg);
+    return Context::scalarLiteral(v, dt);
+}
+
+// ones / zeros / full / empty (sizes), *_like(x) (x's dims), new_*(self, sizes):
+// tract_core_broadcast of the fill value to the symbolic shape. empty is
+// written as zeros: its contents are unspecified.
+void lowerFilled(Context& ctx) {
+    const std::string& kind = ctx.node().kind;
+    const ir::Value& y = ctx.out();
+    std::vector<Expr> shape;
+    size_t fillArg = 1;
+    if (kind.ends_with("_like")) {
+        for (int64_t d = 0; d < rankOf(y); ++d)
+            shape.push_back(ctx.dimExpr(ctx.node().inputs[0], d));
+    } else if (kind.starts_with("aten::new_")) {
+        shape = ctx.sizesArg(1);
+        fillArg = 2;
+    } else {
+        shape = ctx.sizesArg(0);
+    }
+    Expr value = fillValue(ctx, kind, fillArg);
+    // An integer literal is a TDim constant in tract: cast the items to the
+    // dtype; a scalar literal is f32.
+    const bool exact = (y.dtype == DType::F32 && value.kind == Expr::Kind::Scalar) ||
+                       (y.dtype == DType::Bool && value.kind == Expr::Kind::Logical);
+    Expr filled = emitStep(ctx, exact, "tract_core_broadcast", {value},
+                           {{"shape", Expr::array(std::move(shape))}}, "filled");
+    if (!exact)
+        castTo(ctx, filled, y.dtype, true, "cast");
+}
+
+// prim::NumToTensor / scalar_tensor(s, dtype, ...): a size as a 0-d tensor.
+void lowerNumToTensor(Context& ctx) {
+    ctx.bindOut(ctx.sizeTensor(ctx.node().inputs.at(0), ctx.out().dtype));
+}
+
+} // namespace
+
+void registerFactoryOps(Registry& r) {
+    r.beginFamily("factories");
+    const char* note = "folded; computed in the graph when a size follows a dynamic axis";
+    r.add("aten::arange", lowerArange, std::string(note) + " (tract_core_range)");
+    for (const char* k :
+         {"aten::ones", "aten::zeros", "aten::full", "aten::empty", "aten::ones_like",
+          "aten::zeros_like", "aten::full_like", "aten::empty_like", "aten::new_ones",
+          "aten::new_zeros", "aten::new_full", "aten::new_empty"})
+        r.add(k, lowerFilled, std::string(note) + " (tract_core_broadcast)");
+    r.add("prim::NumToTensor", lowerNumToTensor, std::string(note) + " (tract_core_cast)");
+    r.add("aten::scalar_tensor", lowerNumToTensor, std::string(note) + " (tract_core_cast)");
+}
+
+} // namespace t2n::translate

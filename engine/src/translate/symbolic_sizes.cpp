@@ -1,0 +1,403 @@
+#include "translate/symbolic_sizes.h"
+
+#include "translate/translator.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace t2n::translate {
+
+using Op = SizeExpr::Op;
+
+namespace {
+
+/// An integer constant: an int, a bool, an integral float, or a one-element
+/// integer tensor (a size after prim::NumToTensor).
+std::optional<int64_t> intOf(const std::optional<ir::Constant>& c) {
+    if (!c)
+        return std::nullopt;
+    if (auto* i = std::get_if<int64_t>(&*c))
+        return *i;
+    if (auto* b = std::get_if<bool>(&*c))
+        return *b ? 1 : 0;
+    if (auto* d = std::get_if<double>(&*c); d && std::isfinite(*d) && std::floor(*d) == *d)
+        return static_cast<int64_t>(*d);
+    if (auto* t = std::get_if<TensorData>(&*c); t && t->numel() == 1) {
+        if (!isFloat(t->dtype()))
+            return t->asInt(0);
+        const double d = t->asDouble(0);
+        if (std::isfinite(d) && std::floor(d) == d)
+            return static_cast<int64_t>(d);
+    }
+    return std::nullopt;
+}
+
+SizePtr make(SizeExpr e) {
+    return std::make_shared<const SizeExpr>(std::move(e));
+}
+
+const char* opText(Op op) {
+    switch (op) {
+    case Op::Add:
+        return "+";
+    case Op::Sub:
+        return "-";
+    case Op::Mul:
+        return "*";
+    case Op::Div:
+        return "/";
+    default:
+        return "?";
+    }
+}
+
+// Kinds that hand on their first input's value unchanged (conversions
+// between ints, 0-d tensors and Python numbers, identities).
+bool passesValueOn(const std::string& k) {
+    static const char* kinds[] = {
+        "prim::NumToTensor", "aten::Int",           "aten::ScalarImplicit",
+        "aten::IntImplicit", "aten::Float",         "aten::FloatImplicit",
+        "aten::to",          "aten::type_as",       "aten::_to_copy",
+        "aten::clone",       "aten::detach",        "aten::contiguous",
+        "aten::alias",       "prim::unchecked_cast"};
+    for (const char* x : kinds)
+        if (k == x)
+            return true;
+    return false;
+}
+
+bool carriesTensors(ir::ValueKind k) {
+    return k == ir::ValueKind::Tensor || k == ir::ValueKind::TensorList;
+}
+
+} // namespace
+
+SizePtr sizeConstant(int64_t v) {
+    SizeExpr e;
+    e.value = v;
+    return make(std::move(e));
+}
+
+SizePtr sizeArithmetic(Op op, SizePtr a, SizePtr b) {
+    if (a->isConstant() && b->isConstant()) {
+        const int64_t x = a->value, y = b->value;
+        switch (op) {
+        case Op::Add:
+            return sizeConstant(x + y);
+        case Op::Sub:
+            return sizeConstant(x - y);
+        case Op::Mul:
+            return sizeConstant(x * y);
+        case Op::Div:
+            if (y != 0)
+                return sizeConstant(x / y);
+            break;
+        default:
+            break;
+        }
+    }
+    if (b->isConstant() && ((b->value == 0 && (op == Op::Add || op == Op::Sub)) ||
+                            (b->value == 1 && (op == Op::Mul || op == Op::Div))))
+        return a;
+    if (a->isConstant() && ((a->value == 0 && op == Op::Add) || (a->value == 1 && op == Op::Mul)))
+        return b;
+    SizeExpr e;
+    e.op = op;
+    e.lhs = std::move(a);
+    e.rhs = std::move(b);
+    return make(std::move(e));
+}
+
+std::string describeSize(const SizePtr& e, const ir::Graph& g) {
+    switch (e->op) {
+    case Op::Constant:
+        return std::to_string(e->value);
+    case Op::Symbol:
+        return e->symbol;
+    case Op::Dim:
+        return fmt::format("%{}.size({})", g.value(e->tensor).debugName, e->value);
+    default:
+        return fmt::format("({} {} {})", describeSize(e->lhs, g), opText(e->op),
+                           describeSize(e->rhs, g));
+    }
+}
+
+namespace {
+bool anySymbol(const ir::Value& v) {
+    for (const auto& s : v.symbols)
+        if (!s.empty())
+            return true;
+    return false;
+}
+} // namespace
+
+// Which values depend on a symbol, in node order: graph inputs with a dynamic
+// axis, sizes read from a symbolic axis, and whatever is computed from those.
+SymbolicSizes::SymbolicSizes(const ir::Graph& g) : g_(g), follows_(g.values.size(), false) {
+    for (ir::ValueId id : g.inputs)
+        follows_[static_cast<size_t>(id)] = anySymbol(g.value(id));
+    for (const auto& n : g.nodes) {
+        bool f = false;
+        if (n.kind == "aten::size" && n.inputs.size() >= 2) {
+            const ir::Value& axis = g.value(n.inputs[1]);
+            const auto rank = static_cast<int64_t>(g.value(n.inputs[0]).shape.size());
+            if (auto a = intOf(axis.constant); a && !axis.varies)
+                f = !dim(n.inputs[0], *a < 0 ? *a + rank : *a)->isConstant();
+        } else if (n.kind == "aten::size" || n.kind == "prim::shape" || n.kind == "aten::numel" ||
+                   n.kind.ends_with("_like")) {
+            f = !n.inputs.empty() && anySymbol(g.value(n.inputs[0]));
+        } else if (n.kind != "aten::dim" && n.kind != "prim::dtype" && n.kind != "prim::device" &&
+                   n.kind != "prim::layout") {
+            for (ir::ValueId in : n.inputs)
+                f = f || follows_[static_cast<size_t>(in)];
+        }
+        for (ir::ValueId out : n.outputs)
+            follows_[static_cast<size_t>(out)] = f || g.value(out).varies;
+    }
+}
+
+SizePtr SymbolicSizes::fail(const ir::Node* n, std::string why) {
+    if (!blocker_) {
+        blocker_ = n;
+        reason_ = std::move(why);
+    }
+    return nullptr;
+}
+
+SizePtr SymbolicSizes::dim(ir::ValueId id, int64_t axis) const {
+    const ir::Value& x = g_.value(id);
+    const auto a = static_cast<size_t>(axis);
+    const std::string sym = a < x.symbols.size() ? x.symbols[a] : std::string();
+    if (sym.empty())
+        return sizeConstant(a < x.shape.size() ? x.shape[a] : 1);
+    for (const auto& s : g_.symbolSizes)
+        if (s.name == sym) {
+            SizeExpr e;
+            e.op = Op::Symbol;
+            e.symbol = sym;
+            return make(std::move(e));
+        }
+    SizeExpr e;
+    e.op = Op::Dim;
+    e.tensor = id;
+    e.value = axis;
+    return make(std::move(e));
+}
+
+std::optional<int64_t> SymbolicSizes::evaluate(const SizePtr& e, bool probe) const {
+    switch (e->op) {
+    case Op::Constant:
+        return e->value;
+    case Op::Symbol:
+        for (const auto& s : g_.symbolSizes)
+            if (s.name == e->symbol)
+                return probe ? s.probe : s.example;
+        return std::nullopt;
+    case Op::Dim: {
+        const ir::Value& x = g_.value(e->tensor);
+        const auto& shape = probe ? x.probeShape : x.shape;
+        if (e->value < 0 || static_cast<size_t>(e->value) >= shape.size())
+            return std::nullopt;
+        return shape[static_cast<size_t>(e->value)];
+    }
+    default:
+        break;
+    }
+    auto a = evaluate(e->lhs, probe), b = evaluate(e->rhs, probe);
+    if (!a || !b)
+        return std::nullopt;
+    switch (e->op) {
+    case Op::Add:
+        return *a + *b;
+    case Op::Sub:
+        return *a - *b;
+    case Op::Mul:
+        return *a * *b;
+    case Op::Div:
+        if (*b == 0)
+            return std::nullopt;
+        return *a / *b; // truncating, as tract's TDim and NNEF integers divide
+    default:
+        return std::nullopt;
+    }
+}
+
+// The expression gives what PyTorch computed, at both sizes where known.
+bool SymbolicSizes::matches(const SizePtr& e, const ir::Value& v) const {
+    if (auto want = intOf(v.constant); want && evaluate(e, false) != want)
+        return false;
+    if (auto want = intOf(v.probeConstant))
+        if (auto got = evaluate(e, true); got && got != want)
+            return false;
+    return true;
+}
+
+SizePtr SymbolicSizes::scalar(ir::ValueId id) {
+    blocker_ = nullptr;
+    reason_.clear();
+    return derive(id);
+}
+
+std::optional<std::vector<SizePtr>> SymbolicSizes::list(ir::ValueId id) {
+    const ir::Value& v = g_.value(id);
+    if (!follows(id) && v.constant)
+        if (auto* l = std::get_if<std::vector<int64_t>>(&*v.constant)) {
+            std::vector<SizePtr> out;
+            for (int64_t x : *l)
+                out.push_back(sizeConstant(x));
+            return out;
+        }
+    if (v.producer < 0) {
+        fail(nullptr, fmt::format("%{} is not a list t2n can follow", v.debugName));
+        return std::nullopt;
+    }
+    const ir::Node& n = g_.node(v.producer);
+    std::vector<SizePtr> out;
+    if (n.kind == "prim::ListConstruct") {
+        for (ir::ValueId e : n.inputs) {
+            SizePtr s = derive(e);
+            if (!s)
+                return std::nullopt;
+            out.push_back(s);
+        }
+        return out;
+    }
+    if ((n.kind == "aten::size" || n.kind == "prim::shape") && n.inputs.size() == 1) {
+        const auto rank = static_cast<int64_t>(g_.value(n.inputs[0]).shape.size());
+        for (int64_t a = 0; a < rank; ++a)
+            out.push_back(dim(n.inputs[0], a));
+        return out;
+    }
+    fail(&n, fmt::format("{} does not build a list of sizes t2n follows", n.kind));
+    return std::nullopt;
+}
+
+SizePtr SymbolicSizes::derive(ir::ValueId id) {
+    if (auto it = memo_.find(id); it != memo_.end())
+        return it->second;
+    const ir::Value& v = g_.value(id);
+    if (!follows(id))
+        if (auto known = intOf(v.constant))
+            return sizeConstant(*known);
+    const bool number = v.kind == ir::ValueKind::Int || v.kind == ir::ValueKind::Float ||
+                        (v.kind == ir::ValueKind::Tensor && v.shape.empty());
+    if (!number || v.producer < 0)
+        return fail(v.producer < 0 ? nullptr : &g_.node(v.producer),
+                    fmt::format("%{} is not a number t2n can follow", v.debugName));
+    const ir::Node& n = g_.node(v.producer);
+    const std::string& k = n.kind;
+    auto arg = [&](size_t i) -> SizePtr {
+        return i < n.inputs.size() ? derive(n.inputs[i]) : nullptr;
+    };
+    auto constArg = [&](size_t i) -> std::optional<int64_t> {
+        if (i >= n.inputs.size() || follows(n.inputs[i]))
+            return std::nullopt;
+        return intOf(g_.value(n.inputs[i]).constant);
+    };
+    SizePtr e;
+    if (k == "aten::size" && n.inputs.size() >= 2) {
+        const auto rank = static_cast<int64_t>(g_.value(n.inputs[0]).shape.size());
+        auto a = constArg(1);
+        if (!a)
+            return fail(&n, "the axis of size() is not a constant");
+        e = dim(n.inputs[0], *a < 0 ? *a + rank : *a);
+    } else if (passesValueOn(k)) {
+        e = arg(0);
+    } else if (k == "aten::add" || k == "aten::sub" || k == "aten::rsub") {
+        SizePtr a = arg(0), b = arg(1);
+        if (!a || !b)
+            return nullptr;
+        if (n.inputs.size() > 2) {
+            auto alpha = constArg(2);
+            if (!alpha)
+                return fail(&n, "alpha is not an integer constant");
+            if (k == "aten::rsub")
+                std::swap(a, b);
+            b = sizeArithmetic(Op::Mul, b, sizeConstant(*alpha));
+        } else if (k == "aten::rsub") {
+            std::swap(a, b);
+        }
+        e = sizeArithmetic(k == "aten::add" ? Op::Add : Op::Sub, a, b);
+    } else if (k == "aten::mul") {
+        SizePtr a = arg(0), b = arg(1);
+        if (!a || !b)
+            return nullptr;
+        e = sizeArithmetic(Op::Mul, a, b);
+    } else if (k == "aten::floordiv" || k == "aten::floor_divide" || k == "aten::__floordiv__" ||
+               (k == "aten::div" && n.inputs.size() > 2 &&
+                g_.value(n.inputs[2]).kind == ir::ValueKind::String)) {
+        SizePtr a = arg(0), b = arg(1);
+        if (!a || !b)
+            return nullptr;
+        e = sizeArithmetic(Op::Div, a, b);
+    } else if (k == "aten::remainder" || k == "aten::__mod__" || k == "aten::fmod") {
+        // a % b = a - a / b * b for the non-negative sizes this is about (the
+        // values are checked at both sizes below); NNEF has no % operator.
+        SizePtr a = arg(0), b = arg(1);
+        if (!a || !b)
+            return nullptr;
+        e = sizeArithmetic(Op::Sub, a, sizeArithmetic(Op::Mul, sizeArithmetic(Op::Div, a, b), b));
+    } else if (k == "aten::neg") {
+        SizePtr a = arg(0);
+        if (!a)
+            return nullptr;
+        e = sizeArithmetic(Op::Sub, sizeConstant(0), a);
+    } else if (k == "prim::ListUnpack" || k == "aten::__getitem__") {
+        auto items = list(n.inputs.at(0));
+        if (!items)
+            return nullptr;
+        size_t index = 0;
+        if (k == "prim::ListUnpack") {
+            while (index < n.outputs.size() && n.outputs[index] != id)
+                ++index;
+        } else {
+            auto i = constArg(1);
+            if (!i)
+                return fail(&n, "the list index is not a constant");
+            index = static_cast<size_t>(*i < 0 ? *i + static_cast<int64_t>(items->size()) : *i);
+        }
+        if (index >= items->size())
+            return fail(&n, "the list index is out of range");
+        e = (*items)[index];
+    } else {
+        return fail(&n, fmt::format("{} is not size arithmetic t2n follows", k));
+    }
+    if (!e)
+        return nullptr;
+    if (!matches(e, v))
+        return fail(&n, fmt::format("{} read as {} does not give PyTorch's values", k,
+                                    describeSize(e, g_)));
+    memo_[id] = e;
+    return e;
+}
+
+std::vector<bool> symbolicNodes(const ir::Graph& g, const SymbolicSizes& sizes) {
+    std::vector<bool> out(g.nodes.size(), false);
+    std::vector<bool> needed(g.values.size(), false);
+    auto need = [&](ir::ValueId id, auto& self) -> void {
+        if (needed[static_cast<size_t>(id)])
+            return;
+        needed[static_cast<size_t>(id)] = true;
+        for (ir::ValueId e : g.value(id).elements)
+            self(e, self);
+    };
+    for (ir::ValueId id : g.outputs)
+        need(id, need);
+    for (size_t i = g.nodes.size(); i-- > 0;) {
+        const ir::Node& n = g.nodes[i];
+        bool lowered = !n.folded && !producesOnlyScalars(g, n);
+        if (n.folded)
+            for (ir::ValueId id : n.outputs) {
+                const ir::Value& v = g.value(id);
+                if (needed[static_cast<size_t>(id)] && sizes.follows(id) && carriesTensors(v.kind))
+                    lowered = out[i] = true;
+            }
+        if (lowered)
+            for (ir::ValueId id : n.inputs)
+                need(id, need);
+    }
+    return out;
+}
+
+} // namespace t2n::translate

@@ -1,0 +1,212 @@
+// Sizes that depend on a symbolic axis (issue 11, class 3): TorchScript
+// snippets whose positions, masks and shapes are built from x.size(1) export
+// with the size computed from the tract symbol, and the check runs the archive
+// at the example size and at a second size against the same TorchScript
+// model (LibTorch's numbers). Each test also reads the expression it expects
+// in graph.nnef, and values t2n cannot follow are refused naming the node.
+#include "suite_macros.h"
+#include "support.h"
+#include "t2n/error.h"
+#include "t2n/session.h"
+
+#include <torch/script.h>
+
+#include <QFile>
+#include <QTest>
+
+using namespace t2n::test;
+
+namespace {
+
+struct Exported {
+    QString nnef; ///< graph.nnef
+    t2n::ExportReport report;
+};
+
+std::filesystem::path saveModule(const QString& name, const std::string& forward) {
+    torch::jit::Module m("Snippet");
+    m.define(forward);
+    auto path = freshDir("symbolic_sizes_" + name) / "model.pt";
+    m.save(path.string());
+    return path;
+}
+
+t2n::ExportOptions options(std::vector<int64_t> shape, const std::string& dynamic) {
+    t2n::ExportOptions o;
+    t2n::InputSpec in;
+    in.name = "x";
+    in.shape = std::move(shape);
+    in.dtype = t2n::DType::F32;
+    o.inputs = {in};
+    o.dynamicAxes = {t2n::DynamicAxis::parse(dynamic)};
+    o.compressionLevel = std::nullopt; // a folder: graph.nnef is read back below
+    return o;
+}
+
+Exported exportSnippet(const QString& name, const std::string& forward,
+                       const t2n::ExportOptions& o) {
+    auto model = saveModule(name, forward);
+    auto out = model.parent_path() / "out.nnef";
+    t2n::Session s;
+    s.load(model);
+    Exported e;
+    e.report = s.exportModel(out, o);
+    QFile f(QString::fromStdString((out / "graph.nnef").string()));
+    if (f.open(QIODevice::ReadOnly))
+        e.nnef = QString::fromUtf8(f.readAll());
+    return e;
+}
+
+// Every output matched at the example size and at the second size.
+QString checkProblems(const t2n::CheckReport& c) {
+    if (!c.ran)
+        return "the check did not run";
+    int resized = 0, plain = 0;
+    QStringList bad;
+    for (const auto& out : c.outputs) {
+        (out.name.find(" @ ") != std::string::npos ? resized : plain) += 1;
+        if (!out.ok)
+            bad << QString("%1: max abs error %2 %3")
+                       .arg(QString::fromStdString(out.name))
+                       .arg(out.maxAbsError)
+                       .arg(QString::fromStdString(out.note));
+    }
+    if (plain == 0 || resized != plain)
+        bad << QString("%1 output(s) compared at the example size, %2 at the second")
+                   .arg(plain)
+                   .arg(resized);
+    if (!c.passed && bad.isEmpty())
+        bad << "the check failed";
+    return bad.join("; ");
+}
+
+#define EXPECT_PASSES_AT_TWO_SIZES(exported)                                                       \
+    do {                                                                                           \
+        const QString problems = checkProblems((exported).report.check);                           \
+        QVERIFY2(problems.isEmpty(), qPrintable(problems + "\n" + (exported).nnef));               \
+    } while (false)
+
+} // namespace
+
+class SymbolicSizesTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// Positions from arange(S) as a float table: tract_core_range up to the
+    /// symbol, cast to the dtype PyTorch gave.
+    void arangePositions() {
+        auto e = exportSnippet("arange", R"(
+def forward(self, x):
+    s = x.size(1)
+    pos = torch.arange(s, dtype=6)  # float32
+    return x + pos.unsqueeze(1) * 0.5
+)",
+                               options({2, 6, 3}, "x:1=S"));
+        EXPECT_PASSES_AT_TWO_SIZES(e);
+        QVERIFY2(e.nnef.contains("tract_core_range(0, S, 1)"), qPrintable(e.nnef));
+        QVERIFY2(e.nnef.contains("to = 'f32'"), qPrintable(e.nnef));
+    }
+
+    /// A causal mask from triu(ones(S, S)) and from full((S, S), v).triu(1):
+    /// tract_core_broadcast to [S, S], then tract_core_trilu.
+    void causalMasks() {
+        auto e = exportSnippet("masks", R"(
+def forward(self, x):
+    s = x.size(1)
+    scores = torch.matmul(x, x.transpose(1, 2))
+    ones = torch.triu(torch.ones(s, s), diagonal=1).to(11)  # bool
+    big = torch.full([s, s], -1.0e4).triu(1)
+    return scores.masked_fill(ones, -1.0e9).softmax(-1), (scores + big).softmax(-1)
+)",
+                               options({1, 5, 4}, "x:1=S"));
+        EXPECT_PASSES_AT_TWO_SIZES(e);
+        QVERIFY2(e.nnef.contains("tract_core_broadcast(1.0, shape = [S, S])"), qPrintable(e.nnef));
+        QVERIFY2(e.nnef.contains("tract_core_broadcast(-10000.0, shape = [S, S])"),
+                 qPrintable(e.nnef));
+        QVERIFY(e.nnef.contains("tract_core_trilu("));
+    }
+
+    /// Size arithmetic into reshape, slice, expand and repeat. S // 2 is the
+    /// same number at S = 6 and at the probe's S = 7, and still follows S.
+    void sizeArithmetic() {
+        auto e = exportSnippet("arith", R"(
+def forward(self, x):
+    b, s, c = x.size(0), x.size(1), x.size(2)
+    halves = x.view(b, s * 2, c // 2)
+    head = x[:, : s - 1]
+    first = x[:, : s // 2]
+    last = x[:, -1]
+    tiled = x[:, :1].expand(b, s, c) + x[:, -1:].repeat(1, s, 1)
+    return halves, head, first, last, tiled
+)",
+                               options({2, 6, 4}, "x:1=S"));
+        EXPECT_PASSES_AT_TWO_SIZES(e);
+        for (const char* text : {"shape = [2, S * 2, 2]", "end = [S - 1]", "end = [S / 2]",
+                                 "begin = [S - 1], end = [S]", "repeats = [1, S, 1]"})
+            QVERIFY2(e.nnef.contains(text),
+                     qPrintable(QString("no '%1' in\n%2").arg(text, e.nnef)));
+    }
+
+    /// tract reads symbolic slice bounds since 0.19.6: an older target is
+    /// refused with the version to use, not given bounds it would misread.
+    void symbolicSliceNeedsTract0196() {
+        const std::string forward = R"(
+def forward(self, x):
+    return x[:, : x.size(1) - 1] * 2.0
+)";
+        t2n::ExportOptions o = options({2, 6, 3}, "x:1=S");
+        o.target = t2n::TargetSpec::parse("tract@0.19.6");
+        EXPECT_PASSES_AT_TWO_SIZES(exportSnippet("slice_0196", forward, o));
+        o.target = t2n::TargetSpec::parse("tract@0.19.0");
+        try {
+            exportSnippet("slice_0190", forward, o);
+            QFAIL("exported for tract 0.19.0");
+        } catch (const t2n::Error& err) {
+            QCOMPARE(err.code(), t2n::ErrorCode::Unsupported);
+            QVERIFY2(err.render().find("0.19.6 or newer") != std::string::npos,
+                     err.render().c_str());
+        }
+    }
+
+    /// A size that follows the symbol through a strided pooling, T // 2: no
+    /// symbol names it, so it is read with tract_core_shape_of. (T = 13: the
+    /// probe's T + 1 changes the pooled length, 12 would not.)
+    void sizeAfterStridedPool() {
+        auto e = exportSnippet("strided", R"(
+def forward(self, x):
+    y = torch.max_pool1d(x, 2, 2)
+    t = y.size(2)
+    return y + torch.arange(t, dtype=6), y.reshape(1, 4 * t)
+)",
+                               options({1, 4, 13}, "x:2=T"));
+        EXPECT_PASSES_AT_TWO_SIZES(e);
+        QVERIFY2(e.nnef.contains("tract_core_shape_of("), qPrintable(e.nnef));
+    }
+
+    /// min(S, 4) is no arithmetic t2n follows: the export is refused, naming
+    /// the slice that reads it and the node that computes it, instead of
+    /// freezing 4 (which happens to be right at both probe sizes).
+    void unfollowableSizeIsRefused() {
+        try {
+            exportSnippet("min", R"(
+def forward(self, x):
+    s = x.size(1)
+    return x[:, : min(s, 4)] * 2.0
+)",
+                          options({2, 6, 3}, "x:1=S"));
+            QFAIL("exported");
+        } catch (const t2n::Error& err) {
+            QCOMPARE(err.code(), t2n::ErrorCode::Unsupported);
+            QCOMPARE(err.stage(), t2n::Stage::Translate);
+            QCOMPARE(err.details().size(), size_t(1));
+            const auto& d = err.details().front();
+            QVERIFY(d.hasNode);
+            QCOMPARE(QString::fromStdString(d.node.kind), QString("aten::slice"));
+            QVERIFY2(d.message.find("prim::min") != std::string::npos, d.message.c_str());
+            QVERIFY2(d.message.find("dynamic axes (S)") != std::string::npos, d.message.c_str());
+        }
+    }
+};
+
+T2N_TEST_SUITE(SymbolicSizesTest)
+#include "tst_symbolic_sizes.moc"
