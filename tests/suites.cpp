@@ -14,6 +14,9 @@
     X(harden_folds, HardenFoldsTest)                                                               \
     X(harden_ifs, HardenIfsTest)                                                                   \
     X(harden_chain, HardenChainTest)                                                               \
+    X(harden_loops, HardenLoopsTest)                                                               \
+    X(harden_writes, HardenWritesTest)                                                             \
+    X(harden_lists, HardenListsTest)                                                               \
     X(nnef_reader, NnefReaderTest)                                                                 \
     X(structure_check, StructureCheckTest)                                                         \
     X(interpreter, InterpreterTest)                                                                \

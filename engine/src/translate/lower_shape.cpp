@@ -131,7 +131,7 @@ void lowerExpand(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const ir::Value& y = ctx.out();
     const int64_t r = rankOf(y);
-    Expr e = ctx.operand(ctx.node().inputs[0], r, y.dtype);
+    Expr e = rankedOperand(ctx, ctx.node().inputs[0], r, y.dtype);
     std::vector<int64_t> repeats;
     bool any = false;
     const int64_t offset = r - rankOf(x);

@@ -34,6 +34,7 @@ const Registry& defaultRegistry() {
         registerMatmulOps(r);
         registerShapeOps(r);
         registerListOps(r);
+        registerWriteOps(r);
         registerReduceOps(r);
         registerPadOps(r);
         registerRnnOps(r);
