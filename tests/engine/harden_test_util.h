@@ -75,6 +75,11 @@ inline bool anyContains(const std::vector<std::string>& texts, const char* text)
     return false;
 }
 
+/// Some remark of the pass that ran contains `text`.
+inline bool remarked(const harden::PassContext& ctx, const char* text) {
+    return anyContains(ctx.remarks, text);
+}
+
 } // namespace t2n::test
 
 /// FileCheck directives ("# CHECK: ...", "# CHECK-NOT: ...") against the graph.

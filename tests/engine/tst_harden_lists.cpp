@@ -9,13 +9,10 @@
 using t2n::harden::PassContext;
 using t2n::test::parseGraph;
 
+using t2n::test::remarked;
+using t2n::test::statistic;
+
 namespace {
-int64_t count(const PassContext& ctx, const char* name) {
-    return t2n::test::statistic(ctx, name);
-}
-bool anyRemark(const PassContext& ctx, const char* text) {
-    return t2n::test::anyContains(ctx.remarks, text);
-}
 
 // parts = torch.unbind(y, 1); parts[-1] + parts[0] * len(parts)
 constexpr const char* kUnbind = R"IR(
@@ -43,9 +40,9 @@ private Q_SLOTS:
         PassContext ctx(parseGraph(kUnbind));
         ctx.exampleInputs = {torch::randn({2, 4})};
         t2n::harden::foldListIndexing(ctx);
-        QCOMPARE(count(ctx, "lists_unpacked"), int64_t(1));
-        QCOMPARE(count(ctx, "items_folded"), int64_t(2));
-        QCOMPARE(count(ctx, "lengths_folded"), int64_t(1));
+        QCOMPARE(statistic(ctx, "lists_unpacked"), int64_t(1));
+        QCOMPARE(statistic(ctx, "items_folded"), int64_t(2));
+        QCOMPARE(statistic(ctx, "lengths_folded"), int64_t(1));
         EXPECT_IR("# CHECK: prim::ListUnpack\n# CHECK-NOT: aten::__getitem__\n"
                   "# CHECK-NOT: aten::len\n# CHECK: prim::Constant[value=4]\n# CHECK: aten::mul",
                   ctx.graph);
@@ -67,8 +64,8 @@ graph(%y : Tensor):
         auto before = parseGraph(ir);
         PassContext ctx(parseGraph(ir));
         t2n::harden::foldListIndexing(ctx);
-        QCOMPARE(count(ctx, "items_folded"), int64_t(1));
-        QCOMPARE(count(ctx, "lists_unpacked"), int64_t(0));
+        QCOMPARE(statistic(ctx, "items_folded"), int64_t(1));
+        QCOMPARE(statistic(ctx, "lists_unpacked"), int64_t(0));
         EXPECT_IR("# CHECK: prim::ListUnpack\n# CHECK-NOT: aten::__getitem__\n# CHECK: aten::add",
                   ctx.graph);
         QVERIFY(t2n::test::sameOutputs(before, ctx.graph, {torch::randn({3, 4})}));
@@ -95,9 +92,9 @@ graph(%x : Tensor, %y : Tensor, %z : Tensor):
         auto before = parseGraph(ir);
         PassContext ctx(parseGraph(ir));
         t2n::harden::foldListIndexing(ctx);
-        QCOMPARE(count(ctx, "slices_folded"), int64_t(1));
-        QCOMPARE(count(ctx, "lengths_folded"), int64_t(1));
-        QCOMPARE(count(ctx, "items_folded"), int64_t(2)); // l[-1] and the unpack
+        QCOMPARE(statistic(ctx, "slices_folded"), int64_t(1));
+        QCOMPARE(statistic(ctx, "lengths_folded"), int64_t(1));
+        QCOMPARE(statistic(ctx, "items_folded"), int64_t(2)); // l[-1] and the unpack
         EXPECT_IR("# CHECK: prim::ListConstruct(%y, %z)\n# CHECK-NOT: aten::__getitem__\n"
                   "# CHECK-NOT: prim::ListUnpack\n# CHECK: aten::mul(%z",
                   ctx.graph);
@@ -122,7 +119,7 @@ graph(%x : Tensor, %i : int):
   return (%r))IR";
         PassContext ctx(parseGraph(ir));
         t2n::harden::foldListIndexing(ctx);
-        QCOMPARE(count(ctx, "items_folded"), int64_t(0));
+        QCOMPARE(statistic(ctx, "items_folded"), int64_t(0));
         EXPECT_IR("# CHECK-COUNT-3: aten::__getitem__", ctx.graph);
     }
 
@@ -145,7 +142,7 @@ graph(%x : Tensor):
         ctx.exampleInputs = {torch::randn({2, 2})};
         t2n::harden::foldListIndexing(ctx);
         QVERIFY(ctx.counts.empty());
-        QVERIFY(anyRemark(ctx, "sees only values outside loops and branches"));
+        QVERIFY(remarked(ctx, "sees only values outside loops and branches"));
     }
 
     /// No list reads: nothing to do, no run, no remark.

@@ -11,13 +11,10 @@
 using t2n::harden::PassContext;
 using t2n::test::parseGraph;
 
+using t2n::test::remarked;
+using t2n::test::statistic;
+
 namespace {
-int64_t count(const PassContext& ctx, const char* name) {
-    return t2n::test::statistic(ctx, name);
-}
-bool anyRemark(const PassContext& ctx, const char* text) {
-    return t2n::test::anyContains(ctx.remarks, text);
-}
 bool unchangedOutputs(const std::shared_ptr<torch::jit::Graph>& before, const PassContext& ctx,
                       const std::vector<at::Tensor>& inputs) {
     return t2n::test::sameOutputs(before, ctx.graph, inputs);
@@ -106,12 +103,12 @@ private Q_SLOTS:
         auto before = parseGraph(kConstantLoop);
         PassContext ctx(parseGraph(kConstantLoop));
         t2n::harden::unrollLoops(ctx);
-        QCOMPARE(count(ctx, "loops_unrolled"), int64_t(1));
-        QCOMPARE(count(ctx, "iterations_unrolled"), int64_t(3));
+        QCOMPARE(statistic(ctx, "loops_unrolled"), int64_t(1));
+        QCOMPARE(statistic(ctx, "iterations_unrolled"), int64_t(3));
         EXPECT_IR("# CHECK-NOT: prim::Loop\n# CHECK: aten::mul\n# CHECK: aten::add\n"
                   "# CHECK: aten::mul\n# CHECK: aten::add\n# CHECK: aten::mul\n# CHECK: aten::add",
                   ctx.graph);
-        QVERIFY(anyRemark(ctx, "unrolled 3 iteration(s); its trip count is a constant"));
+        QVERIFY(remarked(ctx, "unrolled 3 iteration(s); its trip count is a constant"));
         QVERIFY(unchangedOutputs(before, ctx, {torch::randn({2, 3})}));
     }
 
@@ -122,9 +119,9 @@ private Q_SLOTS:
         PassContext ctx(parseGraph(kShapeLoop));
         ctx.exampleInputs = {torch::randn({4, 3})};
         t2n::harden::unrollLoops(ctx);
-        QCOMPARE(count(ctx, "iterations_unrolled"), int64_t(3));
+        QCOMPARE(statistic(ctx, "iterations_unrolled"), int64_t(3));
         EXPECT_IR("# CHECK-NOT: prim::Loop\n# CHECK-COUNT-3: aten::select", ctx.graph);
-        QVERIFY(anyRemark(ctx, "its trip count depends on the shape of x"));
+        QVERIFY(remarked(ctx, "its trip count depends on the shape of x"));
         QVERIFY(unchangedOutputs(before, ctx, {ctx.exampleInputs[0]}));
     }
 
@@ -135,14 +132,14 @@ private Q_SLOTS:
         PassContext ctx(parseGraph(kGrowingList));
         ctx.exampleInputs = {torch::randn({5, 2})};
         t2n::harden::unrollLoops(ctx);
-        QCOMPARE(count(ctx, "iterations_unrolled"), int64_t(5));
-        QVERIFY(anyRemark(ctx, "depends on the shape of targets"));
+        QCOMPARE(statistic(ctx, "iterations_unrolled"), int64_t(5));
+        QVERIFY(remarked(ctx, "depends on the shape of targets"));
         EXPECT_IR("# CHECK-NOT: prim::Loop\n# CHECK-COUNT-5: aten::append", ctx.graph);
         QVERIFY(unchangedOutputs(before, ctx, {ctx.exampleInputs[0]}));
 
         t2n::harden::foldListAppends(ctx);
-        QCOMPARE(count(ctx, "lists_rebuilt"), int64_t(1));
-        QCOMPARE(count(ctx, "appends_folded"), int64_t(5));
+        QCOMPARE(statistic(ctx, "lists_rebuilt"), int64_t(1));
+        QCOMPARE(statistic(ctx, "appends_folded"), int64_t(5));
         // The empty list, then one construct per append; the stack reads the last.
         EXPECT_IR("# CHECK-NOT: aten::append\n# CHECK-COUNT-6: prim::ListConstruct\n"
                   "# CHECK-NOT: prim::ListConstruct\n# CHECK: aten::stack",
@@ -155,9 +152,9 @@ private Q_SLOTS:
         PassContext ctx(parseGraph(kValueLoop));
         ctx.exampleInputs = {torch::randn({3})};
         t2n::harden::unrollLoops(ctx);
-        QCOMPARE(count(ctx, "loops_unrolled"), int64_t(0));
-        QVERIFY(anyRemark(ctx, "missed:"));
-        QVERIFY(anyRemark(ctx, "its trip count depends on the values of x"));
+        QCOMPARE(statistic(ctx, "loops_unrolled"), int64_t(0));
+        QVERIFY(remarked(ctx, "missed:"));
+        QVERIFY(remarked(ctx, "its trip count depends on the values of x"));
         EXPECT_IR("# CHECK: prim::Loop", ctx.graph);
     }
 
@@ -167,9 +164,9 @@ private Q_SLOTS:
         ir.replace(ir.find("value=3]"), 8, "value=5000]");
         PassContext ctx(parseGraph(ir.c_str()));
         t2n::harden::unrollLoops(ctx);
-        QCOMPARE(count(ctx, "loops_unrolled"), int64_t(0));
-        QVERIFY(anyRemark(ctx, "it runs 5000 iterations"));
-        QVERIFY(anyRemark(ctx, "over the unrolling limit of 4096 iterations"));
+        QCOMPARE(statistic(ctx, "loops_unrolled"), int64_t(0));
+        QVERIFY(remarked(ctx, "it runs 5000 iterations"));
+        QVERIFY(remarked(ctx, "over the unrolling limit of 4096 iterations"));
         EXPECT_IR("# CHECK: prim::Loop", ctx.graph);
     }
 
@@ -193,11 +190,11 @@ graph(%x : Tensor):
         auto before = parseGraph(ir);
         PassContext ctx(parseGraph(ir));
         t2n::harden::unrollLoops(ctx);
-        QCOMPARE(count(ctx, "loops_unrolled"), int64_t(1));
+        QCOMPARE(statistic(ctx, "loops_unrolled"), int64_t(1));
         EXPECT_IR("# CHECK-COUNT-2: prim::Loop", ctx.graph);
         PassContext again(ctx.graph);
         t2n::harden::unrollLoops(again);
-        QCOMPARE(count(again, "loops_unrolled"), int64_t(2));
+        QCOMPARE(statistic(again, "loops_unrolled"), int64_t(2));
         EXPECT_IR("# CHECK-NOT: prim::Loop\n# CHECK-COUNT-4: aten::add", again.graph);
         QVERIFY(t2n::test::sameOutputs(before, again.graph, {torch::randn({3})}));
     }
@@ -218,7 +215,7 @@ graph(%x : Tensor):
   return (%r))IR";
         PassContext ctx(parseGraph(ir));
         t2n::harden::unrollLoops(ctx);
-        QCOMPARE(count(ctx, "iterations_unrolled"), int64_t(0));
+        QCOMPARE(statistic(ctx, "iterations_unrolled"), int64_t(0));
         EXPECT_IR("# CHECK-NOT: prim::Loop\n# CHECK: return (%x)", ctx.graph);
     }
 
@@ -227,7 +224,7 @@ graph(%x : Tensor):
         PassContext ctx(parseGraph(kShapeLoop));
         t2n::harden::unrollLoops(ctx);
         QVERIFY(ctx.counts.empty());
-        QVERIFY(anyRemark(ctx, "no example inputs"));
+        QVERIFY(remarked(ctx, "no example inputs"));
     }
 
     /// An append inside a branch, or a list also written by another op, is left.

@@ -12,13 +12,10 @@
 using t2n::harden::PassContext;
 using t2n::test::parseGraph;
 
+using t2n::test::remarked;
+using t2n::test::statistic;
+
 namespace {
-int64_t count(const PassContext& ctx, const char* name) {
-    return t2n::test::statistic(ctx, name);
-}
-bool anyRemark(const PassContext& ctx, const char* text) {
-    return t2n::test::anyContains(ctx.remarks, text);
-}
 
 // y = x * 2; y[:, :2] = 0.0 (as torch.jit.script writes it); return y + 1
 constexpr const char* kSliceFill = R"IR(
@@ -48,7 +45,7 @@ private Q_SLOTS:
     void removeTensorMutationLeavesSliceWrites() {
         PassContext ctx(parseGraph(kSliceFill));
         t2n::harden::removeTensorMutation(ctx);
-        QCOMPARE(count(ctx, "ops_made_functional"), int64_t(0));
+        QCOMPARE(statistic(ctx, "ops_made_functional"), int64_t(0));
         EXPECT_IR("# CHECK: aten::copy_", ctx.graph);
     }
 
@@ -58,7 +55,7 @@ private Q_SLOTS:
         auto before = parseGraph(kSliceFill);
         PassContext ctx(parseGraph(kSliceFill));
         t2n::harden::removeViewMutation(ctx);
-        QCOMPARE(count(ctx, "writes_made_functional"), int64_t(1));
+        QCOMPARE(statistic(ctx, "writes_made_functional"), int64_t(1));
         EXPECT_IR("# CHECK-NOT: aten::copy_\n"
                   "# CHECK: aten::type_as\n# CHECK: aten::expand_as\n"
                   "# CHECK-COUNT-2: aten::slice_scatter\n# CHECK: aten::add",
@@ -93,7 +90,7 @@ graph(%x : Tensor):
         auto before = parseGraph(ir);
         PassContext ctx(parseGraph(ir));
         t2n::harden::removeViewMutation(ctx);
-        QCOMPARE(count(ctx, "writes_made_functional"), int64_t(4));
+        QCOMPARE(statistic(ctx, "writes_made_functional"), int64_t(4));
         EXPECT_IR("# CHECK-NOT: aten::copy_\n# CHECK-NOT: aten::masked_fill_\n"
                   "# CHECK-NOT: aten::add_\n# CHECK-NOT: aten::zero_\n"
                   "# CHECK: aten::select_scatter\n# CHECK: aten::masked_fill\n"
@@ -130,7 +127,7 @@ graph(%x : Tensor, %v : Tensor):
         auto before = parseGraph(ir);
         PassContext ctx(parseGraph(ir));
         t2n::harden::removeViewMutation(ctx);
-        QCOMPARE(count(ctx, "writes_made_functional"), int64_t(2));
+        QCOMPARE(statistic(ctx, "writes_made_functional"), int64_t(2));
         EXPECT_IR("# CHECK-NOT: aten::index_put_\n# CHECK: aten::index_put\n"
                   "# CHECK: aten::index_put",
                   ctx.graph);
@@ -155,8 +152,8 @@ graph(%x : Tensor):
   return (%r))IR";
         PassContext ctx(parseGraph(ir));
         t2n::harden::removeViewMutation(ctx);
-        QCOMPARE(count(ctx, "writes_made_functional"), int64_t(0));
-        QVERIFY(anyRemark(ctx, "may share the written memory and is read after the write"));
+        QCOMPARE(statistic(ctx, "writes_made_functional"), int64_t(0));
+        QVERIFY(remarked(ctx, "may share the written memory and is read after the write"));
         EXPECT_IR("# CHECK: aten::zero_", ctx.graph);
     }
 
@@ -173,8 +170,8 @@ graph(%x : Tensor):
   return (%y))IR";
         PassContext ctx(parseGraph(ir));
         t2n::harden::removeViewMutation(ctx);
-        QCOMPARE(count(ctx, "writes_made_functional"), int64_t(0));
-        QVERIFY(anyRemark(ctx, "writes through a view made by aten::transpose"));
+        QCOMPARE(statistic(ctx, "writes_made_functional"), int64_t(0));
+        QVERIFY(remarked(ctx, "writes through a view made by aten::transpose"));
     }
 
     /// No in-place op: nothing to do, nothing said.
