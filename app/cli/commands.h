@@ -24,6 +24,7 @@ Command addInspectCommand(CLI::App& root);
 Command addHardenCommand(CLI::App& root);
 Command addOpsCommand(CLI::App& root);
 Command addBenchCommand(CLI::App& root);
+Command addDoctorCommand(CLI::App& root);
 
 /// 0 when the check passed or did not run, 1 (a mismatch) otherwise.
 int checkExitCode(const CheckReport& check, Observer& observer);

@@ -4,8 +4,10 @@
 #include "support.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QTest>
 
 using namespace t2n::test;
@@ -40,12 +42,55 @@ private Q_SLOTS:
         QTest::newRow("inspect") << QStringList{"inspect", "--help"};
         QTest::newRow("ops") << QStringList{"ops", "--help"};
         QTest::newRow("bench") << QStringList{"bench", "--help"};
+        QTest::newRow("doctor") << QStringList{"doctor", "--help"};
     }
     void helpEverywhere() {
         QFETCH(QStringList, args);
         auto r = runT2n(args);
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("Usage:"));
+    }
+
+    // `t2n doctor` names the library that really provides sgemm_ (read here
+    // from the alternatives link, independently of the dlsym lookup), and
+    // under the netlib reference BLAS it says so, gives the fix and exits 1.
+    void doctorNamesTheBlas() {
+        const QString blasLink = "/usr/lib/x86_64-linux-gnu/libblas.so.3";
+        const QString active = QFileInfo(blasLink).canonicalFilePath();
+        if (active.isEmpty())
+            QSKIP("no libblas.so.3 on this machine");
+        if (!active.contains("openblas") && !active.contains("/blas/"))
+            QSKIP("libblas.so.3 is neither OpenBLAS nor the netlib build");
+        auto r = runT2n({"doctor", "--json"});
+        QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QJsonObject blas = j.value("blas").toObject();
+        QCOMPARE(blas.value("library").toString(), active);
+        const bool openblas = active.contains("openblas");
+        QCOMPARE(blas.value("kind").toString(),
+                 openblas ? QString("openblas") : QString("reference"));
+        QCOMPARE(r.exitCode, openblas ? 0 : 1);
+        QVERIFY(j.value("matmul_512_gflops").toDouble() > 0);
+        QVERIFY(j.value("aten_threads").toInt() >= 1);
+        auto version = runT2n({"--version"});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY2(version.out.contains(openblas ? "OpenBLAS" : "netlib reference BLAS"),
+                 qPrintable(version.out));
+
+        // The loader takes libblas.so.3 from LD_LIBRARY_PATH first: Debian's
+        // netlib build then stands in for whatever the alternative names.
+        const QString netlibDir = "/usr/lib/x86_64-linux-gnu/blas";
+        if (!QFileInfo::exists(netlibDir + "/libblas.so.3"))
+            QSKIP("the netlib reference BLAS (libblas3) is not installed");
+        QProcess slow;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("LD_LIBRARY_PATH", netlibDir);
+        slow.setProcessEnvironment(env);
+        slow.start(QString::fromStdString(t2nBinary()), {"doctor"});
+        QVERIFY(slow.waitForFinished(600000));
+        const QString said = QString::fromUtf8(slow.readAllStandardOutput());
+        QCOMPARE(slow.exitCode(), 1);
+        QVERIFY2(said.contains("netlib reference BLAS"), qPrintable(said));
+        QVERIFY2(said.contains("libopenblas0-pthread"), qPrintable(said));
     }
 
     void exportWritesArtifactAndReport() {
