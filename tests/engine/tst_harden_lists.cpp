@@ -102,6 +102,25 @@ graph(%x : Tensor, %y : Tensor, %z : Tensor):
         QVERIFY(t2n::test::sameOutputs(before, ctx.graph, in));
     }
 
+    /// `a + b` of two list constructs is a construct of both (RemoveTensorMutation turns
+    /// the first `l += [x]` of a chain into it).
+    void concatenationFolds() {
+        const char* ir = R"IR(
+graph(%x : Tensor, %y : Tensor):
+  %zero : int = prim::Constant[value=0]()
+  %a : Tensor[] = prim::ListConstruct(%x)
+  %b : Tensor[] = prim::ListConstruct(%y, %x)
+  %c : Tensor[] = aten::add(%a, %b)
+  %s : Tensor = aten::stack(%c, %zero)
+  return (%s))IR";
+        auto before = parseGraph(ir);
+        PassContext ctx(parseGraph(ir));
+        t2n::harden::foldListIndexing(ctx);
+        QCOMPARE(statistic(ctx, "concatenations_folded"), int64_t(1));
+        EXPECT_IR("# CHECK: prim::ListConstruct(%x, %y, %x)\n# CHECK: aten::stack", ctx.graph);
+        QVERIFY(t2n::test::sameOutputs(before, ctx.graph, {torch::randn({2}), torch::randn({2})}));
+    }
+
     /// A list that is written to, an index that is not a constant, and an index out of
     /// range are left.
     void leftAlone() {

@@ -227,6 +227,52 @@ graph(%x : Tensor):
         QVERIFY(remarked(ctx, "no example inputs"));
     }
 
+    /// `l += [x]` returns the list it grows; an unrolled loop carries that alias to the
+    /// next write. The chain folds as one list, the reads between the writes reading the
+    /// construct of their point.
+    void growthThroughAliasesFolds() {
+        const char* ir = R"IR(
+graph(%x : Tensor):
+  %zero : int = prim::Constant[value=0]()
+  %l : Tensor[] = prim::ListConstruct()
+  %a1 : Tensor[] = prim::ListConstruct(%x)
+  %l1 : Tensor[] = aten::add_(%l, %a1)
+  %n1 : int = aten::len(%l1)
+  %y : Tensor = aten::mul(%x, %n1)
+  %a2 : Tensor[] = prim::ListConstruct(%y)
+  %l2 : Tensor[] = aten::add_(%l1, %a2)
+  %l3 : Tensor[] = aten::append(%l2, %x)
+  %s : Tensor = aten::stack(%l3, %zero)
+  return (%s))IR";
+        auto before = parseGraph(ir);
+        PassContext ctx(parseGraph(ir));
+        t2n::harden::foldListAppends(ctx);
+        QCOMPARE(statistic(ctx, "appends_folded"), int64_t(3));
+        EXPECT_IR("# CHECK-NOT: aten::add_\n# CHECK-NOT: aten::append\n"
+                  "# CHECK: aten::len\n# CHECK: aten::stack",
+                  ctx.graph);
+        QVERIFY(t2n::test::sameOutputs(before, ctx.graph, {torch::randn({2})}));
+    }
+
+    /// A list held by another list before it grows (Emformer's `masks = [rc_mask, ...]`
+    /// before `rc_mask.append(...)`) sees the growth through that alias: left.
+    void keptAliasIsLeft() {
+        const char* ir = R"IR(
+graph(%x : Tensor):
+  %zero : int = prim::Constant[value=0]()
+  %l : Tensor[] = prim::ListConstruct()
+  %all : Tensor[][] = prim::ListConstruct(%l)
+  %a : Tensor[] = aten::append(%l, %x)
+  %first : Tensor[] = aten::__getitem__(%all, %zero)
+  %s : Tensor = aten::cat(%first, %zero)
+  return (%s))IR";
+        auto before = parseGraph(ir);
+        PassContext ctx(parseGraph(ir));
+        t2n::harden::foldListAppends(ctx);
+        QVERIFY(ctx.counts.empty());
+        EXPECT_IR("# CHECK: aten::append", ctx.graph);
+    }
+
     /// An append inside a branch, or a list also written by another op, is left.
     void appendsInBlocksAreLeft() {
         const char* ir = R"IR(

@@ -39,6 +39,17 @@ bool shapeFollowsValues(const Node* n) {
     return kinds.count(n->kind()) > 0;
 }
 
+// What of an operand matters for `m` of the result: its value for a value;
+// for a shape or a length, the lengths of lists (`a + b`, `l[1:]`), the
+// shapes of tensors (unbind, split) and the values of numbers (arange(n)).
+Mode operandMode(const Value* in, Mode m) {
+    if (m == Mode::Value)
+        return Mode::Value;
+    if (isList(in))
+        return m == Mode::Length ? Mode::Length : Mode::Shape;
+    return Mode::Shape; // value() turns it into Value for numbers
+}
+
 class Walker {
 public:
     Dependence d;
@@ -69,7 +80,7 @@ public:
         if (m == Mode::Shape && shapeFollowsValues(n))
             m = Mode::Value;
         for (const Value* in : n->inputs())
-            value(in, m == Mode::Value ? Mode::Value : Mode::Shape);
+            value(in, operandMode(in, m));
     }
 
     void tripCount(const Node* loop) {
@@ -131,10 +142,10 @@ private:
                 else if (owner->kind() == c10::prim::Loop)
                     tripCount(owner);
             }
-            if (m == Mode::Length)
-                continue; // an append adds one element whatever its value
+            // An append adds one element whatever its value; `l += [x]` adds
+            // the other list's length.
             for (size_t i = 0; i < use.user->inputs().size(); ++i)
-                if (i != use.offset)
+                if (i != use.offset && (m != Mode::Length || isList(use.user->input(i))))
                     value(use.user->input(i), m);
         }
     }

@@ -145,12 +145,42 @@ private:
 };
 } // namespace
 
+namespace {
+// `a + b` of two lists whose elements are known (RemoveTensorMutation makes
+// Tacotron2's first `gate_outputs += [g]` one): a construct of both.
+bool foldConcatenations(PassContext& ctx) {
+    auto known = [](const Value* v) {
+        return v->type()->kind() == c10::TypeKind::ListType &&
+               v->node()->kind() == c10::prim::ListConstruct && isOnlyRead(v);
+    };
+    for (Node* n : nodesOfKind(ctx.graph->block(), c10::aten::add)) {
+        if (n->inputs().size() != 2 || !known(n->input(0)) || !known(n->input(1)))
+            continue;
+        if (!ctx.rewrite("concatenations_folded"))
+            return false;
+        std::vector<Value*> items(n->input(0)->node()->inputs().begin(),
+                                  n->input(0)->node()->inputs().end());
+        for (Value* v : n->input(1)->node()->inputs())
+            items.push_back(v);
+        Node* c = ctx.graph->create(c10::prim::ListConstruct, items);
+        c->output()->setType(n->output()->type());
+        copyOrigin(c, n);
+        c->insertBefore(n);
+        n->output()->replaceAllUsesWith(c->output());
+        n->destroy();
+    }
+    return true;
+}
+} // namespace
+
 void foldListIndexing(PassContext& ctx) {
+    if (!foldConcatenations(ctx))
+        return;
     Folder folder(ctx);
     std::vector<Node*> toCount; // splits without an unpack: their counts come from a run
     for (Node* n : allNodes(ctx.graph->block())) {
         bool construct = n->kind() == c10::prim::ListConstruct;
-        if (!(construct || splitsTensor(n)) || isWritten(n->output()) ||
+        if (!(construct || splitsTensor(n)) || !isOnlyRead(n->output()) ||
             !hasFoldableRead(n->output()))
             continue;
         if (construct) {

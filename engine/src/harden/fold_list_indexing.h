@@ -9,12 +9,14 @@
 //   aten::len(L)              -> the number of elements
 //   aten::slice(L, a, b, s)   -> prim::ListConstruct of the elements taken
 //   prim::ListUnpack(L)       -> the elements
+//   aten::add(L, M)           -> prim::ListConstruct of both lists' elements
 //
 // for L a prim::ListConstruct, or the result of a tensor-splitting op
 // (unbind, split, split_with_sizes, chunk, unsafe_*): these get one
 // prim::ListUnpack, with the count of pieces the example's shapes give
 // (from a run on the example inputs), and their reads fold to its outputs.
-// Lists that are written to (see fold_list_appends) are left alone, as are
+// Lists that are written to (see fold_list_appends) or kept by an op that
+// could write them through an alias are left alone, as are
 // indices that are not constants or out of range (the model raises then).
 #pragma once
 
@@ -22,7 +24,8 @@
 
 namespace t2n::harden {
 
-/// Statistics: items_folded, lengths_folded, lists_unpacked.
+/// Statistics: items_folded, lengths_folded, slices_folded, concatenations_folded,
+/// lists_unpacked.
 void foldListIndexing(PassContext& ctx);
 
 } // namespace t2n::harden

@@ -234,6 +234,37 @@ bool isWritten(const Value* value) {
     return false;
 }
 
+bool keepsInput(const Node* user, size_t offset) {
+    bool used = false;
+    for (const Value* out : user->outputs())
+        used = used || out->hasUses();
+    if (!used || user->kind() == c10::prim::ListUnpack ||
+        user == user->owningGraph()->return_node())
+        return false;
+    const auto* schema = user->maybeSchema();
+    if (!schema || offset >= schema->arguments().size())
+        return true;
+    const auto* in = schema->arguments()[offset].alias_info();
+    if (!in)
+        return false;
+    for (const auto& ret : schema->returns()) {
+        const auto* out = ret.alias_info();
+        if (!out)
+            continue;
+        for (const auto& set : out->beforeSets())
+            if (in->beforeSets().count(set))
+                return true;
+    }
+    return false;
+}
+
+bool isOnlyRead(const Value* value) {
+    for (const auto& use : value->uses())
+        if (writesInput(use.user, use.offset) || keepsInput(use.user, use.offset))
+            return false;
+    return true;
+}
+
 bool insideLoop(const Node* node) {
     for (const Block* b = node->owningBlock(); b && b->owningNode();
          b = b->owningNode()->owningBlock())

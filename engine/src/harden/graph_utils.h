@@ -69,6 +69,16 @@ bool writesInput(const torch::jit::Node* node, size_t offset);
 /// to has another length at each point of the graph.
 bool isWritten(const torch::jit::Value* value);
 
+/// Whether `user` keeps its input `offset` beyond the call: a result that may
+/// alias it or hold it (a list construct holding a list, a view), or an op
+/// without a schema. Reads (len, cat, indexing, unpacking, the graph's return)
+/// do not; neither does a node whose results are all unused.
+bool keepsInput(const torch::jit::Node* user, size_t offset);
+
+/// Every use of `value` reads it: nothing writes it or keeps an alias that
+/// could be written, so it stays what its definition made it.
+bool isOnlyRead(const torch::jit::Value* value);
+
 /// Inside a prim::Loop body (at any depth): runs once per iteration.
 bool insideLoop(const torch::jit::Node* node);
 

@@ -47,6 +47,7 @@ constexpr Statistic kListReads[] = {
     {"items_folded", "list items (list[k], unpacking) replaced by the element"},
     {"lengths_folded", "len(list) replaced by the number of elements"},
     {"slices_folded", "list slices (list[a:b]) replaced by a list of the elements"},
+    {"concatenations_folded", "list concatenations (a + b) replaced by a list of the elements"},
     {"lists_unpacked", "unbind/split/chunk results given one unpack of their pieces"}};
 constexpr Statistic kData[] = {{"data_reads_stripped", "prim::data (.data) removed"}};
 constexpr Statistic kAsserts[] = {
@@ -80,11 +81,11 @@ constexpr PassInfo kPasses[] = {
      kTupleIndex, true, true, &foldTupleIndexThroughTupleConstruct},
     {"fold_tuple_unpack_through_tuple_construct", "TupleUnpack(TupleConstruct(...)) -> elements",
      kTupleUnpack, true, true, &foldTupleUnpackThroughTupleConstruct},
-    {"fold_list_appends", "lists grown by appends in one block -> one construct per state",
-     kAppends, true, true, &foldListAppends},
     {"fold_list_indexing",
      "list[k], len(list), list[a:b] of constructs and of unbind/split/chunk -> elements",
      kListReads, true, true, &foldListIndexing},
+    {"fold_list_appends", "lists grown by appends in one block -> one construct per state",
+     kAppends, true, true, &foldListAppends},
     {"strip_prim_data", "prim::data(t) -> t", kData, true, true, &stripPrimData},
     {"strip_assertion_ifs", "drop input checks whose one branch only raises", kAsserts, true, true,
      &stripAssertionIfs},
