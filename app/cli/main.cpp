@@ -11,6 +11,10 @@
 #include <iterator>
 #include <vector>
 
+void t2n::cli::printError(const t2n::Error& e) {
+    fmt::print(stderr, "t2n: error: {}\n", e.render());
+}
+
 int main(int argc, char** argv) {
     CLI::App app{"t2n: export TorchScript models to NNEF archives for the tract inference engine"};
     // The runtime line lets a slow machine explain itself (`t2n doctor` says more).
@@ -64,7 +68,7 @@ int main(int argc, char** argv) {
                 return c.run();
             }
     } catch (const t2n::Error& e) {
-        fmt::print(stderr, "t2n: error: {}\n", e.render());
+        t2n::cli::printError(e);
         return static_cast<int>(e.code());
     } catch (const std::exception& e) {
         fmt::print(stderr,

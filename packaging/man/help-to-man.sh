@@ -33,7 +33,7 @@ to_roff() {
       flush(); sub(/^Usage: [^ ]*/, "")
       if (level == "sub") sub(/^ [a-z][a-z-]*/, "")
       heading("Synopsis"); print ".B " esc(cmd); print esc(substr($0, 2))
-      if (level == "top") { print ".SH DESCRIPTION"; print esc(summary) }
+      if (level == "top") { d = summary; sub("^" cmd ": ", "", d); print ".SH DESCRIPTION"; print esc(d) }
       next
     }
     /^[A-Z][A-Za-z ]*:$/ { flush(); sub(/:$/, ""); heading($0); next }

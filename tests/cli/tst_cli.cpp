@@ -3,6 +3,8 @@
 #include "suite_macros.h"
 #include "support.h"
 
+#include "t2n/recipe.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -153,6 +155,32 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, code);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(!fs::exists(work_ / "a.nnef.tar") && !fs::exists(work_ / "a.nnef"));
+    }
+
+    // A refused export ends with the command that opens the same export in the
+    // studio: a recipe written beside the target, with the model and every
+    // option given; a bad command line offers nothing.
+    void failedExportNamesStudioCommand() {
+        auto r = runT2n({"export", model("err_unsupported_ops"), "--input", "x:2x6:f32", "--naming",
+                         "numeric", "--seed", "7", "-o", out("s.nnef.tgz")});
+        QCOMPARE(r.exitCode, 4);
+        const QString recipe = out("s.nnef.tgz.recipe.json");
+        const QStringList lines = r.err.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.last(), "t2n: to open this export in the studio: t2n-studio " + recipe);
+        QVERIFY(!fs::exists(work_ / "s.nnef.tgz"));
+        const t2n::ExportRecipe saved = t2n::loadRecipe(recipe.toStdString());
+        QCOMPARE(QString::fromStdString(saved.model.string()), model("err_unsupported_ops"));
+        QCOMPARE(QString::fromStdString(saved.output.string()), out("s.nnef.tgz"));
+        QVERIFY(saved.options.naming == t2n::NamingScheme::Numeric);
+        QCOMPARE(saved.options.seed, uint64_t{7});
+        QCOMPARE(saved.options.inputs.size(), size_t{1});
+        QCOMPARE(saved.options.inputs[0].shape, (std::vector<int64_t>{2, 6}));
+
+        auto bad = runT2n({"export", model("err_unsupported_ops"), "--input", "x:2x6:f32",
+                           "--naming", "nonsense", "-o", out("b.nnef.tgz")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(!bad.err.contains("t2n-studio"), qPrintable(bad.err));
+        QVERIFY(!fs::exists(work_ / "b.nnef.tgz.recipe.json"));
     }
 
     // The unsupported-operator error names every node with module and line.
