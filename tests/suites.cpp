@@ -24,6 +24,9 @@
     X(harden_strip_assertion_ifs, StripAssertionIfsTest)                                           \
     X(harden_strip_prim_data, StripPrimDataTest)                                                   \
     X(harden_chain, HardenChainTest)                                                               \
+    X(harden_loops, HardenLoopsTest)                                                               \
+    X(harden_writes, HardenWritesTest)                                                             \
+    X(harden_lists, HardenListsTest)                                                               \
     X(nnef_reader, NnefReaderTest)                                                                 \
     X(structure_check, StructureCheckTest)                                                         \
     X(interpreter, InterpreterTest)                                                                \

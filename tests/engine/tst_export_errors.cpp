@@ -106,6 +106,31 @@ private Q_SLOTS:
         QCOMPARE(entries(dir), 0);
     }
 
+    // A loop whose trip count follows tensor values cannot be unrolled: a
+    // refusal naming the loop (kind, module path, source line of the fixture)
+    // and why, with nothing written.
+    void valueDependentLoopRefused() {
+        fs::path dir = work_ / "value_loop";
+        fs::create_directories(dir);
+        auto e = exportError(fixtureModel("err_value_loop"), dir / "m.nnef.tgz",
+                             fixtureOptions("err_value_loop"));
+        QString text = QString::fromStdString(e.render());
+        QCOMPARE(e.code(), t2n::ErrorCode::Unsupported);
+        QCOMPARE(e.stage(), t2n::Stage::Trace);
+        QVERIFY2(QString::fromStdString(e.message())
+                     .contains("its trip count depends on the values of x"),
+                 qPrintable(text));
+        const QJsonObject want = fixtureInfo("err_value_loop").value("expect_loop").toObject();
+        QCOMPARE(e.details().size(), size_t(1));
+        const auto& node = e.details().front().node;
+        QCOMPARE(QString::fromStdString(node.kind), want.value("kind").toString());
+        QCOMPARE(QString::fromStdString(node.modulePath), want.value("module_path").toString());
+        QCOMPARE(node.sourceLine, want.value("source_line").toInt());
+        QVERIFY(QString::fromStdString(node.sourceFile).endsWith(want.value("file").toString()));
+        QVERIFY2(QString::fromStdString(e.hint()).contains("unrolls loops"), e.hint().c_str());
+        QCOMPARE(entries(dir), 0);
+    }
+
     void missingModelFile() {
         auto e = exportError(work_ / "no-such-model.pt", work_ / "m.nnef.tar", {});
         QCOMPARE(e.code(), t2n::ErrorCode::ModelFile);

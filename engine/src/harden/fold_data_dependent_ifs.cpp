@@ -1,69 +1,15 @@
 #include "harden/fold_data_dependent_ifs.h"
 
+#include "harden/dependence.h"
 #include "harden/graph_utils.h"
 #include "jit/graph_runner.h"
 
 #include <fmt/format.h>
 
-#include <set>
-
 namespace t2n::harden {
 
 using torch::jit::Node;
 using torch::jit::Value;
-
-namespace {
-// Which graph inputs a value depends on, and whether through their shape
-// only (a size call) or through their values.
-struct Dependence {
-    std::set<size_t> shapes;
-    std::set<size_t> values;
-};
-
-void collect(const Value* v, bool viaShape, Dependence& d,
-             std::set<std::pair<const Value*, bool>>& seen) {
-    if (!seen.insert({v, viaShape}).second)
-        return;
-    const Node* n = v->node();
-    if (n == v->owningGraph()->block()->param_node()) {
-        (viaShape ? d.shapes : d.values).insert(v->offset());
-        return;
-    }
-    bool shape = viaShape || isSizeCall(n);
-    for (const Value* in : n->inputs())
-        collect(in, shape, d, seen);
-    // Values produced by control flow also depend on what their blocks return.
-    for (const auto* b : n->blocks())
-        for (const Value* out : b->outputs())
-            collect(out, shape, d, seen);
-}
-
-std::string inputName(const torch::jit::Graph& g, size_t offset, bool hasSelf) {
-    if (hasSelf && offset == 0)
-        return "module attributes";
-    std::string name = g.inputs()[offset]->debugName();
-    return name.substr(0, name.find('.'));
-}
-
-std::string explain(const Value* cond, const torch::jit::Graph& g, bool hasSelf, bool& onValues) {
-    Dependence d;
-    std::set<std::pair<const Value*, bool>> seen;
-    collect(cond, false, d, seen);
-    std::vector<std::string> parts;
-    for (size_t i : d.values)
-        if (!(hasSelf && i == 0))
-            parts.push_back("the values of " + inputName(g, i, hasSelf));
-    onValues = !parts.empty();
-    for (size_t i : d.shapes)
-        if (!d.values.count(i) && !(hasSelf && i == 0))
-            parts.push_back("the shape of " + inputName(g, i, hasSelf));
-    if ((d.values.count(0) || d.shapes.count(0)) && hasSelf)
-        parts.push_back("module attributes");
-    if (parts.empty())
-        return "depends on no input";
-    return "depends on " + fmt::format("{}", fmt::join(parts, ", "));
-}
-} // namespace
 
 namespace {
 std::vector<Node*> topLevelIfs(torch::jit::Graph& g) {
@@ -114,7 +60,8 @@ int specialiseOnce(PassContext& ctx, const std::vector<Node*>& ifs) {
             continue;
         bool taken = it->second.toBool();
         bool onValues = false;
-        std::string why = explain(n->input(0), *ctx.graph, hasSelf, onValues);
+        std::string why =
+            explainDependence(dependenceOf(n->input(0)), *ctx.graph, hasSelf, onValues);
         std::string at = where(n);
         std::string cond = describe(n->input(0)->node());
         if (!ctx.rewrite("ifs_specialized"))

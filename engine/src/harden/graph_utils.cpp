@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <sstream>
+#include <string_view>
 
 namespace t2n::harden {
 
@@ -21,17 +22,6 @@ void collect(Block* block, std::vector<Node*>& out, const std::function<bool(Nod
         for (Block* b : n->blocks())
             collect(b, out, keep);
     }
-}
-
-// Lists are mutable: a list some op writes to (append, _set_item, ...) is
-// not a constant even when built from constants.
-bool mutated(const Value* list) {
-    for (const auto& use : list->uses()) {
-        const auto* schema = use.user->maybeSchema();
-        if (schema && schema->is_mutable())
-            return true;
-    }
-    return false;
 }
 
 int64_t count(const Block* block) {
@@ -59,6 +49,10 @@ std::vector<Node*> nodesOfKind(Block* block, c10::Symbol kind) {
 
 int64_t countNodes(const torch::jit::Graph& graph) {
     return count(graph.block());
+}
+
+int64_t countNodes(const Block& block) {
+    return count(&block);
 }
 
 std::string graphText(const torch::jit::Graph& graph) {
@@ -152,7 +146,9 @@ std::optional<c10::IValue> constantValue(const Value* value) {
         return torch::jit::toIValue(value);
     if (n->kind() == c10::prim::ListConstruct) {
         auto list = value->type()->cast<c10::ListType>();
-        if (!list || mutated(value))
+        // Lists are mutable: one some op writes to (append, _set_item, ...) is
+        // not a constant even when built from constants.
+        if (!list || isWritten(value))
             return std::nullopt;
         c10::impl::GenericList items(list->getElementType());
         for (const Value* in : n->inputs()) {
@@ -192,6 +188,13 @@ bool replaceWithConstant(Node* node, const c10::IValue& iv) {
     return true;
 }
 
+void copyOrigin(Node* to, Node* from) {
+    to->setSourceRange(from->sourceRange());
+    to->setScope(from->scope());
+    if (auto cs = from->callstack())
+        to->setCallStack(*cs);
+}
+
 void inlineIfBranch(Node* node, size_t branch) {
     Block* body = node->blocks().at(branch);
     for (auto it = body->nodes().begin(); it != body->nodes().end();) {
@@ -207,6 +210,59 @@ bool isSizeCall(const Node* node) {
     static const c10::Symbol numel = c10::Symbol::fromQualString("aten::numel");
     auto k = node->kind();
     return k == c10::aten::dim || k == c10::aten::size || k == c10::aten::len || k == numel;
+}
+
+bool isInPlace(const Node* node) {
+    if (!node->kind().is_aten())
+        return false;
+    std::string_view name = node->kind().toUnqualString();
+    return name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_';
+}
+
+bool writesInput(const Node* node, size_t offset) {
+    const auto* schema = node->maybeSchema();
+    if (!schema || offset >= schema->arguments().size())
+        return false;
+    const auto* alias = schema->arguments()[offset].alias_info();
+    return alias && alias->isWrite();
+}
+
+bool isWritten(const Value* value) {
+    for (const auto& use : value->uses())
+        if (writesInput(use.user, use.offset))
+            return true;
+    return false;
+}
+
+bool keepsInput(const Node* user, size_t offset) {
+    bool used = false;
+    for (const Value* out : user->outputs())
+        used = used || out->hasUses();
+    if (!used || user->kind() == c10::prim::ListUnpack ||
+        user == user->owningGraph()->return_node())
+        return false;
+    const auto* schema = user->maybeSchema();
+    if (!schema || offset >= schema->arguments().size())
+        return true;
+    const auto* in = schema->arguments()[offset].alias_info();
+    if (!in)
+        return false;
+    for (const auto& ret : schema->returns()) {
+        const auto* out = ret.alias_info();
+        if (!out)
+            continue;
+        for (const auto& set : out->beforeSets())
+            if (in->beforeSets().count(set))
+                return true;
+    }
+    return false;
+}
+
+bool isOnlyRead(const Value* value) {
+    for (const auto& use : value->uses())
+        if (writesInput(use.user, use.offset) || keepsInput(use.user, use.offset))
+            return false;
+    return true;
 }
 
 bool insideLoop(const Node* node) {

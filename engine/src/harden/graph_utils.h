@@ -19,6 +19,7 @@ std::vector<torch::jit::Node*> nodesOfKind(torch::jit::Block* block, c10::Symbol
 
 /// Nodes of the graph, nested blocks included.
 int64_t countNodes(const torch::jit::Graph& graph);
+int64_t countNodes(const torch::jit::Block& block);
 std::string graphText(const torch::jit::Graph& graph);
 
 /// Bool, Int, Float, String, None, or lists / optionals / tuples of them.
@@ -44,6 +45,10 @@ torch::jit::Value* insertConstantBefore(torch::jit::Node* before, const c10::IVa
 /// false (graph untouched) if TorchScript cannot hold `iv` as a constant.
 bool replaceWithConstant(torch::jit::Node* node, const c10::IValue& iv);
 
+/// Gives `to` the source range, scope and inlined call stack of `from`, so
+/// that a node a pass creates names the statement and module it stands for.
+void copyOrigin(torch::jit::Node* to, torch::jit::Node* from);
+
 /// Moves the nodes of block `branch` of the prim::If `node` before it, routes
 /// the If's outputs to that block's outputs and destroys the If.
 void inlineIfBranch(torch::jit::Node* node, size_t branch);
@@ -51,6 +56,28 @@ void inlineIfBranch(torch::jit::Node* node, size_t branch);
 /// aten::dim, aten::size, aten::len or aten::numel: values that depend on
 /// shapes only (and on list lengths).
 bool isSizeCall(const torch::jit::Node* node);
+
+/// aten::add_ and friends (an aten kind ending in one underscore); not the
+/// dunder ops such as aten::__iand__.
+bool isInPlace(const torch::jit::Node* node);
+
+/// Whether `node` writes into its input `offset` (x.add_(y) into x,
+/// list.append(t) into the list), by its schema's alias annotations.
+bool writesInput(const torch::jit::Node* node, size_t offset);
+
+/// Some op writes into `value` (see writesInput): a list that is appended
+/// to has another length at each point of the graph.
+bool isWritten(const torch::jit::Value* value);
+
+/// Whether `user` keeps its input `offset` beyond the call: a result that may
+/// alias it or hold it (a list construct holding a list, a view), or an op
+/// without a schema. Reads (len, cat, indexing, unpacking, the graph's return)
+/// do not; neither does a node whose results are all unused.
+bool keepsInput(const torch::jit::Node* user, size_t offset);
+
+/// Every use of `value` reads it: nothing writes it or keeps an alias that
+/// could be written, so it stays what its definition made it.
+bool isOnlyRead(const torch::jit::Value* value);
 
 /// Inside a prim::Loop body (at any depth): runs once per iteration.
 bool insideLoop(const torch::jit::Node* node);

@@ -4,14 +4,18 @@
 #include "harden/fold_constant_ifs.h"
 #include "harden/fold_constant_scalar_arithmetic.h"
 #include "harden/fold_data_dependent_ifs.h"
+#include "harden/fold_list_appends.h"
+#include "harden/fold_list_indexing.h"
 #include "harden/fold_tuple_index_through_tuple_construct.h"
 #include "harden/fold_tuple_unpack_through_tuple_construct.h"
 #include "harden/freeze_module.h"
 #include "harden/inline_unresolvable_submodules.h"
 #include "harden/remove_tensor_mutation.h"
+#include "harden/remove_view_mutation.h"
 #include "harden/replace_size_calls_with_constants.h"
 #include "harden/strip_assertion_ifs.h"
 #include "harden/strip_prim_data.h"
+#include "harden/unroll_loops.h"
 
 namespace t2n::harden {
 
@@ -24,6 +28,9 @@ constexpr Statistic kInline[] = {
     {"container_indices_resolved", "module container indexings resolved to one submodule"}};
 constexpr Statistic kMutation[] = {
     {"ops_made_functional", "in-place tensor ops replaced by their functional form"}};
+constexpr Statistic kViews[] = {
+    {"writes_made_functional",
+     "writes into views made functional (scatters back into the tensor)"}};
 constexpr Statistic kSizes[] = {
     {"size_calls_replaced", "dim/size/len/numel folded where they only feed control flow"}};
 constexpr Statistic kScalars[] = {
@@ -33,11 +40,22 @@ constexpr Statistic kTupleIndex[] = {
     {"tuple_indices_folded", "TupleIndex of a TupleConstruct replaced by the element"}};
 constexpr Statistic kTupleUnpack[] = {
     {"tuple_unpacks_folded", "TupleUnpack of a TupleConstruct replaced by the elements"}};
+constexpr Statistic kAppends[] = {
+    {"lists_rebuilt", "lists grown by appends rebuilt as one construct per state"},
+    {"appends_folded", "aten::append calls replaced"}};
+constexpr Statistic kListReads[] = {
+    {"items_folded", "list items (list[k], unpacking) replaced by the element"},
+    {"lengths_folded", "len(list) replaced by the number of elements"},
+    {"slices_folded", "list slices (list[a:b]) replaced by a list of the elements"},
+    {"concatenations_folded", "list concatenations (a + b) replaced by a list of the elements"},
+    {"lists_unpacked", "unbind/split/chunk results given one unpack of their pieces"}};
 constexpr Statistic kData[] = {{"data_reads_stripped", "prim::data (.data) removed"}};
 constexpr Statistic kAsserts[] = {
     {"assertions_stripped", "ifs whose one branch only raises dropped"}};
 constexpr Statistic kDataIfs[] = {
     {"ifs_specialized", "ifs inlined with the branch the example inputs take"}};
+constexpr Statistic kLoops[] = {{"loops_unrolled", "loops replaced by copies of their body"},
+                                {"iterations_unrolled", "body copies made"}};
 constexpr Statistic kDce[] = {{"nodes_removed", "nodes without users removed"}};
 
 constexpr PassInfo kPasses[] = {
@@ -48,6 +66,9 @@ constexpr PassInfo kPasses[] = {
      &inlineUnresolvableSubmodules},
     {"remove_tensor_mutation", "in-place tensor ops to functional ones where provably safe",
      kMutation, true, true, &removeTensorMutation},
+    {"remove_view_mutation",
+     "writes into slices and indexed writes to functional scatters where alias analysis allows",
+     kViews, true, true, &removeViewMutation},
     {"replace_size_calls_with_constants",
      "fold sizes that only feed control flow, from a run on the example inputs", kSizes, true, true,
      &replaceSizeCallsWithConstants},
@@ -60,11 +81,18 @@ constexpr PassInfo kPasses[] = {
      kTupleIndex, true, true, &foldTupleIndexThroughTupleConstruct},
     {"fold_tuple_unpack_through_tuple_construct", "TupleUnpack(TupleConstruct(...)) -> elements",
      kTupleUnpack, true, true, &foldTupleUnpackThroughTupleConstruct},
+    {"fold_list_indexing",
+     "list[k], len(list), list[a:b] of constructs and of unbind/split/chunk -> elements",
+     kListReads, true, true, &foldListIndexing},
+    {"fold_list_appends", "lists grown by appends in one block -> one construct per state",
+     kAppends, true, true, &foldListAppends},
     {"strip_prim_data", "prim::data(t) -> t", kData, true, true, &stripPrimData},
     {"strip_assertion_ifs", "drop input checks whose one branch only raises", kAsserts, true, true,
      &stripAssertionIfs},
     {"fold_data_dependent_ifs", "inline the branch each remaining if takes on the example inputs",
      kDataIfs, true, true, &foldDataDependentIfs},
+    {"unroll_loops", "unroll loops whose trip count follows from shapes and constants", kLoops,
+     true, true, &unrollLoops},
     {"eliminate_dead_code", "remove nodes without users", kDce, true, false, &eliminateDeadCode},
 };
 } // namespace

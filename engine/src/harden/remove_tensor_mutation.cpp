@@ -9,18 +9,10 @@
 namespace t2n::harden {
 
 namespace {
-// aten::add_ and friends; not the dunder ops such as aten::__iand__.
-bool inPlace(const torch::jit::Node* n) {
-    if (!n->kind().is_aten())
-        return false;
-    std::string_view name = n->kind().toUnqualString();
-    return name.size() > 1 && name.back() == '_' && name[name.size() - 2] != '_';
-}
-
 int64_t inPlaceCount(torch::jit::Graph& g) {
     int64_t n = 0;
     for (auto* node : allNodes(g.block()))
-        n += inPlace(node) ? 1 : 0;
+        n += isInPlace(node) ? 1 : 0;
     return n;
 }
 } // namespace

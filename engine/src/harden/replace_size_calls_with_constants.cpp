@@ -109,6 +109,12 @@ void replaceSizeCallsWithConstants(PassContext& ctx) {
         follow(n->output(), reach, seen);
         if (!reach.control)
             continue; // shape arithmetic for tensors, or dead: not ours
+        if (n->kind() == c10::aten::len && isWritten(n->input(0))) {
+            // A run records the list as it ends, not as it was at this call.
+            ctx.remark(n, fmt::format("missed: {}: the list is written to, its length changes",
+                                      describe(n)));
+            continue;
+        }
         if (reach.tensorUse) {
             ctx.remark(n, fmt::format("missed: {}: also flows into {}, so it stays dynamic",
                                       describe(n), reach.tensorUse->kind().toQualString()));

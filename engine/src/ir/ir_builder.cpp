@@ -1,5 +1,6 @@
 #include "ir/ir_builder.h"
 
+#include "harden/unroll_loops.h"
 #include "ir/packed_params.h"
 #include "jit/torch_bridge.h"
 #include "t2n/error.h"
@@ -145,6 +146,16 @@ std::optional<Quantization> quantizationOf(const at::Tensor& t) {
         q.perChannel = true;
     }
     return q;
+}
+
+// A constant Tensor?[] (indices with axes taken whole), not an empty list.
+bool optionalTensors(const c10::IValue& v) {
+    if (!v.isList() || v.toListRef().empty())
+        return false;
+    for (const c10::IValue& item : v.toListRef())
+        if (!item.isTensor() && !item.isNone())
+            return false;
+    return true;
 }
 
 bool sameValue(const c10::IValue& a, const c10::IValue& b) {
@@ -304,6 +315,22 @@ private:
         return "?";
     }
 
+    // Why the hardening chain left a node it could not fold (its last
+    // "missed: <node>: <why>" remark), e.g. a loop's count that follows
+    // tensor values; "" when it said nothing.
+    std::string whyKept(const JitNode* n) const {
+        auto id = in_.prepared->nodeIds.find(n);
+        if (id == in_.prepared->nodeIds.end())
+            return {};
+        std::string why;
+        for (const auto& pass : in_.prepared->diagnostics.passes)
+            for (const auto& r : pass.nodeRemarks)
+                if (r.node == id->second && r.text.starts_with("missed: "))
+                    why = r.text;
+        auto colon = why.find(": ", 8);
+        return colon == std::string::npos ? std::string() : why.substr(colon + 2);
+    }
+
     ValueId idOf(const JitValue* jv) const {
         auto it = valueIds_.find(jv);
         return it == valueIds_.end() ? -1 : it->second;
@@ -311,12 +338,22 @@ private:
 
     void addNode(const JitNode* n) {
         std::string kind = n->kind().toQualString();
-        if (!n->blocks().empty())
+        if (!n->blocks().empty()) {
+            std::string why = whyKept(n);
             throw Error(Stage::Trace, ErrorCode::Unsupported,
-                        fmt::format("control flow ({}) is left in the graph", kind),
+                        fmt::format("control flow ({}) is left in the graph{}", kind,
+                                    why.empty() ? "" : ": " + why),
                         describeNode(n),
-                        "t2n exports straight-line graphs; trace the model with example inputs "
-                        "(torch.jit.trace) so that branches and loops are resolved");
+                        n->kind() == c10::prim::Loop
+                            ? fmt::format("t2n unrolls loops whose trip count follows from shapes "
+                                          "and constants, up to {} iterations; compute the count "
+                                          "from tensor sizes, or trace the model with example "
+                                          "inputs (torch.jit.trace) so that the loop is unrolled "
+                                          "for them",
+                                          harden::kMaxUnrolledIterations)
+                            : "t2n exports straight-line graphs; trace the model with example "
+                              "inputs (torch.jit.trace) so that branches and loops are resolved");
+        }
         if (kind == "prim::Constant") {
             addConstant(n->output(), -1);
             return;
@@ -383,13 +420,17 @@ private:
             addPackedElements(id, *packed);
             return;
         }
-        if (iv->isTensorList()) {
-            // A frozen list of weights (the flat weights of nn.LSTM/GRU/RNN):
-            // one constant element value per tensor, like a ListConstruct.
+        if (iv->isTensorList() || optionalTensors(*iv)) {
+            // A frozen list of weights (the flat weights of nn.LSTM/GRU/RNN),
+            // or the constant indices of `x[:, idx]` (Tensor?[]): one constant
+            // element value per item, like a ListConstruct.
             std::vector<ValueId> elements;
-            for (const at::Tensor& t : iv->toTensorList().vec())
-                elements.push_back(
-                    addTensorConstant(t, fmt::format("{}.{}", v.debugName, elements.size())));
+            for (const c10::IValue& item : iv->toListRef()) {
+                std::string name = fmt::format("{}.{}", v.debugName, elements.size());
+                elements.push_back(item.isTensor()
+                                       ? addTensorConstant(item.toTensor(), name)
+                                       : addPlainConstant(name, Constant{}, ValueKind::None));
+            }
             graph_.value(id).elements = std::move(elements);
             return;
         }

@@ -160,7 +160,7 @@ void lowerExpand(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const ir::Value& y = ctx.out();
     const int64_t r = rankOf(y);
-    Expr e = ctx.operand(ctx.node().inputs[0], r, y.dtype);
+    Expr e = rankedOperand(ctx, ctx.node().inputs[0], r, y.dtype);
     const bool asOther = ctx.node().kind == "aten::expand_as";
     std::vector<Expr> sizes;
     if (!asOther && ctx.isSymbolic(1))

@@ -1,5 +1,7 @@
 #include "translate/lower_util.h"
 
+#include "util/tensor_convert.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -121,6 +123,23 @@ Expr table(Context& ctx, DType dtype, const std::vector<T>& values, std::vector<
 Expr indexTable(Context& ctx, const std::vector<int64_t>& values, std::vector<int64_t> shape,
                 const std::string& hint) {
     return table(ctx, DType::I64, values, std::move(shape), hint);
+}
+
+Expr rankedOperand(Context& ctx, ir::ValueId id, int64_t rank, DType dtype) {
+    const ir::Value& v = ctx.graph().value(id);
+    if (v.kind != ir::ValueKind::Tensor || rank == 0 || rankOf(v) > 0)
+        return ctx.operand(id, rank, dtype);
+    const std::vector<int64_t> ones(static_cast<size_t>(rank), 1);
+    if (const auto* d = v.constant ? std::get_if<TensorData>(&*v.constant) : nullptr) {
+        TensorData t = d->dtype() == dtype ? *d : util::convertDType(*d, dtype);
+        return ctx.constantTensor(t.reshaped(ones), d->dtype() == dtype ? v.paramName : "",
+                                  v.debugName);
+    }
+    std::vector<int64_t> axes(static_cast<size_t>(rank));
+    for (int64_t a = 0; a < rank; ++a)
+        axes[static_cast<size_t>(a)] = a;
+    return ctx.emitTemp("unsqueeze", {ctx.operand(id, 0, dtype)}, {{"axes", Expr::ints(axes)}},
+                        "ranked");
 }
 
 Expr floatTable(Context& ctx, const std::vector<float>& values, std::vector<int64_t> shape,

@@ -46,6 +46,11 @@ std::vector<int64_t> reduceAxes(Context& ctx, std::vector<int64_t> dims, int64_t
 void emitReduce(Context& ctx, const std::string& op, std::vector<int64_t> axes, bool keepdim,
                 size_t out = 0, std::optional<DType> compute = {});
 
+/// `id` with exactly `rank` axes, converted to `dtype`: like Context::operand,
+/// but a 0-d value becomes [1, ..., 1] too (operand() leaves it a scalar, which
+/// elementwise ops broadcast but tile cannot repeat).
+Expr rankedOperand(Context& ctx, ir::ValueId id, int64_t rank, DType dtype);
+
 /// Constant tables computed by a lowering (gather indices, weights).
 Expr indexTable(Context& ctx, const std::vector<int64_t>& values, std::vector<int64_t> shape,
                 const std::string& hint);

@@ -35,6 +35,7 @@ const Registry& defaultRegistry() {
         registerShapeOps(r);
         registerFactoryOps(r);
         registerListOps(r);
+        registerWriteOps(r);
         registerReduceOps(r);
         registerPadOps(r);
         registerRnnOps(r);

@@ -54,6 +54,7 @@ void registerLayoutOps(Registry& r);
 void registerRecurrentOps(Registry& r);
 void registerAttentionOps(Registry& r);
 void registerQuantizedOps(Registry& r);
+void registerWriteOps(Registry& r);
 
 const Registry& defaultRegistry();
 

@@ -1,0 +1,222 @@
+#include "harden/fold_list_indexing.h"
+
+#include "harden/graph_runner.h"
+#include "harden/graph_utils.h"
+
+#include <fmt/format.h>
+
+#include <unordered_set>
+
+namespace t2n::harden {
+
+using torch::jit::Node;
+using torch::jit::Value;
+
+namespace {
+bool splitsTensor(const Node* n) {
+    static const std::unordered_set<c10::Symbol> kinds = [] {
+        std::unordered_set<c10::Symbol> s;
+        for (const char* k : {"aten::unbind", "aten::split", "aten::split_with_sizes",
+                              "aten::chunk", "aten::unsafe_chunk", "aten::unsafe_split",
+                              "aten::unsafe_split_with_sizes", "aten::tensor_split"})
+            s.insert(c10::Symbol::fromQualString(k));
+        return s;
+    }();
+    return kinds.count(n->kind()) > 0 && n->outputs().size() == 1 &&
+           n->output()->type()->kind() == c10::TypeKind::ListType;
+}
+
+bool isListSlice(const Node* n) {
+    return n->kind() == c10::aten::slice && n->inputs().size() == 4 &&
+           n->input(0)->type()->kind() == c10::TypeKind::ListType;
+}
+
+// A read this pass folds once the elements are known.
+bool foldableRead(const torch::jit::Use& use) {
+    const Node* n = use.user;
+    if (use.offset != 0)
+        return false;
+    if (n->kind() == c10::aten::__getitem__)
+        return constantValue(n->input(1)).has_value();
+    if (n->kind() == c10::aten::len)
+        return true;
+    if (isListSlice(n)) {
+        for (size_t i = 1; i < 4; ++i)
+            if (!constantValue(n->input(i)))
+                return false;
+        return true;
+    }
+    return n->kind() == c10::prim::ListUnpack &&
+           n->input(0)->node()->kind() == c10::prim::ListConstruct;
+}
+
+bool hasFoldableRead(const Value* list) {
+    for (const auto& use : list->uses())
+        if (foldableRead(use))
+            return true;
+    return false;
+}
+
+Node* existingUnpack(const Value* list) {
+    for (const auto& use : list->uses())
+        if (use.user->kind() == c10::prim::ListUnpack)
+            return use.user;
+    return nullptr;
+}
+
+// Python's list slicing, with None for missing bounds.
+std::vector<Value*> sliced(const std::vector<Value*>& items, const c10::IValue& start,
+                           const c10::IValue& end, int64_t step) {
+    const auto n = static_cast<int64_t>(items.size());
+    auto bound = [n](const c10::IValue& v, int64_t fallback) {
+        if (v.isNone())
+            return fallback;
+        int64_t i = v.toInt();
+        return std::clamp<int64_t>(i < 0 ? i + n : i, 0, n);
+    };
+    std::vector<Value*> out;
+    for (int64_t i = bound(start, 0); i < bound(end, n); i += step)
+        out.push_back(items[static_cast<size_t>(i)]);
+    return out;
+}
+
+class Folder {
+public:
+    explicit Folder(PassContext& ctx) : ctx_(ctx) {}
+
+    // Folds the reads of `list`, whose elements are `items`; false once the
+    // rewrite limit is reached.
+    bool fold(Value* list, const std::vector<Value*>& items) {
+        std::vector<Node*> readers;
+        for (const auto& use : list->uses())
+            if (foldableRead(use))
+                readers.push_back(use.user);
+        const auto n = static_cast<int64_t>(items.size());
+        for (Node* r : readers) {
+            if (r->kind() == c10::aten::__getitem__) {
+                int64_t k = constantValue(r->input(1))->toInt();
+                k = k < 0 ? k + n : k;
+                if (k < 0 || k >= n)
+                    continue; // raises at run time: keep it
+                if (!ctx_.rewrite("items_folded"))
+                    return false;
+                r->output()->replaceAllUsesWith(items[static_cast<size_t>(k)]);
+                r->destroy();
+            } else if (r->kind() == c10::aten::len) {
+                if (!ctx_.rewrite("lengths_folded"))
+                    return false;
+                replaceWithConstant(r, c10::IValue(n));
+            } else if (isListSlice(r)) {
+                int64_t step = constantValue(r->input(3))->toInt();
+                if (step < 1)
+                    continue;
+                if (!ctx_.rewrite("slices_folded"))
+                    return false;
+                Node* c = ctx_.graph->create(
+                    c10::prim::ListConstruct,
+                    sliced(items, *constantValue(r->input(1)), *constantValue(r->input(2)), step));
+                c->output()->setType(list->type());
+                copyOrigin(c, r);
+                c->insertBefore(r);
+                r->output()->replaceAllUsesWith(c->output());
+                r->destroy();
+            } else if (r->outputs().size() == items.size()) { // prim::ListUnpack
+                if (!ctx_.rewrite("items_folded"))
+                    return false;
+                for (size_t i = 0; i < items.size(); ++i)
+                    r->outputs()[i]->replaceAllUsesWith(items[i]);
+                r->destroy();
+            }
+        }
+        return true;
+    }
+
+    // One prim::ListUnpack of `n` pieces right after the op that splits.
+    std::vector<Value*> unpack(Value* list, size_t n) {
+        Node* u = ctx_.graph->createListUnpack(list, n);
+        copyOrigin(u, list->node());
+        u->insertAfter(list->node());
+        ctx_.count("lists_unpacked");
+        return {u->outputs().begin(), u->outputs().end()};
+    }
+
+private:
+    PassContext& ctx_;
+};
+} // namespace
+
+namespace {
+// `a + b` of two lists whose elements are known (RemoveTensorMutation makes
+// Tacotron2's first `gate_outputs += [g]` one): a construct of both.
+bool foldConcatenations(PassContext& ctx) {
+    auto known = [](const Value* v) {
+        return v->type()->kind() == c10::TypeKind::ListType &&
+               v->node()->kind() == c10::prim::ListConstruct && isOnlyRead(v);
+    };
+    for (Node* n : nodesOfKind(ctx.graph->block(), c10::aten::add)) {
+        if (n->inputs().size() != 2 || !known(n->input(0)) || !known(n->input(1)))
+            continue;
+        if (!ctx.rewrite("concatenations_folded"))
+            return false;
+        std::vector<Value*> items(n->input(0)->node()->inputs().begin(),
+                                  n->input(0)->node()->inputs().end());
+        for (Value* v : n->input(1)->node()->inputs())
+            items.push_back(v);
+        Node* c = ctx.graph->create(c10::prim::ListConstruct, items);
+        c->output()->setType(n->output()->type());
+        copyOrigin(c, n);
+        c->insertBefore(n);
+        n->output()->replaceAllUsesWith(c->output());
+        n->destroy();
+    }
+    return true;
+}
+} // namespace
+
+void foldListIndexing(PassContext& ctx) {
+    if (!foldConcatenations(ctx))
+        return;
+    Folder folder(ctx);
+    std::vector<Node*> toCount; // splits without an unpack: their counts come from a run
+    for (Node* n : allNodes(ctx.graph->block())) {
+        bool construct = n->kind() == c10::prim::ListConstruct;
+        if (!(construct || splitsTensor(n)) || !isOnlyRead(n->output()) ||
+            !hasFoldableRead(n->output()))
+            continue;
+        if (construct) {
+            if (!folder.fold(n->output(), {n->inputs().begin(), n->inputs().end()}))
+                return;
+            continue;
+        }
+        if (Node* u = existingUnpack(n->output())) {
+            if (!folder.fold(n->output(), {u->outputs().begin(), u->outputs().end()}))
+                return;
+            continue;
+        }
+        if (n->owningBlock() != ctx.graph->block()) {
+            ctx.remark(n, fmt::format("missed: {}: its pieces are counted on a run, which sees "
+                                      "only values outside loops and branches",
+                                      describe(n)));
+            continue;
+        }
+        toCount.push_back(n);
+    }
+    if (toCount.empty() || !ctx.canRun("lists split from tensors"))
+        return;
+    std::vector<const Value*> wanted;
+    for (const Node* n : toCount)
+        wanted.push_back(n->output());
+    Recorded rec = runAndRecord(ctx, wanted);
+    for (Node* n : toCount) {
+        auto it = rec.find(n->output());
+        if (it == rec.end() || !it->second.isList())
+            continue;
+        if (!ctx.allowRewrite())
+            return;
+        auto items = folder.unpack(n->output(), it->second.toListRef().size());
+        if (!folder.fold(n->output(), items))
+            return;
+    }
+}
+
+} // namespace t2n::harden

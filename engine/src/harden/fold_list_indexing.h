@@ -1,0 +1,31 @@
+// Pass fold_list_indexing: reads of lists whose elements are known fold to
+// those elements. `parts = torch.unbind(y, 1); parts[-1]`, `y.chunk(2)[0]`,
+// `len(parts)`, `parts[1:]`: scripted models index the lists that unbind,
+// split and chunk return (and lists they build), where traced ones see the
+// elements already unpacked. NNEF has no lists; the IR knows a list by its
+// elements, and `aten::__getitem__` of a list has no lowering.
+//
+//   aten::__getitem__(L, k)   -> element k (negative k counts from the end)
+//   aten::len(L)              -> the number of elements
+//   aten::slice(L, a, b, s)   -> prim::ListConstruct of the elements taken
+//   prim::ListUnpack(L)       -> the elements
+//   aten::add(L, M)           -> prim::ListConstruct of both lists' elements
+//
+// for L a prim::ListConstruct, or the result of a tensor-splitting op
+// (unbind, split, split_with_sizes, chunk, unsafe_*): these get one
+// prim::ListUnpack, with the count of pieces the example's shapes give
+// (from a run on the example inputs), and their reads fold to its outputs.
+// Lists that are written to (see fold_list_appends) or kept by an op that
+// could write them through an alias are left alone, as are
+// indices that are not constants or out of range (the model raises then).
+#pragma once
+
+#include "harden/pass.h"
+
+namespace t2n::harden {
+
+/// Statistics: items_folded, lengths_folded, slices_folded, concatenations_folded,
+/// lists_unpacked.
+void foldListIndexing(PassContext& ctx);
+
+} // namespace t2n::harden
