@@ -1,6 +1,6 @@
 #include "harden/fold_list_indexing.h"
 
-#include "harden/graph_runner.h"
+#include "jit/graph_runner.h"
 #include "harden/graph_utils.h"
 
 #include <fmt/format.h>

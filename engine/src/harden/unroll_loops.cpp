@@ -1,7 +1,7 @@
 #include "harden/unroll_loops.h"
 
 #include "harden/dependence.h"
-#include "harden/graph_runner.h"
+#include "jit/graph_runner.h"
 #include "harden/graph_utils.h"
 
 #include <fmt/format.h>

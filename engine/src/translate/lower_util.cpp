@@ -1,6 +1,6 @@
 #include "translate/lower_util.h"
 
-#include "util/tensor_convert.h"
+#include "translate/tensor_convert.h"
 
 #include <algorithm>
 #include <cstring>
