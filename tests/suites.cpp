@@ -35,7 +35,8 @@
     X(variable_stats, VariableStatsTest)                                                           \
     X(example_values, ExampleValuesTest)                                                           \
     X(recurrent_scan, RecurrentScanTest)                                                           \
-    X(khronos_target, KhronosTargetTest)
+    X(khronos_target, KhronosTargetTest)                                                           \
+    X(memory, MemoryTest)
 
 namespace t2n::test {
 

@@ -21,8 +21,13 @@
 namespace t2n::check {
 
 struct CheckInputs {
-    /// The model as loaded (not hardened): the reference of every comparison.
+    /// The model as loaded (not hardened): the reference of the comparisons,
+    /// unless `traceOutputs` already holds its outputs.
     const torch::jit::Module* model = nullptr;
+    /// forward()'s outputs on the check's inputs (options.inputs and seed),
+    /// flattened, when the trace computed them (its run of the hardened graph
+    /// on those very inputs): the check then spends no second forward.
+    const std::vector<at::Tensor>* traceOutputs = nullptr;
     const harden::PreparedModule* prepared = nullptr;
     const ir::Graph* graph = nullptr;
     /// Per IR value id, the TorchScript value it stands for (ir_builder).
@@ -38,6 +43,11 @@ struct CheckInputs {
     /// Polled between the steps: true stops the check with Error (Cancelled).
     std::function<bool()> cancelled;
 };
+
+/// forward()'s result as a flat list of tensors (tuples and lists unfolded in
+/// order: the order of the NNEF graph outputs); quantized tensors as the real
+/// numbers they hold.
+std::vector<at::Tensor> flattenOutputs(const c10::IValue& result);
 
 /// Never throws for a mismatch: the report says what failed. Throws
 /// t2n::Error only for problems of the request itself (a bad tolerance, a
