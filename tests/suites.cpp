@@ -36,6 +36,9 @@
     X(example_values, ExampleValuesTest)                                                           \
     X(recurrent_scan, RecurrentScanTest)                                                           \
     X(khronos_target, KhronosTargetTest)                                                           \
+    X(nonfinite_constants, NonFiniteConstantsTest)                                                 \
+    X(dropout_identity, DropoutIdentityTest)                                                       \
+    X(input_values, InputValuesTest)                                                               \
     X(memory, MemoryTest)
 
 namespace t2n::test {

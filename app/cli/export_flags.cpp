@@ -2,7 +2,9 @@
 
 #include "t2n/error.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -18,7 +20,11 @@ void addModelFlags(CLI::App& app, ExportFlags& f, bool modelRequired) {
 void addInputFlags(CLI::App& app, ExportFlags& f) {
     app.add_option("-i,--input", f.inputs,
                    "one per forward() argument, in order: NAME:SHAPE:DTYPE, e.g. "
-                   "input:1x3x224x224:f32 (dtypes f32 f16 f64 i64 i32 i16 i8 u8 bool)");
+                   "input:1x3x224x224:f32 (dtypes f32 f16 f64 i64 i32 i16 i8 u8 bool; "
+                   "floats are random N(0,1), integers random in [0, 10)); values that matter "
+                   "inline: lengths:1:i64=60 (one for all elements), ids:1x4:i64=[3,1,4,1] "
+                   "(one per element); or from a file: NAME=@FILE.npy, NAME=@FILE.npz#MEMBER, "
+                   "NAME=@FILE.pt (shape and dtype from the file)");
     app.add_option("--seed", f.seed, "seed of the random example inputs")->capture_default_str();
     app.add_option("--log-level", f.logLevel, "trace, debug, info, warn, error or off")
         ->capture_default_str();
@@ -71,6 +77,19 @@ void addExportOptionFlags(CLI::App& app, ExportFlags& f) {
                  "allow an output named like an input (a pass-through output)");
     app.add_option("--extension", f.extensions,
                    "extra 'extension' line, e.g. \"tract_assert B >= 1\"");
+}
+
+void addExportCommandFlags(CLI::App& app, ExportFlags& f) {
+    app.add_option("-o,--output", f.output,
+                   "artifact path ending in .nnef (folder), .nnef.tar or .nnef.tgz");
+    app.add_option("--recipe", f.recipe,
+                   "export recipe (JSON) giving the model, output and options; flags on the "
+                   "command line override its values");
+    app.add_option("--save-recipe", f.saveRecipe,
+                   "write the export's recipe (model, output, every option) to FILE first");
+    app.add_option("--report", f.report, "write the JSON report to FILE ('-' for stdout)");
+    app.add_flag("--no-check", f.noCheck,
+                 "do not check the archive against the model (reference interpreter, tract)");
 }
 
 namespace {
@@ -168,6 +187,40 @@ ExportOptions toOptions(const ExportFlags& f) {
 ExportOptions applyGivenFlags(const ExportFlags& f, ExportOptions base, const CLI::App& app) {
     apply(f, base, &app);
     return base;
+}
+
+ExportRecipe resolveRecipe(const ExportFlags& f, const CLI::App& app) {
+    ExportRecipe r;
+    if (!f.recipe.empty())
+        r = loadRecipe(f.recipe);
+    r.options = applyGivenFlags(f, r.options, app);
+    if (!f.model.empty())
+        r.model = f.model;
+    if (!f.output.empty())
+        r.output = f.output;
+    return r;
+}
+
+std::filesystem::path recipeBeside(const std::filesystem::path& target) {
+    std::filesystem::path p = target;
+    // A folder artifact given as "out.nnef/" names its recipe "out.nnef.recipe.json".
+    if (!p.has_filename())
+        p = p.parent_path();
+    p += ".recipe.json";
+    return p;
+}
+
+std::string studioCommand(const std::filesystem::path& path) {
+    const std::string s = path.string();
+    const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_./,:=+-@%", c);
+    });
+    if (plain)
+        return "t2n-studio " + s;
+    std::string quoted = "'";
+    for (char c : s)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return "t2n-studio " + quoted + "'";
 }
 
 } // namespace t2n::cli

@@ -175,6 +175,8 @@ std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
         for (auto& [axis, sym] : symbols[i]) {
             specs[i].shape[static_cast<size_t>(axis)] += delta;
             specs[i].valuesFile.clear(); // a file has one size: random values at the new one
+            if (specs[i].values.size() > 1)
+                specs[i].values.clear(); // likewise values given one per element
         }
     return specs;
 }
@@ -220,7 +222,11 @@ void Session::harden(const ExportOptions& options) {
     }
     CancelBetweenPasses poll(d->observer);
     harden::PassObserver* observers[] = {&poll};
-    d->prepared = harden::hardenForExport(m, examples, options.harden, observers);
+    try {
+        d->prepared = harden::hardenForExport(m, examples, options.harden, observers);
+    } catch (const Error& e) {
+        throw load::withRandomIntegersHint(e, options.inputs);
+    }
     d->hardenedWithInputs = !examples.empty();
     d->report.harden = d->prepared->diagnostics;
     for (const auto& w : d->prepared->warnings)
@@ -274,22 +280,28 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     run.shapeOnly = ir::inputDependentValues(*d->prepared->graph);
     for (const torch::jit::Value* out : d->prepared->graph->outputs())
         run.shapeOnly.erase(out);
-    auto main = harden::runGraph(&m, *d->prepared->graph,
-                                 load::makeExampleInputs(inputs, options.seed), run);
+    std::optional<harden::Recorded> recorded;
+    try {
+        recorded = harden::runGraph(&m, *d->prepared->graph,
+                                    load::makeExampleInputs(inputs, options.seed), run);
+    } catch (const Error& e) {
+        throw load::withRandomIntegersHint(e, inputs);
+    }
+    auto& main = *recorded;
     for (const auto& w : torchWarnings)
         d->warn("PyTorch: " + w);
     // The graph's result on the example inputs: the check's reference when
     // it runs on the same inputs (a forward saved).
     d->traceOutputs.clear();
-    bool recorded = true;
+    bool whole = true;
     for (const torch::jit::Value* out : d->prepared->graph->outputs()) {
         auto it = main.find(out);
-        recorded = recorded && it != main.end();
-        if (recorded)
+        whole = whole && it != main.end();
+        if (whole)
             for (auto& t : check::flattenOutputs(it->second))
                 d->traceOutputs.push_back(std::move(t));
     }
-    if (!recorded)
+    if (!whole)
         d->traceOutputs.clear();
     d->traceInputs = options.inputs;
     d->traceSeed = options.seed;
@@ -323,6 +335,8 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     in.probe = probe ? &*probe : nullptr;
     in.inputSymbols = symbols;
     auto traced = ir::buildGraph(in);
+    for (const auto& w : traced.warnings)
+        d->warn(w);
     d->graph = std::move(traced.graph);
     d->jitValues = std::move(traced.jitValues);
     ir::applyNaming(*d->graph, options.naming);
@@ -427,6 +441,7 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
     in.jitValues = &d->jitValues;
     in.translation = &*d->translation;
     in.artifact = artifact;
+    in.modelFile = d->modelPath;
     in.options = &options;
     in.reportJson = [this] { return d->report.toJson(); };
     in.log = [this](LogLevel l, const std::string& m) { d->log(l, m); };
