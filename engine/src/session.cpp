@@ -280,11 +280,16 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     run.shapeOnly = ir::inputDependentValues(*d->prepared->graph);
     for (const torch::jit::Value* out : d->prepared->graph->outputs())
         run.shapeOnly.erase(out);
+    const auto example = load::makeExampleInputs(inputs, options.seed);
     std::optional<harden::Recorded> recorded;
     try {
-        recorded = harden::runGraph(&m, *d->prepared->graph,
-                                    load::makeExampleInputs(inputs, options.seed), run);
-    } catch (const Error& e) {
+        recorded = harden::runGraph(&m, *d->prepared->graph, example, run);
+    } catch (Error& e) {
+        // Name the node the run fails at: the CLI prints it, the studio marks it.
+        if (e.code() == ErrorCode::ModelRun)
+            if (const auto* node = harden::firstFailingNode(&m, *d->prepared->graph, example))
+                e.addDetail(
+                    {"the first node that fails on these inputs", ir::describeNode(node), true});
         throw load::withRandomIntegersHint(e, inputs);
     }
     auto& main = *recorded;
