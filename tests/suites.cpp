@@ -62,7 +62,8 @@
     X(translate_pad, TranslatePadTest)                                                             \
     X(translate_pool, TranslatePoolTest)                                                           \
     X(translate_reduce, TranslateReduceTest)                                                       \
-    X(translate_shape, TranslateShapeTest)
+    X(translate_shape, TranslateShapeTest)                                                   \
+    X(memory, MemoryTest)
 
 namespace t2n::test {
 

@@ -1,123 +1,237 @@
-// t2n bench MODEL --input ...: export wall time and peak memory, beside the
-// time to copy the artifact's bytes on the same disk (the floor any
-// exporter that writes those bytes must pay).
+// t2n bench MODEL --input ...: the figures of issue 13 as ratios, each
+// measured on a fresh process, as a user meets them:
+//   start-up      `t2n --version` (what every command pays before main)
+//   export/copy   `t2n export --no-check` (level-0 .tar) against a plain copy
+//                 of the .pt on the same disk (the floor of any exporter that
+//                 reads and writes these bytes)
+//   RSS/.pt       peak resident memory of those processes against the .pt
+//   check/forward the check stage against LibTorch's own forward() of the
+//                 same model on the same inputs (warm, best of --repeat)
+// Peak RSS comes from wait4() on each child, so one measurement never
+// inherits another's high-water mark.
 #include "cli_observer.h"
 #include "commands.h"
 #include "export_flags.h"
 
+#include "t2n/recipe.h"
 #include "t2n/session.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <memory>
-#include <optional>
+#include <spawn.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
+
+extern char** environ;
 
 namespace t2n::cli {
 
 namespace {
+namespace fs = std::filesystem;
+
 struct BenchArgs {
     ExportFlags flags;
     std::string dir;
     int repeat = 3;
 };
 
-double peakRssMiB() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_maxrss) / 1024.0;
+struct Run {
+    double seconds = 0;
+    double peakMiB = 0;
+};
+
+double seconds(std::chrono::steady_clock::time_point since) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-// A user-space copy (read and write through a buffer, as any exporter that
-// writes these bytes must at least do); copy_file could use reflinks.
-void copyBytes(const std::filesystem::path& from, const std::filesystem::path& to) {
+// Runs this executable with `args`; its stdout goes to /dev/null.
+Run runSelf(const std::vector<std::string>& args) {
+    std::vector<std::string> all{"t2n"};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    const auto start = std::chrono::steady_clock::now();
+    pid_t pid = 0;
+    const int spawned =
+        posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0)
+        throw Error(Stage::Report, ErrorCode::Internal,
+                    fmt::format("bench: cannot start t2n: {}", std::strerror(spawned)));
+    int status = 0;
+    rusage usage{};
+    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+    }
+    Run r{seconds(start), static_cast<double>(usage.ru_maxrss) / 1024.0};
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw Error(
+            Stage::Report, ErrorCode::Internal,
+            fmt::format("bench: 't2n {}' failed (status {})", fmt::join(args, " "), status));
+    return r;
+}
+
+// A user-space copy through a buffer, as `cp` does on a file system without
+// reflinks (copy_file_range could clone blocks and measure nothing).
+void copyBytes(const fs::path& from, const fs::path& to) {
     std::ifstream in(from, std::ios::binary);
     std::ofstream out(to, std::ios::binary | std::ios::trunc);
-    std::vector<char> buf(4 << 20);
+    std::vector<char> buf(1 << 20);
     while (in) {
         in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
         out.write(buf.data(), in.gcount());
     }
 }
 
-double seconds(std::chrono::steady_clock::time_point since) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+std::string machine() {
+    std::ifstream cpu("/proc/cpuinfo");
+    std::string model;
+    for (std::string line; model.empty() && std::getline(cpu, line);)
+        if (line.rfind("model name", 0) == 0)
+            model = line.substr(line.find(':') + 2);
+    double load[3] = {0, 0, 0};
+    getloadavg(load, 3);
+    return fmt::format("{}, {} cores, load average {:.2f} {:.2f} {:.2f} at start", model,
+                       sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
+}
+
+nlohmann::json readJson(const fs::path& file) {
+    std::ifstream in(file);
+    return nlohmann::json::parse(in);
+}
+
+std::string stageLine(const nlohmann::json& report) {
+    std::string out;
+    // Each stage's time, and the process's peak memory when it ended.
+    for (const auto& s : report.value("stages", nlohmann::json::array()))
+        out += fmt::format("{}{} {:.3f} s ({:.0f} MiB)", out.empty() ? "" : ", ",
+                           s.value("stage", "?"), s.value("seconds", 0.0),
+                           s.value("peak_rss_mib", 0.0));
+    return out;
+}
+
+template <typename F> Run best(int repeat, F&& f) {
+    Run b{1e30, 0};
+    for (int i = 0; i < repeat; ++i) {
+        Run r = f();
+        b.seconds = std::min(b.seconds, r.seconds);
+        b.peakMiB = std::max(b.peakMiB, r.peakMiB);
+    }
+    return b;
 }
 } // namespace
 
 Command addBenchCommand(CLI::App& root) {
     auto args = std::make_shared<BenchArgs>();
     CLI::App* app = root.add_subcommand(
-        "bench", "time an export (and its peak memory) against a plain copy of its bytes");
+        "bench", "time an export and its check against a copy of the .pt and LibTorch's "
+                 "forward, with peak memory (each on a fresh process)");
     addExportFlags(*app, args->flags);
     app->add_option("--dir", args->dir, "folder for the temporary artifacts (default: temp dir)");
-    app->add_option("--repeat", args->repeat, "exports to time (best is reported)")
+    app->add_option("--repeat", args->repeat, "runs per figure (best time is reported)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100));
-    return {app, [args] {
-                ExportOptions options = toOptions(args->flags);
-                const bool check = options.check;
-                options.check = false; // timed apart below: export and check are different work
-                namespace fs = std::filesystem;
-                fs::path dir = args->dir.empty() ? fs::temp_directory_path() : fs::path(args->dir);
-                fs::path out = dir / "t2n-bench.nnef.tar";
-                double rssBefore = peakRssMiB();
-                double best = 1e30;
-                ExportReport report;
-                for (int i = 0; i < args->repeat; ++i) {
-                    CliObserver observer(LogLevel::Error);
-                    Session session(&observer);
-                    auto start = std::chrono::steady_clock::now();
-                    session.load(args->flags.model);
-                    report = session.exportModel(out, options);
-                    best = std::min(best, seconds(start));
+    return {
+        app, [args] {
+            ExportRecipe recipe;
+            recipe.model = fs::absolute(args->flags.model);
+            recipe.options = toOptions(args->flags);
+            recipe.options.logLevel = LogLevel::Error;
+            const fs::path dir =
+                args->dir.empty() ? fs::temp_directory_path() : fs::path(args->dir);
+            const fs::path work = dir / fmt::format("t2n-bench-{}", getpid());
+            fs::create_directories(work);
+            struct Cleanup {
+                fs::path p;
+                ~Cleanup() {
+                    std::error_code ec;
+                    fs::remove_all(p, ec);
                 }
-                double rss = peakRssMiB();
-                std::optional<CheckReport> checked;
-                if (check) {
-                    CliObserver observer(LogLevel::Error);
-                    Session session(&observer);
-                    session.load(args->flags.model);
-                    checked = session.check(report.artifact.path, options);
-                }
-                fs::path copy = dir / "t2n-bench-copy.tar";
-                double bestCopy = 1e30;
-                for (int i = 0; i < args->repeat; ++i) {
-                    auto start = std::chrono::steady_clock::now();
-                    copyBytes(report.artifact.path, copy);
-                    bestCopy = std::min(bestCopy, seconds(start));
-                }
-                uintmax_t bytes = fs::file_size(report.artifact.path);
-                fs::remove(copy);
-                fs::remove(report.artifact.path);
-                fmt::print("model            {}\n", args->flags.model);
-                fmt::print("artifact bytes   {} ({:.1f} MiB, {} variables)\n", bytes,
-                           static_cast<double>(bytes) / (1024.0 * 1024.0), report.variables.size());
-                for (const auto& t : report.timings)
-                    fmt::print("  {:<10}     {:.3f} s\n", stageName(t.stage), t.seconds);
-                fmt::print("export (best of {}) {:.3f} s\n", args->repeat, best);
-                fmt::print("copy of the bytes  {:.3f} s  (export / copy = {:.1f}x)\n", bestCopy,
-                           bestCopy > 0 ? best / bestCopy : 0.0);
-                fmt::print("peak RSS         {:.0f} MiB (process baseline {:.0f} MiB)\n", rss,
-                           rssBefore);
-                if (checked) {
-                    const double ratio =
-                        checked->torchForwardSeconds > 0
-                            ? checked->interpreterSeconds / checked->torchForwardSeconds
-                            : 0.0;
-                    fmt::print("check            {:.3f} s ({})\n", checked->seconds,
-                               checked->passed ? "passed" : "FAILED");
-                    fmt::print("  TorchScript forward     {:.3f} s\n",
-                               checked->torchForwardSeconds);
-                    fmt::print("  reference interpreter   {:.3f} s  (interpreter / forward = "
-                               "{:.1f}x)\n",
-                               checked->interpreterSeconds, ratio);
-                }
-                return 0;
-            }};
+            } cleanup{work};
+            recipe.output = work / "model.nnef.tar";
+            const fs::path recipeFile = work / "recipe.json";
+            saveRecipe(recipeFile, recipe);
+            const int n = args->repeat;
+            const std::string report = (work / "report.json").string();
+            const uintmax_t ptBytes = fs::file_size(recipe.model);
+            const double ptMiB = static_cast<double>(ptBytes) / (1024.0 * 1024.0);
+            fmt::print("model            {} ({:.1f} MiB)\n", recipe.model.string(), ptMiB);
+            fmt::print("machine          {}\n", machine());
+
+            const Run start = best(n, [] { return runSelf({"--version"}); });
+            const Run copy = best(n, [&] {
+                const auto t = std::chrono::steady_clock::now();
+                copyBytes(recipe.model, work / "copy.pt");
+                Run r{seconds(t), 0};
+                fs::remove(work / "copy.pt");
+                return r;
+            });
+            const Run exported = best(n, [&] {
+                return runSelf(
+                    {"export", "--recipe", recipeFile.string(), "--no-check", "--report", report});
+            });
+            const auto exportReport = readJson(report);
+            const uintmax_t artifactBytes = fs::file_size(recipe.output);
+            const Run checked = best(1, [&] {
+                return runSelf({"export", "--recipe", recipeFile.string(), "--report", report});
+            });
+            const auto checkReport = readJson(report);
+            const auto& check = checkReport.at("check");
+
+            std::vector<double> forward;
+            {
+                CliObserver observer(LogLevel::Error);
+                Session session(&observer);
+                session.load(recipe.model);
+                forward = session.forwardSeconds(recipe.options, n + 1);
+            }
+            const double coldForward = forward.front();
+            const double warmForward = *std::min_element(forward.begin() + 1, forward.end());
+
+            auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+            const double checkSeconds = check.value("seconds", 0.0);
+            const double interpSeconds = check.value("interpreter_seconds", 0.0);
+            fmt::print("start-up         {:.3f} s  (t2n --version, best of {}), peak RSS {:.0f} "
+                       "MiB\n",
+                       start.seconds, n, start.peakMiB);
+            fmt::print("copy of the .pt  {:.3f} s  (best of {})\n", copy.seconds, n);
+            fmt::print("export           {:.3f} s  (--no-check, level-0 .tar of {:.1f} MiB, "
+                       "best of {})  export/copy {:.1f}x\n",
+                       exported.seconds, static_cast<double>(artifactBytes) / 1048576.0, n,
+                       ratio(exported.seconds, copy.seconds));
+            fmt::print("  stages         {}\n", stageLine(exportReport));
+            fmt::print("  peak RSS       {:.0f} MiB  RSS/.pt {:.2f}x  (above start-up: {:.2f}x)\n",
+                       exported.peakMiB, ratio(exported.peakMiB, ptMiB),
+                       ratio(exported.peakMiB - start.peakMiB, ptMiB));
+            fmt::print("export + check   {:.3f} s  ({})\n", checked.seconds,
+                       check.value("passed", false) ? "passed" : "FAILED");
+            fmt::print("  stages         {}\n", stageLine(checkReport));
+            fmt::print("  peak RSS       {:.0f} MiB  RSS/.pt {:.2f}x  (above start-up: {:.2f}x)\n",
+                       checked.peakMiB, ratio(checked.peakMiB, ptMiB),
+                       ratio(checked.peakMiB - start.peakMiB, ptMiB));
+            fmt::print("LibTorch forward {:.3f} s  (warm, best of {}; first call {:.3f} s)\n",
+                       warmForward, n, coldForward);
+            fmt::print("check            {:.3f} s  check/forward {:.1f}x\n", checkSeconds,
+                       ratio(checkSeconds, warmForward));
+            fmt::print("  interpreter    {:.3f} s  interpreter/forward {:.1f}x\n", interpSeconds,
+                       ratio(interpSeconds, warmForward));
+            return 0;
+        }};
 }
 
 } // namespace t2n::cli

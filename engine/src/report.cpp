@@ -31,7 +31,9 @@ std::string ExportReport::toJson() const {
         j["artifact"]["note"] = artifact.note;
     json stages = json::array();
     for (const auto& t : timings)
-        stages.push_back({{"stage", std::string(stageName(t.stage))}, {"seconds", t.seconds}});
+        stages.push_back({{"stage", std::string(stageName(t.stage))},
+                          {"seconds", t.seconds},
+                          {"peak_rss_mib", t.peakRssMiB}});
     j["stages"] = stages;
     j["warnings"] = warnings;
     j["graph_nodes"] = graphNodes;
@@ -77,6 +79,7 @@ std::string ExportReport::toJson() const {
                {"tract", check.tract},
                {"seconds", check.seconds},
                {"torch_forward_seconds", check.torchForwardSeconds},
+               {"reference_outputs", check.reference},
                {"interpreter_seconds", check.interpreterSeconds}};
         if (!check.tractCommand.empty())
             c["tract_command"] = check.tractCommand;

@@ -22,6 +22,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <sys/resource.h>
 #include <tuple>
 
 namespace t2n {
@@ -38,7 +39,9 @@ public:
     ~StageScope() {
         double secs =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-        report_.timings.push_back({stage_, secs});
+        rusage usage{};
+        getrusage(RUSAGE_SELF, &usage);
+        report_.timings.push_back({stage_, secs, static_cast<double>(usage.ru_maxrss) / 1024.0});
         if (observer_)
             observer_->stageFinished(stage_, secs);
     }
@@ -65,6 +68,10 @@ struct Session::Impl {
     bool hardenedWithInputs = false;
     std::optional<ir::Graph> graph;
     std::vector<const torch::jit::Value*> jitValues; // per IR value id
+    // forward()'s outputs as the trace computed them, and on which inputs.
+    std::vector<at::Tensor> traceOutputs;
+    std::vector<InputSpec> traceInputs;
+    uint64_t traceSeed = 0;
     std::optional<translate::Translation> translation;
     /// The translation's manifest, or one read beside a checked archive.
     std::optional<CheckManifest> manifest;
@@ -110,6 +117,7 @@ void Session::load(const std::filesystem::path& model) {
     d->modelPath = model;
     d->prepared.reset();
     d->graph.reset();
+    d->traceOutputs.clear();
     d->translation.reset();
     d->manifest.reset();
     d->report.model = model.string();
@@ -267,6 +275,12 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     std::vector<std::string> torchWarnings;
     jit::RunOptions run;
     run.warnings = &torchWarnings;
+    // The IR reads only dtypes and shapes of input-dependent values: the run
+    // keeps their data no longer than the model needs it (the outputs stay
+    // whole: they are the check's reference).
+    run.shapeOnly = ir::inputDependentValues(*d->prepared->graph);
+    for (const torch::jit::Value* out : d->prepared->graph->outputs())
+        run.shapeOnly.erase(out);
     const auto example = load::makeExampleInputs(inputs, options.seed);
     std::optional<jit::Recorded> recorded;
     try {
@@ -282,6 +296,21 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     auto& main = *recorded;
     for (const auto& w : torchWarnings)
         d->warn("PyTorch: " + w);
+    // The graph's result on the example inputs: the check's reference when
+    // it runs on the same inputs (a forward saved).
+    d->traceOutputs.clear();
+    bool whole = true;
+    for (const torch::jit::Value* out : d->prepared->graph->outputs()) {
+        auto it = main.find(out);
+        whole = whole && it != main.end();
+        if (whole)
+            for (auto& t : check::flattenOutputs(it->second))
+                d->traceOutputs.push_back(std::move(t));
+    }
+    if (!whole)
+        d->traceOutputs.clear();
+    d->traceInputs = options.inputs;
+    d->traceSeed = options.seed;
     d->step(Stage::Trace, 0.5, "probing the dynamic axes");
     std::optional<jit::Recorded> probe;
     bool dynamic = false;
@@ -291,8 +320,10 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
         for (int64_t delta : {1, 2}) {
             try {
                 auto specs = probeSpecs(inputs, symbols, delta);
+                jit::RunOptions probeRun;
+                probeRun.shapeOnly = run.shapeOnly;
                 probe = jit::runGraph(&m, *d->prepared->graph,
-                                      load::makeExampleInputs(specs, options.seed + 1));
+                                     load::makeExampleInputs(specs, options.seed + 1), probeRun);
                 break;
             } catch (const Error& e) {
                 if (delta == 2)
@@ -431,6 +462,9 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
     StageScope scope(Stage::Check, d->observer, d->report);
     check::CheckInputs in;
     in.model = &d->requireModule();
+    if (options.inputs == d->traceInputs && options.seed == d->traceSeed &&
+        !d->traceOutputs.empty())
+        in.traceOutputs = &d->traceOutputs;
     in.prepared = &*d->prepared;
     in.manifest = &*d->manifest;
     if (d->translation)
@@ -488,6 +522,29 @@ ExportReport Session::exportModel(const std::filesystem::path& output,
         }
     }
     return d->report;
+}
+
+std::vector<double> Session::forwardSeconds(const ExportOptions& options, int runs) {
+    auto& m = const_cast<torch::jit::Module&>(d->requireModule());
+    checkInputSpecs(options.inputs, forwardArgumentNames());
+    const auto inputs = load::makeExampleInputs(options.inputs, options.seed);
+    const std::vector<c10::IValue> args(inputs.begin(), inputs.end());
+    torch::NoGradGuard noGrad;
+    std::vector<double> out;
+    for (int i = 0; i < runs; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        try {
+            m.forward(args);
+        } catch (const std::exception& e) {
+            const std::string what = e.what();
+            throw Error(Stage::Load, ErrorCode::ModelRun,
+                        "the model failed on the example inputs: " +
+                            what.substr(0, what.find('\n')));
+        }
+        out.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return out;
 }
 
 const ExportReport& Session::report() const {

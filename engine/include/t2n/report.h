@@ -14,6 +14,9 @@ namespace t2n {
 struct StageTiming {
     Stage stage;
     double seconds = 0;
+    /// The process's peak resident memory when the stage ended (MiB): the
+    /// stage that raised it is where the memory went.
+    double peakRssMiB = 0;
 };
 
 struct VariableRecord {
@@ -85,7 +88,11 @@ struct CheckReport {
     std::string debugBundle; ///< where the debug bundle was written, if any
     double seconds = 0;
     double torchForwardSeconds = 0; ///< the TorchScript model's forward on the inputs
-    double interpreterSeconds = 0;  ///< the reference interpreter on the same inputs
+    /// Where the TorchScript outputs came from: "trace" (the trace's run of
+    /// the hardened graph on the same inputs: no second forward) or "forward"
+    /// (the loaded model's forward(), timed in torchForwardSeconds).
+    std::string reference;
+    double interpreterSeconds = 0; ///< the reference interpreter on the same inputs
 };
 
 struct ExportReport {

@@ -103,6 +103,11 @@ public:
     /// kept (for inspection) and report().check says why.
     ExportReport exportModel(const std::filesystem::path& output, const ExportOptions& options);
 
+    /// Wall time of each of `runs` calls of the loaded module's forward() on the
+    /// example inputs of options.inputs (LibTorch alone: the benchmark's
+    /// reference for the check). Throws t2n::Error (Load, ModelRun) on failure.
+    std::vector<double> forwardSeconds(const ExportOptions& options, int runs);
+
     /// Report of everything done so far in this session.
     const ExportReport& report() const;
 

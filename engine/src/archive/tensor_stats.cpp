@@ -1,5 +1,6 @@
 #include "archive/tensor_stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -28,13 +29,31 @@ struct Accumulator {
 };
 
 template <class T> TensorStats typed(const TensorData& t) {
-    Accumulator a;
+    // Independent lanes: one accumulator would serialise every addition on
+    // the previous one (a 346 MB ViT spent 0.15 s here); lanes let the CPU
+    // overlap them. Integers are always finite.
+    constexpr int kLanes = 8;
+    Accumulator lanes[kLanes];
     const std::byte* p = t.bytes().data();
     const int64_t n = t.numel();
-    for (int64_t i = 0; i < n; ++i) {
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int k = 0; k < kLanes; ++k) {
+            T v;
+            std::memcpy(&v, p + (i + k) * static_cast<int64_t>(sizeof(T)), sizeof(T));
+            lanes[k].add(static_cast<double>(v));
+        }
+    for (; i < n; ++i) {
         T v;
         std::memcpy(&v, p + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
-        a.add(static_cast<double>(v));
+        lanes[0].add(static_cast<double>(v));
+    }
+    Accumulator a;
+    for (const Accumulator& l : lanes) {
+        a.min = std::min(a.min, l.min);
+        a.max = std::max(a.max, l.max);
+        a.sum += l.sum;
+        a.n += l.n;
     }
     return a.result();
 }

@@ -31,10 +31,15 @@ struct ExportedVariable {
 };
 
 struct CheckInputs {
-    /// The model as loaded (not hardened): the reference of every comparison.
+    /// The model as loaded (not hardened): the reference of the comparisons,
+    /// unless `traceOutputs` already holds its outputs.
     const torch::jit::Module* model = nullptr;
     /// The hardened module: its values are what NNEF values are compared
     /// with when looking for the first diverging operation.
+    /// forward()'s outputs on the check's inputs (options.inputs and seed),
+    /// flattened, when the trace computed them (its run of the hardened graph
+    /// on those very inputs): the check then spends no second forward.
+    const std::vector<at::Tensor>* traceOutputs = nullptr;
     const harden::PreparedModule* prepared = nullptr;
     /// The translation's manifest: inputs, outputs, identifier -> value.
     const CheckManifest* manifest = nullptr;
@@ -53,6 +58,11 @@ struct CheckInputs {
     /// Polled between the steps: true stops the check with Error (Cancelled).
     std::function<bool()> cancelled;
 };
+
+/// forward()'s result as a flat list of tensors (tuples and lists unfolded in
+/// order: the order of the NNEF graph outputs); quantized tensors as the real
+/// numbers they hold.
+std::vector<at::Tensor> flattenOutputs(const c10::IValue& result);
 
 /// Never throws for a mismatch: the report says what failed. Throws
 /// t2n::Error only for problems of the request itself (a bad tolerance, a

@@ -33,6 +33,11 @@ bool Scope::replace(const std::string& name, Value value) {
     return true;
 }
 
+void Scope::release(const std::string& name) {
+    if (auto it = values_.find(name); it != values_.end())
+        it->second = Value();
+}
+
 std::string operatorOperation(const std::string& op, bool unary) {
     if (unary) {
         if (op == "-")

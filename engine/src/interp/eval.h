@@ -26,6 +26,9 @@ public:
     /// Overwrites an existing binding of this scope (the checker's
     /// substitution of reference values); false when `name` is not bound here.
     bool replace(const std::string& name, Value value);
+    /// Drops the value of `name` (after its last use) but keeps the binding,
+    /// so that a second assignment is still refused.
+    void release(const std::string& name);
     /// Binding order of this scope (not the parent's).
     const std::vector<std::string>& order() const { return order_; }
 

@@ -35,6 +35,47 @@ std::string statementOperation(const Expr& rhs) {
     return "expression";
 }
 
+/// Every identifier an expression reads (comprehension variables included:
+/// counting too many only keeps a value a little longer).
+void readIdentifiers(const Expr& e, std::vector<std::string>& out) {
+    if (e.kind == Expr::Kind::Identifier)
+        out.push_back(e.text);
+    for (const auto& i : e.items)
+        if (i)
+            readIdentifiers(*i, out);
+    for (const auto& [name, a] : e.args)
+        if (a)
+            readIdentifiers(*a, out);
+    for (const auto& [name, it] : e.iterators)
+        if (it)
+            readIdentifiers(*it, out);
+    if (e.condition)
+        readIdentifiers(*e.condition, out);
+    if (e.yield)
+        readIdentifiers(*e.yield, out);
+}
+
+/// Per statement of the graph body, the identifiers read for the last time
+/// there (or assigned there and never read), graph outputs excepted: the run
+/// drops their values after it, so that a graph needs memory for what is live,
+/// not for everything it ever computed.
+std::vector<std::vector<std::string>> lastUses(const nnef::ast::Graph& graph) {
+    std::map<std::string, std::size_t> last;
+    for (std::size_t i = 0; i < graph.body.size(); ++i) {
+        std::vector<std::string> names;
+        readIdentifiers(*graph.body[i].rhs, names);
+        Evaluator::lhsNames(*graph.body[i].lhs, names);
+        for (const auto& n : names)
+            last[n] = i;
+    }
+    for (const auto& out : graph.outputs)
+        last.erase(out);
+    std::vector<std::vector<std::string>> after(graph.body.size());
+    for (const auto& [name, i] : last)
+        after[i].push_back(name);
+    return after;
+}
+
 } // namespace
 
 struct Interpreter::Impl {
@@ -43,11 +84,12 @@ struct Interpreter::Impl {
     std::vector<std::string> symbols;
     std::vector<std::string> lines;
     mutable Executor exec;
-    QuantTable quant; ///< graph.quant
+    QuantTable quant;                                   ///< graph.quant
+    std::vector<std::vector<std::string>> releaseAfter; ///< per graph statement
 
     Impl(const nnef::LoadedModel& m, InterpreterOptions o)
         : model(m), options(o), exec(&m.document, &m.tensors, o.mode),
-          quant(readQuantTable(m.quant)) {
+          quant(readQuantTable(m.quant)), releaseAfter(lastUses(m.document.graph)) {
         std::istringstream text(m.graphText);
         for (std::string line; std::getline(text, line);)
             lines.push_back(line);
@@ -198,7 +240,8 @@ RunResult Interpreter::run(const std::map<std::string, at::Tensor>& inputs,
     Scope scope;
     Evaluator ev(impl_->exec);
     RunResult result;
-    for (const auto& a : graph.body) {
+    for (std::size_t statement = 0; statement < graph.body.size(); ++statement) {
+        const auto& a = graph.body[statement];
         std::vector<std::string> names;
         Evaluator::lhsNames(*a.lhs, names);
         auto fail = [&](const std::string& message) {
@@ -260,6 +303,8 @@ RunResult Interpreter::run(const std::map<std::string, at::Tensor>& inputs,
                     sub->second.reshape(v->tensor.sizes()).to(v->tensor.scalar_type());
                 scope.replace(n, std::move(replaced));
             }
+        for (const auto& n : impl_->releaseAfter[statement])
+            scope.release(n);
     }
     for (const auto& name : graph.outputs) {
         const Value* v = scope.find(name);

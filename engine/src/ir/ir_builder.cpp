@@ -597,6 +597,29 @@ NodeRef describeNode(const torch::jit::Node* node) {
     return ref;
 }
 
+std::unordered_set<const torch::jit::Value*> inputDependentValues(const torch::jit::Graph& g) {
+    auto carries = [](const c10::TypePtr& t) {
+        const auto k = t->kind();
+        return k == c10::TypeKind::TensorType || k == c10::TypeKind::TupleType ||
+               (k == c10::TypeKind::ListType &&
+                t->containedType(0)->kind() == c10::TypeKind::TensorType);
+    };
+    std::unordered_set<const torch::jit::Value*> out;
+    for (size_t i = 1; i < g.inputs().size(); ++i)
+        out.insert(g.inputs()[i]);
+    for (const JitNode* n : g.nodes()) {
+        if (kShapeOnly.count(n->kind().toQualString()))
+            continue;
+        bool reads = false;
+        for (const JitValue* in : n->inputs())
+            reads = reads || (out.count(in) && carries(in->type()));
+        if (reads)
+            for (const JitValue* o : n->outputs())
+                out.insert(o);
+    }
+    return out;
+}
+
 TracedGraph buildGraph(const TraceInputs& in) {
     return Builder(in).build();
 }

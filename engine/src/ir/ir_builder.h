@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace t2n::ir {
@@ -35,6 +36,13 @@ struct TracedGraph {
 /// Throws t2n::Error (Trace) for constructs the IR cannot hold yet (control
 /// flow left after hardening), naming the node.
 TracedGraph buildGraph(const TraceInputs& in);
+
+/// Top-level values of `g` whose data certainly depends on a graph input
+/// (after self): the inputs, and the outputs of every node but the shape-only
+/// ones that reads such a value as a Tensor, Tensor[] or tuple. buildGraph()
+/// marks all of them data-dependent and never reads their data (only dtypes
+/// and shapes), so the trace's run need not keep it.
+std::unordered_set<const torch::jit::Value*> inputDependentValues(const torch::jit::Graph& g);
 
 /// Where a TorchScript node comes from: module path and original source line.
 NodeRef describeNode(const torch::jit::Node* node);

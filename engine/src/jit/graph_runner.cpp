@@ -2,6 +2,7 @@
 
 #include "t2n/error.h"
 
+#include <torch/csrc/jit/runtime/custom_operator.h>
 #include <torch/csrc/jit/runtime/interpreter.h>
 
 #include <algorithm>
@@ -78,6 +79,64 @@ bool recordable(const Value* v) {
 }
 } // namespace
 
+namespace {
+// The recording of the run under way on this thread (runs never nest: a
+// recording point only fires inside runGraph's own interpreter call).
+struct Recording {
+    std::vector<const Value*> slots; ///< what each recording point records
+    std::vector<bool> shapeOnly;     ///< per slot: keep dtype and sizes only
+    Recorded* out = nullptr;
+};
+thread_local Recording* currentRecording = nullptr;
+
+// A tensor's dtype and sizes without its data: a zero-stride view of one
+// element (the IR reads dtypes and shapes of input-dependent values, never
+// their data). Lists and tuples keep their structure.
+c10::IValue withoutData(const c10::IValue& v) {
+    if (v.isTensor()) {
+        const at::Tensor& t = v.toTensor();
+        if (!t.defined() || t.is_quantized())
+            return v;
+        return at::zeros({}, t.options()).expand(t.sizes());
+    }
+    if (v.isTensorList()) {
+        c10::List<at::Tensor> out;
+        for (const at::Tensor& t : v.toTensorVector())
+            out.push_back(withoutData(c10::IValue(t)).toTensor());
+        return out;
+    }
+    if (v.isTuple()) {
+        std::vector<c10::IValue> items;
+        for (const auto& e : v.toTupleRef().elements())
+            items.push_back(withoutData(e));
+        return c10::ivalue::Tuple::create(std::move(items));
+    }
+    return v;
+}
+
+// t2n::record(value, slot): a recording point after the node that computes
+// `value`. Recording as the run goes (rather than returning every value at
+// the end) lets the interpreter free a value after its last use: a run then
+// needs the memory of what is live, plus what is recorded.
+const torch::jit::RegisterOperators registerRecordingPoint({torch::jit::Operator(
+    "t2n::record(Any value, int slot) -> ()",
+    [](torch::jit::Stack& stack) {
+        const auto slot = static_cast<size_t>(stack.back().toInt());
+        stack.pop_back();
+        c10::IValue value = std::move(stack.back());
+        stack.pop_back();
+        Recording* r = currentRecording;
+        if (!r || slot >= r->slots.size())
+            return;
+        r->out->insert_or_assign(r->slots[slot],
+                                 r->shapeOnly[slot] ? withoutData(value) : std::move(value));
+    },
+    // Conservative: a side effect, so that no clean-up removes the point.
+    c10::AliasAnalysisKind::CONSERVATIVE)});
+
+const c10::Symbol kRecord = c10::Symbol::fromQualString("t2n::record");
+} // namespace
+
 Recorded runGraph(const torch::jit::Module* self, torch::jit::Graph& graph,
                   const std::vector<at::Tensor>& inputs, const RunOptions& options) {
     auto copy = graph.copy();
@@ -97,19 +156,26 @@ Recorded runGraph(const torch::jit::Module* self, torch::jit::Graph& graph,
     for (; a != graph.nodes().end(); ++a, ++b)
         pair(a->outputs(), b->outputs());
 
+    // A recording point right after the definition of every wanted value
+    // (graph inputs: at the top).
     const auto& wanted = options.wanted.empty() ? all : options.wanted;
-    std::vector<const Value*> order;
-    std::vector<Value*> outs;
+    Recording recording;
+    Recorded out;
+    recording.out = &out;
+    torch::jit::WithInsertPoint top(copy->nodes().front());
     for (const Value* v : wanted) {
         auto it = twin.find(v);
-        if (it == twin.end() || std::find(order.begin(), order.end(), v) != order.end())
+        if (it == twin.end() ||
+            std::find(recording.slots.begin(), recording.slots.end(), v) != recording.slots.end())
             continue;
-        order.push_back(v);
-        outs.push_back(it->second);
+        Value* value = it->second;
+        auto* slot = copy->insertConstant(static_cast<int64_t>(recording.slots.size()));
+        if (value->node()->kind() != c10::prim::Param)
+            slot->node()->moveAfter(value->node()); // else it stays at the top
+        copy->create(kRecord, {value, slot}, 0)->insertAfter(slot->node());
+        recording.slots.push_back(v);
+        recording.shapeOnly.push_back(options.shapeOnly.count(v) != 0);
     }
-    auto* tuple = copy->insertNode(copy->createTuple(outs));
-    copy->return_node()->removeAllInputs();
-    copy->registerOutput(tuple->output());
 
     const size_t receiver = self ? 1 : 0;
     if (graph.inputs().size() != inputs.size() + receiver)
@@ -120,6 +186,13 @@ Recorded runGraph(const torch::jit::Module* self, torch::jit::Graph& graph,
     torch::jit::Stack stack;
     CollectWarnings collector(options.warnings);
     c10::Warning::WarningHandlerGuard guard(&collector);
+    struct Current {
+        explicit Current(Recording* r) : previous(currentRecording) { currentRecording = r; }
+        ~Current() { currentRecording = previous; }
+        Current(const Current&) = delete;
+        Current& operator=(const Current&) = delete;
+        Recording* previous;
+    } current(&recording);
     try {
         stack = runCopy(self, copy, inputs);
     } catch (const std::exception& e) {
@@ -129,10 +202,6 @@ Recorded runGraph(const torch::jit::Module* self, torch::jit::Graph& graph,
                                 lastErrorLine(c10e ? c10e->what_without_backtrace() : e.what())),
                     "check that --input shapes and dtypes are what forward() expects");
     }
-    auto elements = stack.back().toTupleRef().elements();
-    Recorded out;
-    for (size_t i = 0; i < order.size(); ++i)
-        out.emplace(order[i], elements[i]);
     return out;
 }
 

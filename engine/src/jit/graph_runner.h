@@ -11,6 +11,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace t2n::jit {
@@ -23,6 +24,10 @@ struct RunOptions {
     /// Graph inputs or outputs of top-level nodes to record; empty: all of
     /// them (but values of module and function types).
     std::vector<const torch::jit::Value*> wanted;
+    /// Values whose data nobody will read: recorded with their dtype and
+    /// sizes only (as zero-stride views), so that their memory is freed after
+    /// their last use in the run instead of being held to the end.
+    std::unordered_set<const torch::jit::Value*> shapeOnly;
     /// PyTorch's warnings during the run, deduplicated; null: dropped.
     std::vector<std::string>* warnings = nullptr;
 };

@@ -70,7 +70,51 @@ void checkDuplicate(std::set<std::string>& seen, const std::string& artifact,
         refuse(artifact, path, "appears twice in the archive");
 }
 
-ArchiveContents readFolder(const fs::path& root, const ReadLimits& limits) {
+using Visitor = std::function<void(const std::string&, EntryStream&)>;
+
+/// Hands the visitor an entry, then reads whatever it left (so that the
+/// budget sees every byte, as if the entry had been read whole).
+template <typename Stream> void visitEntry(const std::string& path, Stream& s, const Visitor& v) {
+    v(path, s);
+    while (!s.next().empty()) {
+    }
+}
+
+constexpr std::size_t kPiece = std::size_t{1} << 20;
+
+/// A regular file of a folder artifact, read in 1 MiB pieces.
+class FileStream : public EntryStream {
+public:
+    FileStream(const fs::path& file, uint64_t size, Budget& budget, std::string artifact,
+               std::string entry)
+        : in_(file, std::ios::binary), budget_(budget), artifact_(std::move(artifact)),
+          entry_(std::move(entry)) {
+        announced_ = size;
+        if (!in_)
+            refuse(artifact_, entry_, "cannot be opened for reading");
+    }
+    std::span<const std::byte> next() override {
+        if (done_ == announced_)
+            return {};
+        buffer_.resize(static_cast<std::size_t>(std::min<uint64_t>(kPiece, announced_ - done_)));
+        in_.read(reinterpret_cast<char*>(buffer_.data()),
+                 static_cast<std::streamsize>(buffer_.size()));
+        if (static_cast<std::size_t>(in_.gcount()) != buffer_.size())
+            refuse(artifact_, entry_, "changed size while being read");
+        budget_.consume(entry_, done_, buffer_.size());
+        done_ += buffer_.size();
+        return buffer_;
+    }
+
+private:
+    std::ifstream in_;
+    Budget& budget_;
+    std::string artifact_, entry_;
+    std::vector<std::byte> buffer_;
+    uint64_t done_ = 0;
+};
+
+ArchiveContents visitFolder(const fs::path& root, const Visitor& visit, const ReadLimits& limits) {
     const std::string artifact = root.string();
     ArchiveContents out;
     out.kind = ArchiveContents::Kind::Folder;
@@ -107,16 +151,9 @@ ArchiveContents readFolder(const fs::path& root, const ReadLimits& limits) {
         if (ec)
             refuse(artifact, relText, "cannot stat: " + ec.message());
         budget.announce(path, size);
-        std::ifstream in(it->path(), std::ios::binary);
-        if (!in)
-            refuse(artifact, relText, "cannot be opened for reading");
-        ArchiveEntry entry{path, std::vector<std::byte>(size)};
-        in.read(reinterpret_cast<char*>(entry.bytes.data()), static_cast<std::streamsize>(size));
-        if (static_cast<uint64_t>(in.gcount()) != size)
-            refuse(artifact, relText, "changed size while being read");
-        budget.consume(path, 0, size);
         checkDuplicate(seen, artifact, path);
-        out.entries.push_back(std::move(entry));
+        FileStream stream(it->path(), size, budget, artifact, path);
+        visitEntry(path, stream, visit);
     }
     return out;
 }
@@ -149,7 +186,62 @@ const char* entryKind(mode_t type) {
     }
 }
 
-ArchiveContents readTar(const fs::path& file, const ReadLimits& limits) {
+/// A tar member, as the blocks libarchive decodes (no copy of ours); the
+/// holes of a sparse member read as zeros.
+class TarStream : public EntryStream {
+public:
+    TarStream(struct archive* a, uint64_t announced, Budget& budget, std::string artifact,
+              std::string raw, std::string entry)
+        : a_(a), budget_(budget), artifact_(std::move(artifact)), raw_(std::move(raw)),
+          entry_(std::move(entry)) {
+        announced_ = announced;
+    }
+    std::span<const std::byte> next() override {
+        if (pending_.empty() && !end_) {
+            const void* block = nullptr;
+            size_t size = 0;
+            la_int64_t offset = 0;
+            const int r = archive_read_data_block(a_, &block, &size, &offset);
+            if (r == ARCHIVE_EOF) {
+                end_ = true;
+            } else if (r < ARCHIVE_WARN) {
+                refuse(artifact_, raw_,
+                       fmt::format("cannot be read: {}", archive_error_string(a_)));
+            } else {
+                pending_ = {static_cast<const std::byte*>(block), size};
+                hole_ = offset > static_cast<la_int64_t>(done_)
+                            ? static_cast<uint64_t>(offset) - done_
+                            : 0;
+            }
+        }
+        std::span<const std::byte> piece;
+        if (hole_ > 0) {
+            zeros_.resize(static_cast<std::size_t>(std::min<uint64_t>(hole_, kPiece)));
+            piece = zeros_;
+            hole_ -= piece.size();
+        } else {
+            piece = pending_;
+            pending_ = {};
+        }
+        if (!piece.empty()) {
+            budget_.consume(entry_, done_, piece.size());
+            done_ += piece.size();
+        }
+        return piece.empty() && !end_ ? next() : piece;
+    }
+
+private:
+    struct archive* a_;
+    Budget& budget_;
+    std::string artifact_, raw_, entry_;
+    std::span<const std::byte> pending_;
+    std::vector<std::byte> zeros_;
+    uint64_t hole_ = 0;
+    uint64_t done_ = 0;
+    bool end_ = false;
+};
+
+ArchiveContents visitTar(const fs::path& file, const Visitor& visit, const ReadLimits& limits) {
     const std::string artifact = file.string();
     ArchiveContents out;
     // Like tract: gzip when the first two bytes say so, plain tar otherwise,
@@ -162,12 +254,12 @@ ArchiveContents readTar(const fs::path& file, const ReadLimits& limits) {
     archive_read_support_format_tar(a.get());
     if (gzip)
         archive_read_support_filter_gzip(a.get());
-    if (archive_read_open_filename(a.get(), artifact.c_str(), 64 * 1024) != ARCHIVE_OK)
+    // 1 MiB reads: a large .dat then costs a few hundred read() calls.
+    if (archive_read_open_filename(a.get(), artifact.c_str(), kPiece) != ARCHIVE_OK)
         refuse(artifact, "",
                fmt::format("not a readable tar archive: {}", archive_error_string(a.get())));
     Budget budget(limits, artifact);
     std::set<std::string> seen;
-    std::vector<std::byte> chunk(64 * 1024);
     while (true) {
         struct archive_entry* e = nullptr;
         const int r = archive_read_next_header(a.get(), &e);
@@ -196,21 +288,14 @@ ArchiveContents readTar(const fs::path& file, const ReadLimits& limits) {
             refuse(artifact, raw, entryKind(type));
         if (path.empty())
             refuse(artifact, raw, "a file entry needs a name");
-        if (archive_entry_size_is_set(e))
-            budget.announce(path, static_cast<uint64_t>(archive_entry_size(e)));
-        ArchiveEntry entry{path, {}};
-        while (true) {
-            const la_ssize_t n = archive_read_data(a.get(), chunk.data(), chunk.size());
-            if (n < 0)
-                refuse(artifact, raw,
-                       fmt::format("cannot be read: {}", archive_error_string(a.get())));
-            if (n == 0)
-                break;
-            budget.consume(path, entry.bytes.size(), static_cast<uint64_t>(n));
-            entry.bytes.insert(entry.bytes.end(), chunk.begin(), chunk.begin() + n);
+        uint64_t announced = 0;
+        if (archive_entry_size_is_set(e)) {
+            announced = static_cast<uint64_t>(archive_entry_size(e));
+            budget.announce(path, announced);
         }
         checkDuplicate(seen, artifact, path);
-        out.entries.push_back(std::move(entry));
+        TarStream stream(a.get(), announced, budget, artifact, raw, path);
+        visitEntry(path, stream, visit);
     }
     return out;
 }
@@ -250,18 +335,35 @@ std::string cleanEntryPath(const std::string& raw, bool* hidden) {
     return out;
 }
 
-ArchiveContents readArchive(const fs::path& artifact, const ReadLimits& limits) {
+ArchiveContents forEachEntry(const fs::path& artifact, const Visitor& visit,
+                             const ReadLimits& limits) {
     std::error_code ec;
     const auto status = fs::status(artifact, ec);
     if (ec || !fs::exists(status))
         throw Error(Stage::Check, ErrorCode::ModelFile,
                     fmt::format("{}: no such file or folder", artifact.string()));
     if (fs::is_directory(status))
-        return readFolder(artifact, limits);
+        return visitFolder(artifact, visit, limits);
     if (!fs::is_regular_file(status))
         throw Error(Stage::Check, ErrorCode::ModelFile,
                     fmt::format("{}: neither a folder nor a tar archive", artifact.string()));
-    return readTar(artifact, limits);
+    return visitTar(artifact, visit, limits);
+}
+
+ArchiveContents readArchive(const fs::path& artifact, const ReadLimits& limits) {
+    std::vector<ArchiveEntry> entries;
+    ArchiveContents out = forEachEntry(
+        artifact,
+        [&](const std::string& path, EntryStream& bytes) {
+            ArchiveEntry entry{path, {}};
+            entry.bytes.reserve(static_cast<std::size_t>(bytes.announcedSize()));
+            for (auto piece = bytes.next(); !piece.empty(); piece = bytes.next())
+                entry.bytes.insert(entry.bytes.end(), piece.begin(), piece.end());
+            entries.push_back(std::move(entry));
+        },
+        limits);
+    out.entries = std::move(entries);
+    return out;
 }
 
 } // namespace t2n::archive

@@ -1,5 +1,6 @@
-// Reads an NNEF artifact (a folder, a .tar, or a gzipped tar) into memory as a
-// list of (relative path, bytes), applying tract's container rules: gzip is
+// Reads an NNEF artifact (a folder, a .tar, or a gzipped tar) as a list of
+// (relative path, bytes), entry by entry and piece by piece (so that a large
+// artifact is never held whole), or whole into memory; applying tract's container rules: gzip is
 // sniffed by its magic bytes, a leading "./" is stripped and path components
 // starting with '.' are ignored. Everything that could escape the artifact or
 // exhaust memory is refused: absolute paths, "..", links, devices, and entries
@@ -9,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,6 +35,31 @@ struct ArchiveContents {
     /// them too); the caller turns them into warnings.
     std::vector<std::string> hidden;
 };
+
+/// One regular file of the artifact, read piece by piece.
+class EntryStream {
+public:
+    virtual ~EntryStream() = default;
+    /// The next piece of the entry (valid until the next call), empty at the
+    /// end. Every piece counts against the limits; throws t2n::Error
+    /// (Stage::Check) for an unreadable entry or one over the limits.
+    virtual std::span<const std::byte> next() = 0;
+    /// The size the container announces (the tar header's, the file's):
+    /// within the limits, but the bytes may still turn out shorter or longer.
+    uint64_t announcedSize() const { return announced_; }
+
+protected:
+    uint64_t announced_ = 0;
+};
+
+/// Calls `visit` for every regular file of the artifact, in archive order,
+/// under the same rules, limits and errors as readArchive(); what the visitor
+/// leaves unread is read (and counted) before the next entry. `entries` of
+/// the result stay empty.
+ArchiveContents
+forEachEntry(const std::filesystem::path& artifact,
+             const std::function<void(const std::string& path, EntryStream&)>& visit,
+             const ReadLimits& limits = {});
 
 /// Throws t2n::Error (Stage::Check) naming the entry and the reason.
 ArchiveContents readArchive(const std::filesystem::path& artifact, const ReadLimits& limits = {});

@@ -26,7 +26,7 @@ constexpr uint32_t kMaxRank = 8;
 
 enum Code : uint32_t { Float = 0, UInt = 1, QUInt = 2, QInt = 3, Int = 4, Bool = 5 };
 
-uint32_t u32(const std::vector<std::byte>& b, std::size_t at) {
+uint32_t u32(std::span<const std::byte> b, std::size_t at) {
     uint32_t v;
     std::memcpy(&v, b.data() + at, 4);
     return v;
@@ -111,10 +111,112 @@ DType dtypeOf(const std::string& file, uint32_t code, uint32_t bits) {
 
 } // namespace
 
+struct DatDecoder::Header {
+    DType dtype = DType::F32;
+    std::vector<int64_t> shape;
+    uint32_t bits = 0;
+    uint32_t length = 0; ///< data bytes
+    uint64_t count = 0;  ///< items
+};
+
+namespace {
+/// Every field of the 128-byte header, validated (NNEF 1.0.5 "Tensor Data
+/// Format"); the file's total length is checked at the end.
+DatDecoder::Header parseHeader(std::span<const std::byte> bytes, const std::string& f);
+} // namespace
+
+DatDecoder::DatDecoder(std::string fileName, const TensorData* known, uint64_t sizeHint)
+    : file_(std::move(fileName)), known_(known), sizeHint_(sizeHint) {}
+
+DatDecoder::~DatDecoder() = default;
+
+void DatDecoder::feed(std::span<const std::byte> piece) {
+    if (piece.empty())
+        return;
+    if (fed_ < kHeader) {
+        const std::size_t take = std::min<std::size_t>(piece.size(), kHeader - fed_);
+        std::memcpy(head_.data() + fed_, piece.data(), take);
+        fed_ += take;
+        piece = piece.subspan(take);
+        if (fed_ < kHeader)
+            return;
+        header_ = std::make_unique<Header>(parseHeader(head_, file_));
+        startData();
+    }
+    fed_ += piece.size();
+    const auto room = static_cast<std::size_t>(
+        std::min<uint64_t>(piece.size(), uint64_t(header_->length) - stored_));
+    piece = piece.first(room); // bytes past the length only count (finish() refuses them)
+    if (matching_) {
+        if (std::memcmp(known_->bytes().data() + stored_, piece.data(), piece.size()) == 0) {
+            stored_ += piece.size();
+            return;
+        }
+        // The file differs from the tensor: from here on, keep what it holds.
+        matching_ = false;
+        data_->reserve(header_->length);
+        const auto same = known_->bytes().first(static_cast<std::size_t>(stored_));
+        data_->insert(data_->end(), same.begin(), same.end());
+    }
+    data_->insert(data_->end(), piece.begin(), piece.end());
+    stored_ += piece.size();
+}
+
+void DatDecoder::startData() {
+    const Header& h = *header_;
+    data_ = std::make_shared<std::vector<std::byte>>();
+    matching_ = known_ && h.dtype != DType::Bool && known_->dtype() == h.dtype &&
+                known_->shape() == h.shape && known_->byteSize() == h.length &&
+                (h.length == 0 || !known_->empty());
+    if (!matching_) {
+        // The container's size bounds the reservation: a header alone cannot
+        // make the reader allocate gigabytes.
+        uint64_t reserve = h.length;
+        if (sizeHint_ > 0)
+            reserve = std::min<uint64_t>(reserve, sizeHint_ > kHeader ? sizeHint_ - kHeader : 0);
+        data_->reserve(static_cast<std::size_t>(reserve));
+    }
+}
+
+TensorData DatDecoder::finish() {
+    const std::string& f = file_;
+    if (fed_ < kHeader)
+        bad(f, fmt::format("file is {} bytes, shorter than the 128-byte header", fed_));
+    Header& h = *header_;
+    const uint64_t expectedSize = kHeader + uint64_t(h.length);
+    if (fed_ < expectedSize)
+        bad(f, fmt::format("file is truncated: {} bytes, but the header promises 128 + {} = {}",
+                           fed_, h.length, expectedSize));
+    if (fed_ > expectedSize)
+        bad(f, fmt::format("file is {} bytes, {} more than the 128 + {} the header promises", fed_,
+                           fed_ - expectedSize, h.length));
+    if (matching_)
+        return *known_; // same dtype, shape and bytes: the caller's tensor
+    const auto n = static_cast<std::size_t>(h.count);
+    if (h.dtype == DType::Bool) {
+        // Unpack to one byte per item; 1-bit items are packed MSB first.
+        const std::vector<std::byte>& raw = *data_;
+        auto out = std::make_shared<std::vector<std::byte>>(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto byte = std::to_integer<unsigned>(h.bits == 1 ? raw[i / 8] : raw[i]);
+            const bool on = h.bits == 1 ? ((byte >> (7 - i % 8)) & 1u) != 0 : byte != 0;
+            (*out)[i] = std::byte{on ? uint8_t(1) : uint8_t(0)};
+        }
+        const std::byte* data = out->data();
+        return TensorData(h.dtype, std::move(h.shape), data, std::move(out));
+    }
+    const std::byte* data = data_->data();
+    return TensorData(h.dtype, std::move(h.shape), data, std::move(data_));
+}
+
 TensorData readDat(std::vector<std::byte> bytes, const std::string& fileName) {
-    const std::string& f = fileName;
-    if (bytes.size() < kHeader)
-        bad(f, fmt::format("file is {} bytes, shorter than the 128-byte header", bytes.size()));
+    DatDecoder decoder(fileName, nullptr, bytes.size());
+    decoder.feed(bytes);
+    return decoder.finish();
+}
+
+namespace {
+DatDecoder::Header parseHeader(std::span<const std::byte> bytes, const std::string& f) {
     if (bytes[0] != std::byte{0x4E} || bytes[1] != std::byte{0xEF})
         bad(f,
             fmt::format("bad magic (offset 0): {:02X} {:02X}, expected 4E EF",
@@ -162,31 +264,14 @@ TensorData readDat(std::vector<std::byte> bytes, const std::string& fileName) {
             fmt::format("data length (offset 4) is {} bytes, but {}{} items of {} bits need {}{}",
                         length, count == kSaturated ? "more than " : "", count, bits,
                         count == kSaturated ? "more than " : "", needed));
-    const uint64_t expectedSize = kHeader + uint64_t(length);
-    if (bytes.size() < expectedSize)
-        bad(f, fmt::format("file is truncated: {} bytes, but the header promises 128 + {} = {}",
-                           bytes.size(), length, expectedSize));
-    if (bytes.size() > expectedSize)
-        bad(f, fmt::format("file is {} bytes, {} more than the 128 + {} the header promises",
-                           bytes.size(), bytes.size() - expectedSize, length));
-
-    const auto n = static_cast<std::size_t>(count);
-    if (dtype == DType::Bool) {
-        // Unpack to one byte per item; 1-bit items are packed MSB first.
-        auto out = std::make_shared<std::vector<std::byte>>(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const auto byte =
-                std::to_integer<unsigned>(bits == 1 ? bytes[kHeader + i / 8] : bytes[kHeader + i]);
-            const bool on = bits == 1 ? ((byte >> (7 - i % 8)) & 1u) != 0 : byte != 0;
-            (*out)[i] = std::byte{on ? uint8_t(1) : uint8_t(0)};
-        }
-        const std::byte* data = out->data();
-        return TensorData(dtype, std::move(shape), data, std::move(out));
-    }
-    // Keep the file's buffer and point past the header: no copy.
-    auto owner = std::make_shared<std::vector<std::byte>>(std::move(bytes));
-    const std::byte* data = owner->data() + kHeader;
-    return TensorData(dtype, std::move(shape), data, std::move(owner));
+    DatDecoder::Header h;
+    h.dtype = dtype;
+    h.shape = std::move(shape);
+    h.bits = bits;
+    h.length = length;
+    h.count = count;
+    return h;
 }
+} // namespace
 
 } // namespace t2n::nnef

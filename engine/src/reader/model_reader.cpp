@@ -1,5 +1,6 @@
-// An NNEF artifact read back whole: archive -> graph.nnef (required at the
-// root), every .dat by label, graph.quant when present.
+// An NNEF artifact read back: archive -> graph.nnef (required at the root),
+// every .dat by label (decoded as the archive streams it), graph.quant when
+// present.
 #include "reader/model_reader.h"
 
 #include "reader/archive_reader.h"
@@ -7,13 +8,11 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 namespace t2n::nnef {
 
 namespace {
-
-std::string textOf(const std::vector<std::byte>& bytes) {
-    return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-}
 
 bool endsWith(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -22,25 +21,62 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 } // namespace
 
 LoadedModel readModel(const std::filesystem::path& artifact, const ReadOptions& options) {
-    auto contents = archive::readArchive(
-        artifact, archive::ReadLimits{options.maxEntryBytes, options.maxTotalBytes});
     LoadedModel model;
-    for (const auto& hidden : contents.hidden)
-        model.warnings.push_back(fmt::format(
-            "'{}' ignored: tract skips every path component that starts with '.'", hidden));
-
-    // graph.nnef first: without it nothing else is worth decoding.
-    const std::vector<std::byte>* graph = nullptr;
-    const std::vector<std::byte>* quant = nullptr;
+    std::optional<std::string> graph, quant;
     std::vector<std::string> subModels;
-    for (const auto& entry : contents.entries) {
-        if (entry.path == "graph.nnef")
-            graph = &entry.bytes;
-        else if (entry.path == "graph.quant")
-            quant = &entry.bytes;
-        else if (endsWith(entry.path, "/graph.nnef"))
-            subModels.push_back(entry.path);
-    }
+    // A bad .dat is reported after what concerns the whole artifact (limits,
+    // duplicates, a missing graph.nnef), as when the archive was read whole.
+    std::optional<Error> datError;
+    // Entries stream through: text files are kept, .dat files decoded as they
+    // come, everything else is only named in a warning.
+    auto visit = [&](const std::string& path, archive::EntryStream& bytes) {
+        if (path == "graph.nnef" || path == "graph.quant") {
+            std::string text;
+            for (auto piece = bytes.next(); !piece.empty(); piece = bytes.next())
+                text.append(reinterpret_cast<const char*>(piece.data()), piece.size());
+            (path == "graph.nnef" ? graph : quant) = std::move(text);
+        } else if (endsWith(path, "/graph.nnef")) {
+            subModels.push_back(path);
+            model.warnings.push_back(fmt::format(
+                "'{}' not checked: tract loads it as a sub-model, t2n's reader does not", path));
+        } else if (endsWith(path, "/graph.quant")) {
+            // a sub-model's graph.quant is covered by its graph.nnef warning
+        } else if (endsWith(path, ".dat")) {
+            std::string label = path.substr(0, path.size() - 4);
+            const TensorData* known = nullptr;
+            if (options.known)
+                if (auto it = options.known->find(label); it != options.known->end())
+                    known = &it->second;
+            if (datError)
+                return; // the rest is only read through
+            try {
+                DatDecoder decoder(path, known, bytes.announcedSize());
+                for (auto piece = bytes.next(); !piece.empty(); piece = bytes.next())
+                    decoder.feed(piece);
+                model.tensors.emplace(std::move(label), decoder.finish());
+            } catch (const Error& e) {
+                if (e.stage() != Stage::Check || e.code() != ErrorCode::ModelFile ||
+                    e.message().rfind(path + ":", 0) != 0)
+                    throw; // the archive's own error (a limit), not the file's
+                datError = e;
+            }
+        } else {
+            model.warnings.push_back(fmt::format(
+                "'{}' ignored: neither graph.nnef, graph.quant nor a .dat tensor{}", path,
+                endsWith(path, ".safetensors") || endsWith(path, ".json") ||
+                        endsWith(path, ".nnef.tgz") || endsWith(path, ".nnef.tar")
+                    ? " (tract may load it as a resource or a sub-model)"
+                    : ""));
+        }
+    };
+    const auto contents = archive::forEachEntry(
+        artifact, visit, archive::ReadLimits{options.maxEntryBytes, options.maxTotalBytes});
+    std::vector<std::string> warnings;
+    for (const auto& hidden : contents.hidden)
+        warnings.push_back(fmt::format(
+            "'{}' ignored: tract skips every path component that starts with '.'", hidden));
+    warnings.insert(warnings.end(), model.warnings.begin(), model.warnings.end());
+    model.warnings = std::move(warnings);
     if (!graph) {
         std::string more;
         if (!subModels.empty())
@@ -50,29 +86,12 @@ LoadedModel readModel(const std::filesystem::path& artifact, const ReadOptions& 
                     fmt::format("{}: no graph.nnef at the root of the artifact{}",
                                 artifact.string(), more));
     }
-    for (auto& entry : contents.entries) {
-        const std::string& path = entry.path;
-        if (path == "graph.nnef" || path == "graph.quant" || endsWith(path, "/graph.quant"))
-            continue; // a sub-model's graph.quant is covered by its graph.nnef warning
-        if (endsWith(path, ".dat")) {
-            std::string label = path.substr(0, path.size() - 4);
-            model.tensors.emplace(std::move(label), readDat(std::move(entry.bytes), path));
-        } else if (endsWith(path, "/graph.nnef")) {
-            model.warnings.push_back(fmt::format(
-                "'{}' not checked: tract loads it as a sub-model, t2n's reader does not", path));
-        } else {
-            model.warnings.push_back(fmt::format(
-                "'{}' ignored: neither graph.nnef, graph.quant nor a .dat tensor{}", path,
-                endsWith(path, ".safetensors") || endsWith(path, ".json") ||
-                        endsWith(path, ".nnef.tgz") || endsWith(path, ".nnef.tar")
-                    ? " (tract may load it as a resource or a sub-model)"
-                    : ""));
-        }
-    }
-    model.graphText = textOf(*graph);
+    if (datError)
+        throw *datError;
+    model.graphText = std::move(*graph);
     model.document = parseDocument(model.graphText, "graph.nnef", options.mode);
     if (quant)
-        model.quant = parseQuant(textOf(*quant), "graph.quant");
+        model.quant = parseQuant(*quant, "graph.quant");
     return model;
 }
 

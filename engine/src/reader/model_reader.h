@@ -5,9 +5,12 @@
 #include "reader/ast.h"
 #include "t2n/tensor_data.h"
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +28,12 @@ struct ReadOptions {
     /// add up to more than maxTotalBytes (protection against archive bombs).
     uint64_t maxEntryBytes = uint64_t(8) << 30;
     uint64_t maxTotalBytes = uint64_t(32) << 30;
+    /// Tensors the caller already holds, by label. A .dat whose dtype, shape
+    /// and bytes equal the one of its label is read as that tensor: its bytes
+    /// are compared as they stream and never held a second time (the check
+    /// reads back the archive it has just written from these tensors). A .dat
+    /// that differs is read as a copy of what the file holds.
+    const std::map<std::string, TensorData>* known = nullptr;
 };
 
 struct LoadedModel {
@@ -47,5 +56,33 @@ ast::Document parseDocument(std::string_view text, const std::string& fileName, 
 std::vector<ast::QuantEntry> parseQuant(std::string_view text, const std::string& fileName);
 /// Validates the 128-byte header and the length; returns the decoded tensor.
 TensorData readDat(std::vector<std::byte> bytes, const std::string& fileName);
+
+/// A .dat file fed piece by piece, as an archive streams it: the header is
+/// validated as soon as its 128 bytes are in (same errors as readDat()), the
+/// lengths at finish().
+class DatDecoder {
+public:
+    /// `known`: see ReadOptions::known. `sizeHint`: the size the container
+    /// announces (0: unknown), to reserve the data once.
+    explicit DatDecoder(std::string fileName, const TensorData* known = nullptr,
+                        uint64_t sizeHint = 0);
+    ~DatDecoder();
+    void feed(std::span<const std::byte> piece);
+    TensorData finish();
+
+    struct Header; ///< the validated header fields
+
+private:
+    void startData();
+    std::string file_;
+    const TensorData* known_;
+    uint64_t sizeHint_;
+    std::array<std::byte, 128> head_{};
+    uint64_t fed_ = 0;    ///< bytes fed, header included
+    uint64_t stored_ = 0; ///< data bytes kept or matched (at most the header's length)
+    bool matching_ = false;
+    std::unique_ptr<Header> header_;
+    std::shared_ptr<std::vector<std::byte>> data_;
+};
 
 } // namespace t2n::nnef
