@@ -2,13 +2,17 @@
 #include "cli_observer.h"
 #include "commands.h"
 #include "export_flags.h"
+#include "process_guard.h"
 
 #include "t2n/error.h"
+#include "t2n/outputs.h"
 #include "t2n/recipe.h"
 #include "t2n/session.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
-#include <fstream>
 #include <memory>
 
 namespace t2n::cli {
@@ -41,28 +45,61 @@ ExportRecipe resolveRecipe(const ExportArgs& a, const CLI::App& app) {
     return r;
 }
 
-void writeReport(const std::string& path, const std::string& json) {
-    if (path == "-") {
-        fmt::print("{}\n", json);
-        return;
-    }
-    std::ofstream out(path);
-    out << json << "\n";
-    if (!out)
+} // namespace
+
+// The report on standard output goes out before anything is put in place:
+// a closed or full stdout fails the export like any other destination.
+void printReport(const std::string& json) {
+    const std::string text = json + "\n";
+    errno = 0;
+    const bool ok =
+        std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
+    if (!ok)
         throw Error(Stage::Report, ErrorCode::OutputPath,
-                    fmt::format("cannot write the report to '{}'", path),
-                    "check that the folder exists and is writable");
+                    fmt::format("cannot write the report to standard output: {}",
+                                errno ? std::strerror(errno) : "write error"),
+                    "nothing was written; give --report FILE, or a working standard output");
+}
+
+namespace {
+
+// Every destination of the run, checked before any work; none may be the
+// model, the recipe or another destination.
+void checkDestinations(const ExportArgs& a, const ExportRecipe& r) {
+    std::vector<std::filesystem::path> taken{r.model};
+    if (!a.recipe.empty())
+        taken.emplace_back(a.recipe);
+    taken.push_back(validateExport(r.output, r.options, taken).path);
+    if (r.options.check && !r.options.debugBundle.empty())
+        taken.emplace_back(r.options.debugBundle);
+    if (!a.saveRecipe.empty()) {
+        checkDestination(a.saveRecipe, Stage::Write, "recipe", taken);
+        taken.emplace_back(a.saveRecipe);
+    }
+    if (a.report == "-" && stdoutWasClosed())
+        throw Error(Stage::Report, ErrorCode::OutputPath,
+                    "cannot write the report to standard output: it is closed",
+                    "give --report FILE, or run t2n with a standard output");
+    if (!a.report.empty() && a.report != "-")
+        checkDestination(a.report, Stage::Report, "report", taken);
 }
 } // namespace
 
-int checkExitCode(const CheckReport& check, Observer& observer) {
+int checkExitCode(const CheckReport& check, Observer& observer, bool exporting) {
     if (!check.ran || check.passed)
         return 0;
-    observer.log(LogLevel::Error,
-                 check.debugBundle.empty()
-                     ? "the archive does not compute what the model computes (see above); "
-                       "--debug-bundle PATH collects what is needed to reproduce it"
-                     : "the archive does not compute what the model computes (see above)");
+    const char* verdict = !check.readable ? "the archive could not be read back (see above)"
+                          : !check.structureProblems.empty() && check.outputs.empty()
+                              ? "the archive is not a valid NNEF graph (see above)"
+                              : "the archive does not compute what the model computes (see above)";
+    std::string text = verdict;
+    if (exporting)
+        text += "; nothing was written";
+    if (check.debugBundle.empty())
+        text += "; --debug-bundle PATH collects what is needed to reproduce it";
+    else
+        text += fmt::format("; the debug bundle {} holds the archive", check.debugBundle);
+    observer.log(LogLevel::Error, text);
     return 1;
 }
 
@@ -76,36 +113,48 @@ Command addExportCommand(CLI::App& root) {
                     "export recipe (JSON) giving the model, output and options; flags on the "
                     "command line override its values");
     app->add_option("--save-recipe", args->saveRecipe,
-                    "write the export's recipe (model, output, every option) to FILE first");
+                    "also write the export's recipe (model, output, every option) to FILE");
     app->add_option("--report", args->report, "write the JSON report to FILE ('-' for stdout)");
     app->add_flag("--no-check", args->flags.noCheck,
                   "do not check the archive against the model (reference interpreter, tract)");
-    return {app, [args, app] {
-                ExportRecipe recipe = resolveRecipe(*args, *app);
-                if (!args->saveRecipe.empty())
-                    saveRecipe(args->saveRecipe, recipe);
-                const ExportOptions& options = recipe.options;
-                CliObserver observer(options.logLevel);
-                Session session(&observer);
-                session.load(recipe.model);
-                ExportReport report = session.exportModel(recipe.output, options);
-                if (!args->report.empty())
-                    writeReport(args->report, report.toJson());
-                int ops = 0;
-                for (const auto& [k, n] : report.nnefOps)
-                    ops += n;
-                double total = 0;
-                for (const auto& t : report.timings)
-                    total += t.seconds;
-                observer.log(LogLevel::Info,
-                             fmt::format("wrote {} ({}, {} bytes, {} NNEF operations, {} "
-                                         "variables, {} warning(s)) in {:.2f} s",
-                                         report.artifact.path.string(),
-                                         artifactFormName(report.artifact.form),
-                                         report.bytesWritten, ops, report.variables.size(),
-                                         report.warnings.size(), total));
-                return checkExitCode(report.check, observer);
-            }};
+    return {
+        app, [args, app] {
+            ExportRecipe recipe = resolveRecipe(*args, *app);
+            const ExportOptions& options = recipe.options;
+            checkDestinations(*args, recipe);
+            CliObserver observer(options.logLevel);
+            Session session(&observer);
+            session.load(recipe.model);
+            // The artifact, the recipe and the report are put in place
+            // together, and only when the export succeeded.
+            PendingOutputs pending;
+            ExportReport report = session.exportModel(recipe.output, options, pending);
+            if (!report.written)
+                return checkExitCode(report.check, observer, /*exporting=*/true);
+            if (!args->saveRecipe.empty())
+                pending.addText(args->saveRecipe, toJson(recipe) + "\n", Stage::Write, "recipe");
+            if (!args->report.empty() && args->report != "-")
+                pending.addText(args->report, report.toJson() + "\n", Stage::Report, "report");
+            if (args->report == "-")
+                printReport(report.toJson());
+            if (observer.cancelRequested())
+                throw Error(Stage::Write, ErrorCode::Cancelled, "export cancelled",
+                            "nothing was written");
+            pending.publish();
+            int ops = 0;
+            for (const auto& [k, n] : report.nnefOps)
+                ops += n;
+            double total = 0;
+            for (const auto& t : report.timings)
+                total += t.seconds;
+            observer.log(LogLevel::Info,
+                         fmt::format("wrote {} ({}, {} bytes, {} NNEF operations, {} "
+                                     "variables, {} warning(s)) in {:.2f} s",
+                                     report.artifact.path.string(),
+                                     artifactFormName(report.artifact.form), report.bytesWritten,
+                                     ops, report.variables.size(), report.warnings.size(), total));
+            return 0;
+        }};
 }
 
 } // namespace t2n::cli

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 
 namespace t2n {
 struct CheckReport;
@@ -25,7 +26,12 @@ Command addHardenCommand(CLI::App& root);
 Command addOpsCommand(CLI::App& root);
 Command addBenchCommand(CLI::App& root);
 
-/// 0 when the check passed or did not run, 1 (a mismatch) otherwise.
-int checkExitCode(const CheckReport& check, Observer& observer);
+/// 0 when the check passed or did not run, 1 (a mismatch) otherwise, with
+/// a closing verdict that says what failed (and, `exporting`, that nothing
+/// was written).
+int checkExitCode(const CheckReport& check, Observer& observer, bool exporting = false);
+/// Writes the JSON report on standard output; Error (Report, OutputPath)
+/// when it cannot (closed, full, a broken pipe).
+void printReport(const std::string& json);
 
 } // namespace t2n::cli

@@ -19,7 +19,17 @@ void addInputFlags(CLI::App& app, ExportFlags& f) {
     app.add_option("-i,--input", f.inputs,
                    "one per forward() argument, in order: NAME:SHAPE:DTYPE, e.g. "
                    "input:1x3x224x224:f32 (dtypes f32 f16 f64 i64 i32 i16 i8 u8 bool)");
-    app.add_option("--seed", f.seed, "seed of the random example inputs")->capture_default_str();
+    // CLI11 reads "-1" into an unsigned as 2^64-1: digits only.
+    const CLI::Validator digits(
+        [](std::string& v) {
+            return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos
+                       ? std::string()
+                       : "'" + v + "' is not a non-negative integer";
+        },
+        "UINT");
+    app.add_option("--seed", f.seed, "seed of the random example inputs")
+        ->capture_default_str()
+        ->check(digits);
     app.add_option("--log-level", f.logLevel, "trace, debug, info, warn, error or off")
         ->capture_default_str();
 }

@@ -1,5 +1,6 @@
 // t2n: TorchScript to NNEF for tract, from the command line.
 #include "commands.h"
+#include "process_guard.h"
 
 #include "t2n/error.h"
 #include "t2n/session.h"
@@ -9,6 +10,7 @@
 #include <vector>
 
 int main(int argc, char** argv) {
+    t2n::cli::guardProcess();
     CLI::App app{"t2n: export TorchScript models to NNEF archives for the tract inference engine"};
     app.set_version_flag("--version", std::string("t2n ") + std::string(t2n::version()));
     app.require_subcommand(1);
@@ -26,7 +28,11 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        app.exit(e);
+        // Like every other error: the stage (options are read by the load
+        // stage), the message, a hint.
+        fmt::print(stderr, "t2n: error: [load] {}\n  hint: see t2n {}--help\n", e.what(),
+                   app.get_subcommands().empty() ? std::string()
+                                                 : app.get_subcommands().front()->get_name() + " ");
         return static_cast<int>(t2n::ErrorCode::Usage);
     }
     try {
@@ -35,6 +41,9 @@ int main(int argc, char** argv) {
                 return c.run();
     } catch (const t2n::Error& e) {
         fmt::print(stderr, "t2n: error: {}\n", e.render());
+        if (e.code() == t2n::ErrorCode::Cancelled && t2n::cli::cancelSignal() != 0)
+            fmt::print(stderr, "t2n: stopped by {}\n",
+                       t2n::cli::signalName(t2n::cli::cancelSignal()));
         return static_cast<int>(e.code());
     } catch (const std::exception& e) {
         fmt::print(stderr,

@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
             std::printf("wrote %s\n", qPrintable(p));
         if (!r.error.isEmpty())
             std::fprintf(stderr, "t2n-studio: %s\n", qPrintable(r.error));
-        return r.written.size() >= 4 ? 0 : 1;
+        return r.error.isEmpty() && r.written.size() >= 4 ? 0 : 1;
     }
     if (cli.isSet(bench)) {
         if (positional.isEmpty()) {

@@ -356,6 +356,15 @@ Provenance Session::provenance() const {
 }
 
 Artifact Session::write(const std::filesystem::path& path, const ExportOptions& options) {
+    PendingOutputs pending;
+    Artifact artifact = write(path, options, pending);
+    pending.publish();
+    d->report.written = true;
+    return artifact;
+}
+
+Artifact Session::write(const std::filesystem::path& path, const ExportOptions& options,
+                        PendingOutputs& into, std::filesystem::path* temporary) {
     Artifact artifact = resolveArtifact(path, options.compressionLevel);
     if (!d->translation)
         translate(options);
@@ -374,14 +383,25 @@ Artifact Session::write(const std::filesystem::path& path, const ExportOptions& 
             std::tie(v.min, v.max, v.mean) = std::tie(st.min, st.max, st.mean);
         }
     };
-    d->report.bytesWritten = static_cast<int64_t>(
-        archive::writeDocument(d->translation->doc, d->translation->text, artifact, hooks));
+    PendingOutputs staged;
+    d->report.written = false;
+    d->report.bytesWritten = static_cast<int64_t>(archive::writeDocument(
+        d->translation->doc, d->translation->text, artifact, hooks, &staged));
     d->report.artifact = artifact;
+    if (temporary)
+        *temporary = staged.temporaries().front();
+    into.splice(staged);
     return artifact;
 }
 
 const CheckReport& Session::check(const std::filesystem::path& artifact,
                                   const ExportOptions& options) {
+    return checkAt(artifact, artifact, options);
+}
+
+const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
+                                    const std::filesystem::path& shown,
+                                    const ExportOptions& options) {
     if (!d->translation)
         translate(options);
     StageScope scope(Stage::Check, d->observer, d->report);
@@ -392,6 +412,7 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
     in.jitValues = &d->jitValues;
     in.translation = &*d->translation;
     in.artifact = artifact;
+    in.shownArtifact = shown;
     in.options = &options;
     in.reportJson = [this] { return d->report.toJson(); };
     in.log = [this](LogLevel l, const std::string& m) { d->log(l, m); };
@@ -409,8 +430,9 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
                            o.name, o.ok ? "matches" : "DIFFERS", o.maxAbsError, o.maxRelError,
                            o.mismatches, o.elements, c.tolerance,
                            o.note.empty() ? "" : " - " + o.note));
+    // Each with its stage once: a reader error is rendered with it already.
     for (const auto& p : c.structureProblems)
-        d->log(LogLevel::Error, "check: " + p);
+        d->log(LogLevel::Error, p.starts_with("[") ? p : "[check] " + p);
     if (c.diverged)
         d->log(LogLevel::Error,
                fmt::format("first diverging operation: {} = {}(...) at graph.nnef:{}, from {}: {}",
@@ -424,23 +446,35 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
 
 ExportReport Session::exportModel(const std::filesystem::path& output,
                                   const ExportOptions& options) {
-    // Check the destination first: a bad path should not cost a translation.
-    resolveArtifact(output, options.compressionLevel);
+    PendingOutputs pending;
+    ExportReport report = exportModel(output, options, pending);
+    if (d->observer && d->observer->cancelRequested())
+        throw Error(Stage::Write, ErrorCode::Cancelled, "export cancelled", "nothing was written");
+    pending.publish();
+    return report;
+}
+
+ExportReport Session::exportModel(const std::filesystem::path& output, const ExportOptions& options,
+                                  PendingOutputs& into) {
+    // The whole request first: a bad option or path must not cost a
+    // translation, and must never be found after something was written.
+    validateExport(output, options, {d->modelPath});
     d->report.t2nVersion = std::string(version());
+    d->report.check = {};
     harden(options);
     trace(options);
     translate(options);
-    Artifact artifact = write(output, options);
-    if (options.check) {
-        try {
-            check(artifact.path, options);
-        } catch (const Error& e) {
-            // A cancelled export leaves nothing behind, not even a complete archive.
-            if (e.code() == ErrorCode::Cancelled)
-                std::filesystem::remove_all(artifact.path);
-            throw;
-        }
+    PendingOutputs staged;
+    std::filesystem::path temporary;
+    Artifact artifact = write(output, options, staged, &temporary);
+    // The check reads the finished artifact under its temporary name; only
+    // one that passed replaces what is at the destination.
+    if (options.check && !checkAt(temporary, artifact.path, options).passed) {
+        d->report.written = false;
+        return d->report;
     }
+    d->report.written = true;
+    into.splice(staged);
     return d->report;
 }
 

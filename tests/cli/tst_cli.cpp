@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace t2n::test;
@@ -269,16 +270,30 @@ private Q_SLOTS:
         QFile argv(out("tract-argv"));
         QVERIFY(argv.open(QIODevice::ReadOnly));
         const QString line = QString::fromUtf8(argv.readAll());
+        // tract checks the finished archive under its temporary name, before
+        // it is put in place.
+        QVERIFY2(QRegularExpression(R"(/\.tracted\.nnef\.tgz\.t2n-tmp-\d+-[0-9a-f]{16} )"
+                                    R"(--nnef-tract-core --nnef-tract-pulse --nnef-tract-extra )"
+                                    R"(-O run --input-from-bundle)")
+                     .match(line)
+                     .hasMatch(),
+                 qPrintable(line));
         for (const char* part :
-             {"tracted.nnef.tgz --nnef-tract-core --nnef-tract-pulse --nnef-tract-extra -O run "
-              "--input-from-bundle",
-              "--assert-output-bundle", "--allow-float-casts --approx approximate"})
+             {"--assert-output-bundle", "--allow-float-casts --approx approximate"})
             QVERIFY2(line.contains(part), qPrintable(line));
+        QFile written(out("tracted.nnef.tgz"));
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray passed = written.readAll();
+        written.close();
         qputenv("T2N_FAKE_TRACT_ERROR", "1");
         r = runT2n(args);
         qunsetenv("T2N_FAKE_TRACT_ERROR");
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("tract: failed"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("nothing was written"), qPrintable(r.err));
+        // The archive that failed its check did not replace the one that passed.
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), passed);
     }
 
     void version() {

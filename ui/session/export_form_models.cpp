@@ -28,7 +28,10 @@ template <typename Parse> QString parseError(Parse&& parse) {
 QString specText(const QStringList& cells) {
     if (!cells.value(3).trimmed().isEmpty())
         return QStringLiteral("%1=@%2").arg(cells.value(0), cells.value(3).trimmed());
-    return QStringLiteral("%1:%2:%3").arg(cells.value(0), cells.value(1), cells.value(2));
+    // An empty shape cell is a scalar input (the engine wants the word).
+    const QString shape = cells.value(1).trimmed();
+    return QStringLiteral("%1:%2:%3")
+        .arg(cells.value(0), shape.isEmpty() ? QStringLiteral("scalar") : shape, cells.value(2));
 }
 
 /// Why a values cell ("file.npy", "file.npz#member", "file.pt") cannot be

@@ -18,7 +18,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -152,10 +151,10 @@ void MainWindow::onJobFinished(int job, bool ok) {
 
 void MainWindow::onJobFailed(int job, const JobError& error) {
     log_->appendPlainText(error.rendered);
-    if (static_cast<SessionController::Job>(job) == SessionController::Job::Open) {
-        QMessageBox::warning(this, tr("Cannot open the model"), error.rendered);
-        return;
-    }
+    // Shown in the window, never in a modal dialog: a headless run (the
+    // offscreen platform, --screenshot) has nobody to close one.
+    if (static_cast<SessionController::Job>(job) == SessionController::Job::Open)
+        stage_->setText(tr("Cannot open the model: %1").arg(error.message));
     results_->showError(error);
     tabs_->setCurrentIndex(ResultsTab);
 }

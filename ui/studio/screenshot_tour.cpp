@@ -50,12 +50,21 @@ ScreenshotResult runScreenshotTour(MainWindow& w, const QString& dir, const QStr
                          result.error = e.rendered;
                      });
 
-    w.openModel(model, inputs);
-    if (!w.controller()->waitIdle(300000) || failed) {
+    // A failed job is shown in the window (never in a modal dialog): the
+    // tour writes that view out and stops, and the caller exits non-zero.
+    auto stopWithError = [&](const QString& why) {
         if (result.error.isEmpty())
-            result.error = QStringLiteral("opening the model timed out");
+            result.error = why;
+        w.tabs()->setCurrentIndex(MainWindow::ResultsTab);
+        shoot(QStringLiteral("error.png"));
         return result;
-    }
+    };
+
+    w.openModel(model, inputs);
+    if (!w.controller()->waitIdle(300000))
+        return stopWithError(QStringLiteral("opening the model timed out"));
+    if (failed)
+        return stopWithError(QStringLiteral("the model could not be opened"));
     w.tabs()->setCurrentIndex(MainWindow::ModelTab);
     waitFor([&] { return !w.irGraph()->isLayoutPending(); }, 60000);
     w.irGraph()->fitGraph();
@@ -76,6 +85,9 @@ ScreenshotResult runScreenshotTour(MainWindow& w, const QString& dir, const QStr
         result.error = QStringLiteral("the export timed out");
     w.tabs()->setCurrentIndex(MainWindow::ResultsTab);
     shoot(QStringLiteral("04-validation-result.png"));
+    const StatePtr state = w.controller()->state();
+    if (result.error.isEmpty() && state && state->report.check.ran && !state->report.check.passed)
+        result.error = QStringLiteral("the export's check failed: nothing was written");
     return result;
 }
 

@@ -15,8 +15,8 @@ namespace t2n::ui {
 class MainWindow;
 
 struct ScreenshotResult {
-    QStringList written; ///< PNG paths, in tour order
-    QString error;       ///< why the tour stopped early, if it did
+    QStringList written; ///< PNG paths, in tour order (error.png when a job failed)
+    QString error;       ///< why the tour failed, if it did: the run then exits non-zero
 };
 
 /// Runs the tour on `window` (shown at a fixed size); blocks with an event

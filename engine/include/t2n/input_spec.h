@@ -20,9 +20,9 @@ struct InputSpec {
     std::string valuesFile;
     std::string valuesMember;
 
-    /// "x:1x3x224x224:f32" (dtype defaults to f32; an empty shape "x::f32" or
-    /// "x:scalar" is a 0-d tensor), or "x=@file.npy", "x=@file.npz#member",
-    /// "x=@file.pt" for values from a file. Throws t2n::Error (Usage) with a hint.
+    /// "x:1x3x224x224:f32" (dtype defaults to f32; "x:scalar" is a 0-d tensor), or "x=@file.npy",
+    /// "x=@file.npz#member", "x=@file.pt" for values from a file. Throws t2n::Error (Usage) with a
+    /// hint.
     static InputSpec parse(std::string_view text);
     std::string toString() const;
     bool operator==(const InputSpec&) const = default;

@@ -29,6 +29,9 @@ struct CheckInputs {
     const std::vector<const torch::jit::Value*>* jitValues = nullptr;
     const translate::Translation* translation = nullptr;
     std::filesystem::path artifact;
+    /// How the report names the artifact (empty: `artifact`): an export
+    /// checks its artifact under the temporary name it is written to.
+    std::filesystem::path shownArtifact;
     const ExportOptions* options = nullptr;
     /// The report so far, for the debug bundle.
     std::function<std::string()> reportJson;

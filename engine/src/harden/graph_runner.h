@@ -9,6 +9,7 @@
 #include "t2n/error.h"
 
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -33,6 +34,19 @@ struct RunOptions {
 /// reason when the model fails on the inputs.
 Recorded runGraph(const torch::jit::Module* self, torch::jit::Graph& graph,
                   const std::vector<at::Tensor>& inputs, const RunOptions& options = {});
+
+/// What a TorchScript interpreter error says, read from its traceback: the
+/// model's own message ("ValueError: input too long") and where it was
+/// raised (the innermost frame of the original Python source when the
+/// archive recorded it, else of the serialized code).
+struct ModelFailure {
+    std::string message;
+    NodeRef node; ///< sourceFile, sourceLine, sourceText; kind for a `raise`
+    bool located = false;
+};
+ModelFailure describeModelFailure(std::string_view what);
+/// Error(stage, ModelRun) "<context>: <the model's message>" at its line.
+Error modelRunError(Stage stage, std::string_view context, std::string_view what);
 
 /// The hardening passes' use: ctx.graph on ctx.module and ctx.exampleInputs.
 Recorded runAndRecord(const PassContext& ctx, const std::vector<const torch::jit::Value*>& wanted);

@@ -3,6 +3,7 @@
 #include "load/example_values.h"
 
 #include "t2n/error.h"
+#include "util/memory_limits.h"
 
 #include <ATen/Context.h>
 #include <fmt/format.h>
@@ -88,6 +89,9 @@ std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, u
             out.push_back(readExampleValues(s));
             continue;
         }
+        // Random values are drawn as f32 (or i64) and converted: room for those first.
+        util::checkedTensorBytes(s.shape, s.dtype, Stage::Load, fmt::format("input '{}'", s.name),
+                                 isFloat(s.dtype) ? 4 : 8);
         at::Tensor t;
         switch (s.dtype) {
         case DType::F16:

@@ -38,7 +38,9 @@ InputSpec InputSpec::parse(std::string_view text) {
     if (spec.name.empty())
         throw usage(text, "the name is empty");
     std::string_view shape = parts[1];
-    if (!shape.empty() && shape != "scalar") {
+    if (shape.empty())
+        throw usage(text, "the shape is empty (write 'scalar' for a 0-d tensor)");
+    if (shape != "scalar") {
         for (auto dim : util::split(shape, 'x')) {
             auto v = util::parseInt<int64_t>(dim);
             if (!v || *v < 0)
