@@ -17,8 +17,10 @@ packages=(
   build-essential cmake ninja-build pkg-config ccache git xz-utils dpkg-dev
   # libFuzzer for the reader's fuzz test
   clang libclang-rt-14-dev
-  # engine
-  libtorch-dev libarchive-dev nlohmann-json3-dev libcli11-dev libdtl-dev
+  # engine; Debian's LibTorch calls whatever libblas.so.3 the alternatives
+  # system names: without OpenBLAS that is the netlib reference BLAS, and every
+  # forward (trace, check, studio, fixtures) runs ~48x slower
+  libtorch-dev libopenblas0-pthread libarchive-dev nlohmann-json3-dev libcli11-dev libdtl-dev
   libfmt-dev libspdlog-dev zlib1g-dev
   # studio
   qt6-base-dev qt6-svg-dev qt6-tools-dev libgraphviz-dev extra-cmake-modules
@@ -46,5 +48,18 @@ if [ ${#missing[@]} -gt 0 ]; then
 else
   echo "install-deps: all ${#packages[@]} Debian packages present"
 fi
+
+# OpenBLAS takes over libblas.so.3 in the alternatives' auto mode; an
+# administrator's manual choice is kept, but said, since it costs every forward.
+blas_alt=libblas.so.3-$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+blas=$(update-alternatives --query "$blas_alt" 2>/dev/null | sed -n 's/^Value: //p')
+case "$blas" in
+  *openblas*|*blis*|*mkl*) echo "install-deps: BLAS for LibTorch: $blas" ;;
+  *)
+    echo "install-deps: WARNING: libblas.so.3 is ${blas:-unknown}, not an optimised BLAS;" \
+         "every model forward will be many times slower." >&2
+    echo "install-deps: fix with: update-alternatives --set $blas_alt" \
+         "/usr/lib/${blas_alt#libblas.so.3-}/openblas-pthread/libblas.so.3" >&2 ;;
+esac
 
 "$here/build-ksyntaxhighlighting.sh" "$build_dir/_deps/ksh6"

@@ -1,4 +1,5 @@
-// t2n export MODEL --input ... -o OUT: every stage, one artifact, a report.
+// t2n export MODEL --input ... -o OUT: every stage, one artifact, a report,
+// under the write protocol of t2n/outputs.h: a failed run writes nothing.
 #include "cli_observer.h"
 #include "commands.h"
 #include "export_flags.h"
@@ -16,36 +17,6 @@
 #include <memory>
 
 namespace t2n::cli {
-
-namespace {
-struct ExportArgs {
-    ExportFlags flags;
-    std::string output;
-    std::string report;
-    std::string recipe;
-    std::string saveRecipe;
-};
-
-// The recipe (when given) with the command line's flags over it.
-ExportRecipe resolveRecipe(const ExportArgs& a, const CLI::App& app) {
-    ExportRecipe r;
-    if (!a.recipe.empty())
-        r = loadRecipe(a.recipe);
-    r.options = applyGivenFlags(a.flags, r.options, app);
-    if (!a.flags.model.empty())
-        r.model = a.flags.model;
-    if (!a.output.empty())
-        r.output = a.output;
-    if (r.model.empty())
-        throw Error(Stage::Load, ErrorCode::Usage, "no model to export",
-                    "give the model file, or a --recipe that names one");
-    if (r.output.empty())
-        throw Error(Stage::Write, ErrorCode::Usage, "no output path",
-                    "give -o OUT.nnef.tgz, or a --recipe that names one");
-    return r;
-}
-
-} // namespace
 
 // The report on standard output goes out before anything is put in place:
 // a closed or full stdout fails the export like any other destination.
@@ -65,7 +36,7 @@ namespace {
 
 // Every destination of the run, checked before any work; none may be the
 // model, the recipe or another destination.
-void checkDestinations(const ExportArgs& a, const ExportRecipe& r) {
+void checkDestinations(const ExportFlags& a, const ExportRecipe& r) {
     std::vector<std::filesystem::path> taken{r.model};
     if (!a.recipe.empty())
         taken.emplace_back(a.recipe);
@@ -82,6 +53,36 @@ void checkDestinations(const ExportArgs& a, const ExportRecipe& r) {
                     "give --report FILE, or run t2n with a standard output");
     if (!a.report.empty() && a.report != "-")
         checkDestination(a.report, Stage::Report, "report", taken);
+}
+
+/// Writes the recipe into t2n's state folder (never beside the target: a
+/// failed run writes nothing among the user's files) and prints, as the last
+/// line, the command that opens the same export in the studio.
+void offerStudio(const ExportRecipe& recipe, const std::string& debugBundle) {
+    // A bundle folder holds the archive and its recipe; a recipe opens anything.
+    std::error_code ec;
+    if (!debugBundle.empty() && std::filesystem::is_directory(debugBundle, ec)) {
+        fmt::print(stderr, "t2n: to open this export in the studio: {}\n",
+                   studioCommand(debugBundle));
+        return;
+    }
+    const std::filesystem::path file = failedRecipePath(recipe.output);
+    if (file.empty())
+        return;
+    try {
+        std::filesystem::create_directories(file.parent_path(), ec);
+        saveRecipe(file, recipe);
+    } catch (const Error&) {
+        return; // no room for it: the error above is all there is
+    }
+    fmt::print(stderr, "t2n: to open this export in the studio: {}\n", studioCommand(file));
+}
+
+/// Errors the studio can show on the model's graphs (a bad command line or
+/// output path cannot be opened there).
+bool studioCanShow(ErrorCode code) {
+    return code == ErrorCode::ModelFile || code == ErrorCode::Unsupported ||
+           code == ErrorCode::ModelRun || code == ErrorCode::InvalidOption;
 }
 } // namespace
 
@@ -103,34 +104,51 @@ int checkExitCode(const CheckReport& check, Observer& observer, bool exporting) 
     return 1;
 }
 
+int failedExport(const Error& e, const ExportRecipe& recipe) {
+    printError(e);
+    if (studioCanShow(e.code()))
+        offerStudio(recipe, {});
+    return static_cast<int>(e.code());
+}
+
+int failedCheck(const CheckReport& check, Observer& observer, const ExportRecipe& recipe,
+                bool exporting) {
+    const int code = checkExitCode(check, observer, exporting);
+    if (code != 0)
+        offerStudio(recipe, check.debugBundle);
+    return code;
+}
+
 Command addExportCommand(CLI::App& root) {
-    auto args = std::make_shared<ExportArgs>();
+    auto args = std::make_shared<ExportFlags>();
     CLI::App* app = root.add_subcommand("export", "export a TorchScript model to an NNEF artifact");
-    addExportFlags(*app, args->flags, /*modelRequired=*/false);
-    app->add_option("-o,--output", args->output,
-                    "artifact path ending in .nnef (folder), .nnef.tar or .nnef.tgz");
-    app->add_option("--recipe", args->recipe,
-                    "export recipe (JSON) giving the model, output and options; flags on the "
-                    "command line override its values");
-    app->add_option("--save-recipe", args->saveRecipe,
-                    "also write the export's recipe (model, output, every option) to FILE");
-    app->add_option("--report", args->report, "write the JSON report to FILE ('-' for stdout)");
-    app->add_flag("--no-check", args->flags.noCheck,
-                  "do not check the archive against the model (reference interpreter, tract)");
+    addExportFlags(*app, *args, /*modelRequired=*/false);
+    addExportCommandFlags(*app, *args);
     return {
         app, [args, app] {
             ExportRecipe recipe = resolveRecipe(*args, *app);
+            if (recipe.model.empty())
+                throw Error(Stage::Load, ErrorCode::Usage, "no model to export",
+                            "give the model file, or a --recipe that names one");
+            if (recipe.output.empty())
+                throw Error(Stage::Write, ErrorCode::Usage, "no output path",
+                            "give -o OUT.nnef.tgz, or a --recipe that names one");
             const ExportOptions& options = recipe.options;
             checkDestinations(*args, recipe);
             CliObserver observer(options.logLevel);
             Session session(&observer);
-            session.load(recipe.model);
             // The artifact, the recipe and the report are put in place
             // together, and only when the export succeeded.
             PendingOutputs pending;
-            ExportReport report = session.exportModel(recipe.output, options, pending);
+            ExportReport report;
+            try {
+                session.load(recipe.model);
+                report = session.exportModel(recipe.output, options, pending);
+            } catch (const Error& e) {
+                return failedExport(e, recipe);
+            }
             if (!report.written)
-                return checkExitCode(report.check, observer, /*exporting=*/true);
+                return failedCheck(report.check, observer, recipe, /*exporting=*/true);
             if (!args->saveRecipe.empty())
                 pending.addText(args->saveRecipe, toJson(recipe) + "\n", Stage::Write, "recipe");
             if (!args->report.empty() && args->report != "-")

@@ -413,6 +413,7 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
     in.translation = &*d->translation;
     in.artifact = artifact;
     in.shownArtifact = shown;
+    in.modelFile = d->modelPath;
     in.options = &options;
     in.reportJson = [this] { return d->report.toJson(); };
     in.log = [this](LogLevel l, const std::string& m) { d->log(l, m); };

@@ -32,6 +32,8 @@ struct CheckInputs {
     /// How the report names the artifact (empty: `artifact`): an export
     /// checks its artifact under the temporary name it is written to.
     std::filesystem::path shownArtifact;
+    /// The TorchScript file, for the debug bundle's recipe (may be empty).
+    std::filesystem::path modelFile;
     const ExportOptions* options = nullptr;
     /// The report so far, for the debug bundle.
     std::function<std::string()> reportJson;
