@@ -47,7 +47,8 @@ if [ "$mode" = demo ]; then
   # No display: the studio draws offscreen and writes its main views.
   shots="$out/studio-screenshots"
   QT_QPA_PLATFORM=offscreen "$build/bin/t2n-studio" --screenshot "$shots" \
-    "$out/sample_cnn.recipe.json" >/dev/null
+    "$out/sample_cnn.recipe.json" >/dev/null 2>"$out/studio-screenshots.log" ||
+    { cat "$out/studio-screenshots.log" >&2; exit 1; }
   echo "No display here, so the studio wrote its views of the sample as PNGs in $shots/:"
   for png in "$shots"/*.png; do echo "  $(basename "$png")"; done
   echo "On a desktop, open it with: $build/bin/t2n-studio $out/sample_cnn.recipe.json"

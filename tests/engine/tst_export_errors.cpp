@@ -121,6 +121,13 @@ private Q_SLOTS:
         auto e = exportError(fixtureModel("naming_blocks"), work_ / "m.nnef.tar", options);
         QCOMPARE(e.code(), t2n::ErrorCode::ModelRun);
         QCOMPARE(e.stage(), t2n::Stage::Trace);
+        // The node it fails at is named: the first convolution, fed 5 channels.
+        QCOMPARE(e.details().size(), size_t{1});
+        const t2n::Diagnostic& d = e.details().front();
+        QVERIFY(d.hasNode);
+        QVERIFY2(QString::fromStdString(d.node.kind).contains("conv"), d.node.kind.c_str());
+        QVERIFY(d.node.sourceLine > 0);
+        QVERIFY(QString::fromStdString(e.render()).contains(QString::fromStdString(d.node.kind)));
     }
 
     void badOutputPaths_data() {

@@ -141,8 +141,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     font.setPointSizeF(8.5);
     font.setBold(true);
     painter->setFont(font);
-    const QRectF top(m_rect.left() + 4, m_rect.top() + 3, m_rect.width() - 8,
-                     m_rect.height() / 2 - 2);
+    const QRectF top = m_subtitle.isEmpty() ? m_rect.adjusted(4, 3, -4, -3)
+                                            : QRectF(m_rect.left() + 4, m_rect.top() + 3,
+                                                     m_rect.width() - 8, m_rect.height() / 2 - 2);
     painter->drawText(top, Qt::AlignCenter, m_title);
     font.setBold(false);
     font.setPointSizeF(7.5);

@@ -18,15 +18,28 @@ NodeGeometry opGeometry(const GraphNode& node, int index, const QRectF& rect) {
     g.key = node.id;
     g.nodeIndex = index;
     g.rect = rect;
-    g.title = node.label;
-    g.subtitle = shortKind(node.kind);
+    // Adapters label a node "kind\nshape" (or "name\nshape"): the first line
+    // is the bold title, the rest the subtitle; a one-line label gets the op
+    // kind beneath it unless it already is the kind. Each half of the box
+    // holds one line.
+    const qsizetype newline = node.label.indexOf(QLatin1Char('\n'));
+    if (newline >= 0) {
+        g.title = node.label.left(newline);
+        g.subtitle = node.label.mid(newline + 1).replace(QLatin1Char('\n'), QLatin1Char(' '));
+    } else {
+        g.title = node.label;
+        const QString kind = shortKind(node.kind);
+        g.subtitle = kind == node.label ? QString() : kind;
+    }
     g.kind = node.kind;
     g.badge = node.badge;
     return g;
 }
 
 QSizeF GraphLayout::nodeSize(const GraphNode& node) {
-    const qsizetype chars = std::max(node.label.size(), shortKind(node.kind).size());
+    qsizetype chars = shortKind(node.kind).size();
+    for (const QString& line : node.label.split(QLatin1Char('\n')))
+        chars = std::max(chars, line.size());
     return {std::clamp(chars * 6.5 + 24.0, 60.0, 240.0), 38.0};
 }
 

@@ -96,6 +96,23 @@ bool setsAttributes(torch::jit::Graph& g) {
     return !nodesOfKind(g.block(), c10::prim::SetAttr).empty();
 }
 
+/// Runs `copy` (the graph's own copy: a run may change it) on `self` and
+/// `inputs`; a graph that sets attributes gets a deep copy of `self`.
+torch::jit::Stack runCopy(const torch::jit::Module* self,
+                          const std::shared_ptr<torch::jit::Graph>& copy,
+                          const std::vector<at::Tensor>& inputs) {
+    torch::jit::Stack stack;
+    if (self)
+        stack.emplace_back(setsAttributes(*copy) ? self->deepcopy()._ivalue() : self->_ivalue());
+    for (const auto& t : inputs)
+        stack.emplace_back(t);
+    torch::NoGradGuard noGrad;
+    torch::jit::Code code(copy, "t2n_run");
+    torch::jit::InterpreterState state(code);
+    state.run(stack);
+    return stack;
+}
+
 bool recordable(const Value* v) {
     auto kind = v->type()->kind();
     return kind != c10::TypeKind::ClassType && kind != c10::TypeKind::FunctionType &&
@@ -143,17 +160,10 @@ Recorded runGraph(const torch::jit::Module* self, torch::jit::Graph& graph,
                                 graph.inputs().size() - receiver, inputs.size()),
                     "give one --input per forward() argument, in order");
     torch::jit::Stack stack;
-    if (self)
-        stack.emplace_back(setsAttributes(*copy) ? self->deepcopy()._ivalue() : self->_ivalue());
-    for (const auto& t : inputs)
-        stack.emplace_back(t);
     CollectWarnings collector(options.warnings);
     c10::Warning::WarningHandlerGuard guard(&collector);
     try {
-        torch::NoGradGuard noGrad;
-        torch::jit::Code code(copy, "t2n_run");
-        torch::jit::InterpreterState state(code);
-        state.run(stack);
+        stack = runCopy(self, copy, inputs);
     } catch (const std::exception& e) {
         const auto* c10e = dynamic_cast<const c10::Error*>(&e);
         throw modelRunError(options.stage, "the model failed on the example inputs",
@@ -186,6 +196,47 @@ Recorded runAndRecord(const PassContext& ctx, const std::vector<const Value*>& w
     if (options.wanted.empty())
         return {};
     return runGraph(ctx.module ? &*ctx.module : nullptr, *ctx.graph, ctx.exampleInputs, options);
+}
+
+const torch::jit::Node* firstFailingNode(const torch::jit::Module* self, torch::jit::Graph& graph,
+                                         const std::vector<at::Tensor>& inputs) {
+    const std::vector<torch::jit::Node*> top(graph.nodes().begin(), graph.nodes().end());
+    // Runs the top-level nodes 0..last, the later ones dropped: true when it fails.
+    auto prefixFails = [&](size_t last) {
+        auto copy = graph.copy();
+        std::vector<torch::jit::Node*> nodes(copy->nodes().begin(), copy->nodes().end());
+        std::vector<Value*> outs;
+        for (size_t i = 0; i <= last; ++i)
+            for (Value* o : nodes[i]->outputs())
+                outs.push_back(o);
+        copy->return_node()->removeAllInputs();
+        copy->registerOutput(copy->insertNode(copy->createTuple(outs))->output());
+        // In reverse order each later node's outputs have lost their last use.
+        for (size_t i = nodes.size(); i-- > last + 1;) {
+            if (nodes[i]->hasUses())
+                return false; // cannot cut here; treat as running
+            nodes[i]->destroy();
+        }
+        try {
+            CollectWarnings quiet(nullptr);
+            c10::Warning::WarningHandlerGuard guard(&quiet);
+            runCopy(self, copy, inputs);
+            return false;
+        } catch (const std::exception&) {
+            return true;
+        }
+    };
+    if (top.empty() || !prefixFails(top.size() - 1))
+        return nullptr;
+    size_t lo = 0, hi = top.size() - 1; // the prefix ending at hi fails
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (prefixFails(mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return top[lo];
 }
 
 } // namespace t2n::harden

@@ -47,6 +47,12 @@ struct ModelFailure {
 ModelFailure describeModelFailure(std::string_view what);
 /// Error(stage, ModelRun) "<context>: <the model's message>" at its line.
 Error modelRunError(Stage stage, std::string_view context, std::string_view what);
+/// The first top-level node of `graph` that fails on `inputs` (null when none
+/// does): a bisection over prefixes of the graph, each run with the later
+/// nodes dropped, so about log2(nodes) runs. Only for naming the node a
+/// ModelRun error is about.
+const torch::jit::Node* firstFailingNode(const torch::jit::Module* self, torch::jit::Graph& graph,
+                                         const std::vector<at::Tensor>& inputs);
 
 /// The hardening passes' use: ctx.graph on ctx.module and ctx.exampleInputs.
 Recorded runAndRecord(const PassContext& ctx, const std::vector<const torch::jit::Value*>& wanted);

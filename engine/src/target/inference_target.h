@@ -35,6 +35,9 @@ public:
     /// tract_core_* operation of that version): never for Khronos, whose
     /// lowerings then take their spelled-out standard form.
     virtual bool atLeast(std::string_view tractVersion) const = 0;
+    /// tract reads `inf` and `-inf` as numeric literals since 0.20.19 (its
+    /// nnef crate's numeric_literal); Khronos NNEF has no such literal.
+    bool readsInfinityLiterals() const { return atLeast("0.20.19"); }
     /// The border name of the spec's 'replicate' padding.
     virtual std::string_view replicateBorder() const = 0;
     /// Whether small non-parameter tensors may be written as nested-array

@@ -53,6 +53,30 @@ GraphData twoLevelGraph() {
 class GraphLayoutTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    /// A two-line label puts one line in each half of the box (the shape was
+    /// drawn over the kind, and the kind again beneath), and the box is as
+    /// wide as its longest line, not as both lines together.
+    void labelLinesSplitIntoTitleAndSubtitle() {
+        GraphNode conv;
+        conv.id = "conv";
+        conv.kind = "aten::_convolution";
+        conv.label = "_convolution\nf32[1x8x32x32]";
+        NodeGeometry g = opGeometry(conv, 0, QRectF(0, 0, 100, 38));
+        QCOMPARE(g.title, QString("_convolution"));
+        QCOMPARE(g.subtitle, QString("f32[1x8x32x32]"));
+        GraphNode oneLine = conv;
+        oneLine.label = "layer1";
+        g = opGeometry(oneLine, 0, QRectF(0, 0, 100, 38));
+        QCOMPARE(g.title, QString("layer1"));
+        QCOMPARE(g.subtitle, QString("_convolution"));
+        oneLine.label = "_convolution";
+        QCOMPARE(opGeometry(oneLine, 0, QRectF()).subtitle, QString());
+        GraphNode twoLines = conv;
+        GraphNode longest = conv;
+        longest.label = "_convolution f32[1x8x32x32]";
+        QVERIFY(GraphLayout::nodeSize(twoLines).width() < GraphLayout::nodeSize(longest).width());
+    }
+
     /// Graphviz ranks follow edge direction: every tail sits above its head,
     /// and each spline runs from the tail's box to the head's box.
     void rankOrderFollowsEdges() {

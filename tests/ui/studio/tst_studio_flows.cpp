@@ -564,10 +564,10 @@ private Q_SLOTS:
     }
 
     /// A model that fails on its inputs (3 channels expected, 5 given) stops
-    /// at the trace: the reason in Results, the hardened graph still shown.
-    /// (The engine does not yet name the node a run failed at, so nothing is
-    /// marked; see the studio issue.)
-    void modelFailingOnItsInputsShowsTheReason() {
+    /// at the trace: the reason in Results, and the convolution the engine
+    /// names as the node the run fails at outlined on the TorchScript graph
+    /// (there is no IR to mark).
+    void modelFailingOnItsInputsMarksTheNode() {
         const QString name = QStringLiteral("naming_blocks");
         if (t2n::test::fixtureInfo(name).isEmpty())
             QSKIP("fixture naming_blocks not generated");
@@ -580,7 +580,15 @@ private Q_SLOTS:
         QVERIFY2(w.results()->verdict().contains(QStringLiteral("trace")),
                  qPrintable(w.results()->verdict()));
         QVERIFY(w.controller()->state()->hardened && !w.controller()->state()->traced);
-        QVERIFY(w.torchScriptGraph()->graph().nodes.size() > 0);
+        const FailedNodes& failed = w.failedNodes();
+        QVERIFY(failed.ir.isEmpty());
+        QCOMPARE(failed.torchScript.size(), 1);
+        const QHash<QString, int> index = w.torchScriptGraph()->graph().indexById();
+        QVERIFY(index.contains(failed.torchScript.first()));
+        QVERIFY(w.torchScriptGraph()
+                    ->graph()
+                    .nodes[index.value(failed.torchScript.first())]
+                    .kind.contains(QStringLiteral("conv")));
     }
 
     /// A file that is not TorchScript: the reason in Results, no dialog.
