@@ -2,6 +2,7 @@
 
 #include "suites.h"
 
+#include <QByteArray>
 #include <QStringList>
 #include <QTest>
 
@@ -12,6 +13,9 @@
 namespace t2n::test {
 
 int runSuite(int argc, char** argv) {
+    // A failed t2n run leaves its recipe for the studio in the state folder:
+    // the tests' runs leave theirs in the build tree, not in the home folder.
+    qputenv("XDG_STATE_HOME", QByteArray(T2N_TEST_WORK_DIR) + "/state");
     const auto& suites = allSuites();
     if (argc < 2 || std::strcmp(argv[1], "--list") == 0) {
         for (const auto& s : suites)

@@ -40,6 +40,8 @@
     X(tract_cli, TractCliTest)                                                                     \
     X(debug_bundle, DebugBundleTest)                                                               \
     X(cli, CliTest)                                                                                \
+    X(bad_inputs, BadInputsTest)                                                                   \
+    X(write_protocol, WriteProtocolTest)                                                           \
     X(node_identity, NodeIdentityTest)                                                             \
     X(semantic_bisect, SemanticBisectTest)                                                         \
     X(recipe, RecipeTest)                                                                          \

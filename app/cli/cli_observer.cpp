@@ -1,4 +1,5 @@
 #include "cli_observer.h"
+#include "process_guard.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -46,6 +47,10 @@ void CliObserver::log(LogLevel level, const std::string& message) {
                       : level == LogLevel::Warn ? "warning: "
                                                 : "";
     fmt::print(stderr, "t2n: {}{}\n", tag, message);
+}
+
+bool CliObserver::cancelRequested() {
+    return cancelSignal() != 0;
 }
 
 } // namespace t2n::cli

@@ -13,6 +13,8 @@ public:
     void stageFinished(Stage s, double seconds) override;
     void progress(Stage s, double fraction, const std::string& status) override;
     void log(LogLevel level, const std::string& message) override;
+    /// SIGINT or SIGTERM was received (process_guard.h).
+    bool cancelRequested() override;
 
 private:
     void clearLine();

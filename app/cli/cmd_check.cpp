@@ -1,16 +1,18 @@
 // t2n check ARCHIVE --model MODEL --input ...: compare an NNEF artifact with
 // the TorchScript model (reference interpreter, and tract when present).
-// Exit 0 on a match, 1 on a mismatch, other codes for errors.
+// Exit 0 on a match, 1 when the archive cannot be read back, is not a valid
+// NNEF graph or computes something else; the README lists the other codes.
 #include "cli_observer.h"
 #include "commands.h"
 #include "export_flags.h"
+#include "process_guard.h"
 
 #include "t2n/error.h"
+#include "t2n/outputs.h"
 #include "t2n/recipe.h"
 #include "t2n/session.h"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <memory>
 
 namespace t2n::cli {
@@ -38,6 +40,21 @@ Command addCheckCommand(CLI::App& root) {
     app->add_option("--report", args->report, "write the JSON report to FILE ('-' for stdout)");
     return {app, [args] {
                 ExportOptions options = toOptions(args->flags);
+                std::error_code ec;
+                if (!std::filesystem::exists(args->archive, ec))
+                    throw Error(Stage::Check, ErrorCode::ModelFile,
+                                fmt::format("the archive '{}' does not exist", args->archive),
+                                "give the folder, .nnef.tar or .nnef.tgz to check");
+                std::vector<std::filesystem::path> taken{args->flags.model, args->archive};
+                validateCheck(options, taken);
+                if (!options.debugBundle.empty())
+                    taken.emplace_back(options.debugBundle);
+                if (!args->report.empty() && args->report != "-")
+                    checkDestination(args->report, Stage::Report, "report", taken);
+                if (args->report == "-" && stdoutWasClosed())
+                    throw Error(Stage::Report, ErrorCode::OutputPath,
+                                "cannot write the report to standard output: it is closed",
+                                "give --report FILE, or run t2n with a standard output");
                 CliObserver observer(options.logLevel);
                 Session session(&observer);
                 // Opened in the studio, this recipe checks the same archive again.
@@ -48,20 +65,23 @@ Command addCheckCommand(CLI::App& root) {
                     // Translates unless the archive's manifest lies beside it.
                     ran = &session.check(args->archive, options);
                 } catch (const Error& e) {
-                    return failedExport(e, recipe, {});
+                    return failedExport(e, recipe);
                 }
                 const CheckReport& check = *ran;
                 if (!args->report.empty()) {
-                    std::string json = session.report().toJson();
-                    if (args->report == "-")
-                        fmt::print("{}\n", json);
-                    else
-                        std::ofstream(args->report) << json << "\n";
+                    const std::string json = session.report().toJson();
+                    if (args->report == "-") {
+                        printReport(json);
+                    } else {
+                        PendingOutputs pending;
+                        pending.addText(args->report, json + "\n", Stage::Report, "report");
+                        pending.publish();
+                    }
                 }
                 if (check.passed)
                     observer.log(LogLevel::Info, fmt::format("{} matches the model at {}",
                                                              args->archive, check.tolerance));
-                return failedCheck(check, observer, recipe, {});
+                return failedCheck(check, observer, recipe);
             }};
 }
 

@@ -1,51 +1,81 @@
-// t2n export MODEL --input ... -o OUT: every stage, one artifact, a report.
+// t2n export MODEL --input ... -o OUT: every stage, one artifact, a report,
+// under the write protocol of t2n/outputs.h: a failed run writes nothing.
 #include "cli_observer.h"
 #include "commands.h"
 #include "export_flags.h"
+#include "process_guard.h"
 
 #include "t2n/error.h"
+#include "t2n/outputs.h"
 #include "t2n/recipe.h"
 #include "t2n/session.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
-#include <fstream>
 #include <memory>
 
 namespace t2n::cli {
 
-namespace {
-void writeReport(const std::string& path, const std::string& json) {
-    if (path == "-") {
-        fmt::print("{}\n", json);
-        return;
-    }
-    std::ofstream out(path);
-    out << json << "\n";
-    if (!out)
+// The report on standard output goes out before anything is put in place:
+// a closed or full stdout fails the export like any other destination.
+void printReport(const std::string& json) {
+    const std::string text = json + "\n";
+    errno = 0;
+    const bool ok =
+        std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
+    if (!ok)
         throw Error(Stage::Report, ErrorCode::OutputPath,
-                    fmt::format("cannot write the report to '{}'", path),
-                    "check that the folder exists and is writable");
+                    fmt::format("cannot write the report to standard output: {}",
+                                errno ? std::strerror(errno) : "write error"),
+                    "nothing was written; give --report FILE, or a working standard output");
 }
 
-/// Writes the recipe beside the target (or names the --save-recipe file) and
-/// prints, as the last line, the command that opens the same export in the studio.
-void offerStudio(const ExportRecipe& recipe, const std::string& savedRecipe,
-                 const std::string& debugBundle) {
-    std::filesystem::path file = savedRecipe;
-    if (file.empty()) {
-        file = recipeBeside(recipe.output);
-        try {
-            saveRecipe(file, recipe);
-        } catch (const Error&) {
-            return; // no room beside the target: the error above is all there is
-        }
+namespace {
+
+// Every destination of the run, checked before any work; none may be the
+// model, the recipe or another destination.
+void checkDestinations(const ExportFlags& a, const ExportRecipe& r) {
+    std::vector<std::filesystem::path> taken{r.model};
+    if (!a.recipe.empty())
+        taken.emplace_back(a.recipe);
+    taken.push_back(validateExport(r.output, r.options, taken).path);
+    if (r.options.check && !r.options.debugBundle.empty())
+        taken.emplace_back(r.options.debugBundle);
+    if (!a.saveRecipe.empty()) {
+        checkDestination(a.saveRecipe, Stage::Write, "recipe", taken);
+        taken.emplace_back(a.saveRecipe);
     }
+    if (a.report == "-" && stdoutWasClosed())
+        throw Error(Stage::Report, ErrorCode::OutputPath,
+                    "cannot write the report to standard output: it is closed",
+                    "give --report FILE, or run t2n with a standard output");
+    if (!a.report.empty() && a.report != "-")
+        checkDestination(a.report, Stage::Report, "report", taken);
+}
+
+/// Writes the recipe into t2n's state folder (never beside the target: a
+/// failed run writes nothing among the user's files) and prints, as the last
+/// line, the command that opens the same export in the studio.
+void offerStudio(const ExportRecipe& recipe, const std::string& debugBundle) {
     // A bundle folder holds the archive and its recipe; a recipe opens anything.
     std::error_code ec;
-    const bool bundleFolder =
-        !debugBundle.empty() && std::filesystem::is_directory(debugBundle, ec);
-    fmt::print(stderr, "t2n: to open this export in the studio: {}\n",
-               studioCommand(bundleFolder ? std::filesystem::path(debugBundle) : file));
+    if (!debugBundle.empty() && std::filesystem::is_directory(debugBundle, ec)) {
+        fmt::print(stderr, "t2n: to open this export in the studio: {}\n",
+                   studioCommand(debugBundle));
+        return;
+    }
+    const std::filesystem::path file = failedRecipePath(recipe.output);
+    if (file.empty())
+        return;
+    try {
+        std::filesystem::create_directories(file.parent_path(), ec);
+        saveRecipe(file, recipe);
+    } catch (const Error&) {
+        return; // no room for it: the error above is all there is
+    }
+    fmt::print(stderr, "t2n: to open this export in the studio: {}\n", studioCommand(file));
 }
 
 /// Errors the studio can show on the model's graphs (a bad command line or
@@ -56,29 +86,36 @@ bool studioCanShow(ErrorCode code) {
 }
 } // namespace
 
-int checkExitCode(const CheckReport& check, Observer& observer) {
+int checkExitCode(const CheckReport& check, Observer& observer, bool exporting) {
     if (!check.ran || check.passed)
         return 0;
-    observer.log(LogLevel::Error,
-                 check.debugBundle.empty()
-                     ? "the archive does not compute what the model computes (see above); "
-                       "--debug-bundle PATH collects what is needed to reproduce it"
-                     : "the archive does not compute what the model computes (see above)");
+    const char* verdict = !check.readable ? "the archive could not be read back (see above)"
+                          : !check.structureProblems.empty() && check.outputs.empty()
+                              ? "the archive is not a valid NNEF graph (see above)"
+                              : "the archive does not compute what the model computes (see above)";
+    std::string text = verdict;
+    if (exporting)
+        text += "; nothing was written";
+    if (check.debugBundle.empty())
+        text += "; --debug-bundle PATH collects what is needed to reproduce it";
+    else
+        text += fmt::format("; the debug bundle {} holds the archive", check.debugBundle);
+    observer.log(LogLevel::Error, text);
     return 1;
 }
 
-int failedExport(const Error& e, const ExportRecipe& recipe, const std::string& savedRecipe) {
+int failedExport(const Error& e, const ExportRecipe& recipe) {
     printError(e);
     if (studioCanShow(e.code()))
-        offerStudio(recipe, savedRecipe, {});
+        offerStudio(recipe, {});
     return static_cast<int>(e.code());
 }
 
 int failedCheck(const CheckReport& check, Observer& observer, const ExportRecipe& recipe,
-                const std::string& savedRecipe) {
-    const int code = checkExitCode(check, observer);
+                bool exporting) {
+    const int code = checkExitCode(check, observer, exporting);
     if (code != 0)
-        offerStudio(recipe, savedRecipe, check.debugBundle);
+        offerStudio(recipe, check.debugBundle);
     return code;
 }
 
@@ -87,43 +124,55 @@ Command addExportCommand(CLI::App& root) {
     CLI::App* app = root.add_subcommand("export", "export a TorchScript model to an NNEF artifact");
     addExportFlags(*app, *args, /*modelRequired=*/false);
     addExportCommandFlags(*app, *args);
-    return {app, [args, app] {
-                ExportRecipe recipe = resolveRecipe(*args, *app);
-                if (recipe.model.empty())
-                    throw Error(Stage::Load, ErrorCode::Usage, "no model to export",
-                                "give the model file, or a --recipe that names one");
-                if (recipe.output.empty())
-                    throw Error(Stage::Write, ErrorCode::Usage, "no output path",
-                                "give -o OUT.nnef.tgz, or a --recipe that names one");
-                if (!args->saveRecipe.empty())
-                    saveRecipe(args->saveRecipe, recipe);
-                const ExportOptions& options = recipe.options;
-                CliObserver observer(options.logLevel);
-                Session session(&observer);
-                ExportReport report;
-                try {
-                    session.load(recipe.model);
-                    report = session.exportModel(recipe.output, options);
-                } catch (const Error& e) {
-                    return failedExport(e, recipe, args->saveRecipe);
-                }
-                if (!args->report.empty())
-                    writeReport(args->report, report.toJson());
-                int ops = 0;
-                for (const auto& [k, n] : report.nnefOps)
-                    ops += n;
-                double total = 0;
-                for (const auto& t : report.timings)
-                    total += t.seconds;
-                observer.log(LogLevel::Info,
-                             fmt::format("wrote {} ({}, {} bytes, {} NNEF operations, {} "
-                                         "variables, {} warning(s)) in {:.2f} s",
-                                         report.artifact.path.string(),
-                                         artifactFormName(report.artifact.form),
-                                         report.bytesWritten, ops, report.variables.size(),
-                                         report.warnings.size(), total));
-                return failedCheck(report.check, observer, recipe, args->saveRecipe);
-            }};
+    return {
+        app, [args, app] {
+            ExportRecipe recipe = resolveRecipe(*args, *app);
+            if (recipe.model.empty())
+                throw Error(Stage::Load, ErrorCode::Usage, "no model to export",
+                            "give the model file, or a --recipe that names one");
+            if (recipe.output.empty())
+                throw Error(Stage::Write, ErrorCode::Usage, "no output path",
+                            "give -o OUT.nnef.tgz, or a --recipe that names one");
+            const ExportOptions& options = recipe.options;
+            checkDestinations(*args, recipe);
+            CliObserver observer(options.logLevel);
+            Session session(&observer);
+            // The artifact, the recipe and the report are put in place
+            // together, and only when the export succeeded.
+            PendingOutputs pending;
+            ExportReport report;
+            try {
+                session.load(recipe.model);
+                report = session.exportModel(recipe.output, options, pending);
+            } catch (const Error& e) {
+                return failedExport(e, recipe);
+            }
+            if (!report.written)
+                return failedCheck(report.check, observer, recipe, /*exporting=*/true);
+            if (!args->saveRecipe.empty())
+                pending.addText(args->saveRecipe, toJson(recipe) + "\n", Stage::Write, "recipe");
+            if (!args->report.empty() && args->report != "-")
+                pending.addText(args->report, report.toJson() + "\n", Stage::Report, "report");
+            if (args->report == "-")
+                printReport(report.toJson());
+            if (observer.cancelRequested())
+                throw Error(Stage::Write, ErrorCode::Cancelled, "export cancelled",
+                            "nothing was written");
+            pending.publish();
+            int ops = 0;
+            for (const auto& [k, n] : report.nnefOps)
+                ops += n;
+            double total = 0;
+            for (const auto& t : report.timings)
+                total += t.seconds;
+            observer.log(LogLevel::Info,
+                         fmt::format("wrote {} ({}, {} bytes, {} NNEF operations, {} "
+                                     "variables, {} warning(s)) in {:.2f} s",
+                                     report.artifact.path.string(),
+                                     artifactFormName(report.artifact.form), report.bytesWritten,
+                                     ops, report.variables.size(), report.warnings.size(), total));
+            return 0;
+        }};
 }
 
 } // namespace t2n::cli

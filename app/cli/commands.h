@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 
 #include <string>
 
@@ -30,17 +31,23 @@ Command addOpsCommand(CLI::App& root);
 Command addBenchCommand(CLI::App& root);
 Command addDoctorCommand(CLI::App& root);
 
-/// 0 when the check passed or did not run, 1 (a mismatch) otherwise.
-int checkExitCode(const CheckReport& check, Observer& observer);
+/// 0 when the check passed or did not run, 1 (a mismatch) otherwise, with
+/// a closing verdict that says what failed (and, `exporting`, that nothing
+/// was written).
+int checkExitCode(const CheckReport& check, Observer& observer, bool exporting = false);
+/// Writes the JSON report on standard output; Error (Report, OutputPath)
+/// when it cannot (closed, full, a broken pipe).
+void printReport(const std::string& json);
 
 /// "t2n: error: ..." on stderr.
 void printError(const Error& e);
 /// A failed export or check: the error (or the check's verdict), then, when
-/// the studio can show it, `recipe` written beside its target (or the
-/// --save-recipe file `savedRecipe`) and, as the last line, the command that
-/// opens it in the studio. Return the exit code.
-int failedExport(const Error& e, const ExportRecipe& recipe, const std::string& savedRecipe);
+/// the studio can show it, `recipe` written into t2n's state folder
+/// (failedRecipePath: never beside the target) and, as the last line, the
+/// command that opens it (or the debug bundle folder) in the studio. Return
+/// the exit code.
+int failedExport(const Error& e, const ExportRecipe& recipe);
 int failedCheck(const CheckReport& check, Observer& observer, const ExportRecipe& recipe,
-                const std::string& savedRecipe);
+                bool exporting = false);
 
 } // namespace t2n::cli

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -25,7 +27,17 @@ void addInputFlags(CLI::App& app, ExportFlags& f) {
                    "inline: lengths:1:i64=60 (one for all elements), ids:1x4:i64=[3,1,4,1] "
                    "(one per element); or from a file: NAME=@FILE.npy, NAME=@FILE.npz#MEMBER, "
                    "NAME=@FILE.pt (shape and dtype from the file)");
-    app.add_option("--seed", f.seed, "seed of the random example inputs")->capture_default_str();
+    // CLI11 reads "-1" into an unsigned as 2^64-1: digits only.
+    const CLI::Validator digits(
+        [](std::string& v) {
+            return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos
+                       ? std::string()
+                       : "'" + v + "' is not a non-negative integer";
+        },
+        "UINT");
+    app.add_option("--seed", f.seed, "seed of the random example inputs")
+        ->capture_default_str()
+        ->check(digits);
     app.add_option("--log-level", f.logLevel, "trace, debug, info, warn, error or off")
         ->capture_default_str();
 }
@@ -86,7 +98,8 @@ void addExportCommandFlags(CLI::App& app, ExportFlags& f) {
                    "export recipe (JSON) giving the model, output and options; flags on the "
                    "command line override its values");
     app.add_option("--save-recipe", f.saveRecipe,
-                   "write the export's recipe (model, output, every option) to FILE first");
+                   "also write the export's recipe (model, output, every option) to FILE; t2n "
+                   "export writes it with the artifact, and not at all when the export fails");
     app.add_option("--report", f.report, "write the JSON report to FILE ('-' for stdout)");
     app.add_flag("--no-check", f.noCheck,
                  "do not check the archive against the model (reference interpreter, tract)");
@@ -201,13 +214,23 @@ ExportRecipe resolveRecipe(const ExportFlags& f, const CLI::App& app) {
     return r;
 }
 
-std::filesystem::path recipeBeside(const std::filesystem::path& target) {
-    std::filesystem::path p = target;
-    // A folder artifact given as "out.nnef/" names its recipe "out.nnef.recipe.json".
-    if (!p.has_filename())
+std::filesystem::path failedRecipePath(const std::filesystem::path& target) {
+    namespace fs = std::filesystem;
+    fs::path state;
+    if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg && *xdg == '/')
+        state = xdg;
+    else if (const char* home = std::getenv("HOME"); home && *home == '/')
+        state = fs::path(home) / ".local" / "state";
+    else
+        return {};
+    fs::path p = target;
+    if (!p.has_filename()) // "out.nnef/"
         p = p.parent_path();
-    p += ".recipe.json";
-    return p;
+    std::error_code ec;
+    const std::string where = fs::absolute(p, ec).lexically_normal().string();
+    return state / "t2n" / "failed" /
+           fmt::format("{}-{:08x}.recipe.json", p.filename().string(),
+                       static_cast<uint32_t>(std::hash<std::string>{}(where)));
 }
 
 std::string studioCommand(const std::filesystem::path& path) {

@@ -68,9 +68,12 @@ ExportOptions applyGivenFlags(const ExportFlags& f, ExportOptions base, const CL
 /// model and output may still be empty. Throws t2n::Error.
 ExportRecipe resolveRecipe(const ExportFlags& f, const CLI::App& app);
 
-/// Where a failed export or check leaves its recipe for the studio: beside
-/// the target, `OUT.recipe.json`.
-std::filesystem::path recipeBeside(const std::filesystem::path& target);
+/// Where a failed export or check leaves its recipe for the studio: t2n's
+/// state folder ($XDG_STATE_HOME/t2n/failed, else ~/.local/state/t2n/failed),
+/// never beside the target (a failed run writes nothing among the user's
+/// files), as NAME-HASH.recipe.json after the target's name and absolute
+/// path. Empty when there is no home to put it in.
+std::filesystem::path failedRecipePath(const std::filesystem::path& target);
 /// The command line that opens `path` (a recipe or a debug bundle) in the
 /// studio, with the path quoted for a POSIX shell when needed.
 std::string studioCommand(const std::filesystem::path& path);

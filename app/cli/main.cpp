@@ -1,5 +1,6 @@
 // t2n: TorchScript to NNEF for tract, from the command line.
 #include "commands.h"
+#include "process_guard.h"
 
 #include "t2n/error.h"
 #include "t2n/runtime_info.h"
@@ -13,9 +14,12 @@
 
 void t2n::cli::printError(const t2n::Error& e) {
     fmt::print(stderr, "t2n: error: {}\n", e.render());
+    if (e.code() == t2n::ErrorCode::Cancelled && t2n::cli::cancelSignal() != 0)
+        fmt::print(stderr, "t2n: stopped by {}\n", t2n::cli::signalName(t2n::cli::cancelSignal()));
 }
 
 int main(int argc, char** argv) {
+    t2n::cli::guardProcess();
     CLI::App app{"t2n: export TorchScript models to NNEF archives for the tract inference engine"};
     // The runtime line lets a slow machine explain itself (`t2n doctor` says more).
     app.set_version_flag("--version", [] {
@@ -26,16 +30,19 @@ int main(int argc, char** argv) {
     app.footer("Exit status:\n"
                "  0                           success (for check: the archive matches)\n"
                "  1                           the check found that the archive computes something "
-               "else\n"
-               "  2                           bad command line or --input\n"
-               "  3                           model file missing or not TorchScript\n"
+               "else, or cannot read it back (export: nothing written)\n"
+               "  2                           bad command line, --input, values file or recipe\n"
+               "  3                           model file (check: or archive) missing or not "
+               "TorchScript\n"
                "  4                           unsupported operators (each listed with module "
                "path and source line)\n"
-               "  5                           output path not writable, or a bad suffix\n"
+               "  5                           a destination not writable, with a bad suffix, or "
+               "one of the inputs\n"
                "  6                           the model fails on the given inputs\n"
                "  7                           inconsistent options (names, dynamic axes)\n"
-               "  8                           cancelled\n"
-               "  10                          internal error (a bug in t2n)");
+               "  8                           cancelled (also by SIGINT or SIGTERM)\n"
+               "  10                          internal error (a bug in t2n)\n"
+               "A failed run writes nothing: every destination keeps its bytes.");
     std::vector<t2n::cli::Command> commands{
         t2n::cli::addExportCommand(app),  t2n::cli::addCheckCommand(app),
         t2n::cli::addInspectCommand(app), t2n::cli::addHardenCommand(app),
@@ -51,7 +58,11 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        app.exit(e);
+        // Like every other error: the stage (options are read by the load
+        // stage), the message, a hint.
+        fmt::print(stderr, "t2n: error: [load] {}\n  hint: see t2n {}--help\n", e.what(),
+                   app.get_subcommands().empty() ? std::string()
+                                                 : app.get_subcommands().front()->get_name() + " ");
         return static_cast<int>(t2n::ErrorCode::Usage);
     }
     try {

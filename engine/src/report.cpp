@@ -26,7 +26,8 @@ std::string ExportReport::toJson() const {
     j["artifact"] = {{"path", artifact.path.string()},
                      {"form", std::string(artifactFormName(artifact.form))},
                      {"gzip_level", artifact.gzipLevel},
-                     {"bytes", bytesWritten}};
+                     {"bytes", bytesWritten},
+                     {"written", written}};
     if (!artifact.note.empty())
         j["artifact"]["note"] = artifact.note;
     json stages = json::array();
@@ -73,6 +74,7 @@ std::string ExportReport::toJson() const {
                             {"worst_got", o.got},
                             {"note", o.note}});
         json c{{"passed", check.passed},
+               {"readable", check.readable},
                {"tolerance", check.tolerance},
                {"structure_problems", check.structureProblems},
                {"outputs", outs},

@@ -287,7 +287,8 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
         recorded = jit::runGraph(&m, *d->prepared->graph, example, run);
     } catch (Error& e) {
         // Name the node the run fails at: the CLI prints it, the studio marks it.
-        if (e.code() == ErrorCode::ModelRun)
+        // (Unless the model's own traceback located it already.)
+        if (e.code() == ErrorCode::ModelRun && e.details().empty())
             if (const auto* node = jit::firstFailingNode(&m, *d->prepared->graph, example))
                 e.addDetail(
                     {"the first node that fails on these inputs", ir::describeNode(node), true});
@@ -416,6 +417,15 @@ Provenance Session::provenance() const {
 }
 
 Artifact Session::write(const std::filesystem::path& path, const ExportOptions& options) {
+    PendingOutputs pending;
+    Artifact artifact = write(path, options, pending);
+    pending.publish();
+    d->report.written = true;
+    return artifact;
+}
+
+Artifact Session::write(const std::filesystem::path& path, const ExportOptions& options,
+                        PendingOutputs& into, std::filesystem::path* temporary) {
     Artifact artifact = resolveArtifact(path, options.compressionLevel);
     if (!d->translation)
         translate(options);
@@ -434,14 +444,25 @@ Artifact Session::write(const std::filesystem::path& path, const ExportOptions& 
             std::tie(v.min, v.max, v.mean) = std::tie(st.min, st.max, st.mean);
         }
     };
-    d->report.bytesWritten = static_cast<int64_t>(
-        archive::writeDocument(d->translation->doc, d->translation->text, artifact, hooks));
+    PendingOutputs staged;
+    d->report.written = false;
+    d->report.bytesWritten = static_cast<int64_t>(archive::writeDocument(
+        d->translation->doc, d->translation->text, artifact, hooks, &staged));
     d->report.artifact = artifact;
+    if (temporary)
+        *temporary = staged.temporaries().front();
+    into.splice(staged);
     return artifact;
 }
 
 const CheckReport& Session::check(const std::filesystem::path& artifact,
                                   const ExportOptions& options) {
+    return checkAt(artifact, artifact, options);
+}
+
+const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
+                                    const std::filesystem::path& shown,
+                                    const ExportOptions& options) {
     // An archive with its manifest beside it (a debug bundle's) is checked
     // without translating the model: the check needs the hardened graph only.
     if (!d->translation) {
@@ -471,6 +492,7 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
         for (const auto& v : d->translation->doc.variables)
             in.exported.push_back({v.identifier, v.label, &v.data, v.origin, v.from});
     in.artifact = artifact;
+    in.shownArtifact = shown;
     in.modelFile = d->modelPath;
     in.options = &options;
     in.reportJson = [this] { return d->report.toJson(); };
@@ -489,8 +511,9 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
                            o.name, o.ok ? "matches" : "DIFFERS", o.maxAbsError, o.maxRelError,
                            o.mismatches, o.elements, c.tolerance,
                            o.note.empty() ? "" : " - " + o.note));
+    // Each with its stage once: a reader error is rendered with it already.
     for (const auto& p : c.structureProblems)
-        d->log(LogLevel::Error, "check: " + p);
+        d->log(LogLevel::Error, p.starts_with("[") ? p : "[check] " + p);
     if (c.diverged)
         d->log(LogLevel::Error,
                fmt::format("first diverging operation: {} = {}(...) at graph.nnef:{}, from {}: {}",
@@ -504,23 +527,35 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
 
 ExportReport Session::exportModel(const std::filesystem::path& output,
                                   const ExportOptions& options) {
-    // Check the destination first: a bad path should not cost a translation.
-    resolveArtifact(output, options.compressionLevel);
+    PendingOutputs pending;
+    ExportReport report = exportModel(output, options, pending);
+    if (d->observer && d->observer->cancelRequested())
+        throw Error(Stage::Write, ErrorCode::Cancelled, "export cancelled", "nothing was written");
+    pending.publish();
+    return report;
+}
+
+ExportReport Session::exportModel(const std::filesystem::path& output, const ExportOptions& options,
+                                  PendingOutputs& into) {
+    // The whole request first: a bad option or path must not cost a
+    // translation, and must never be found after something was written.
+    validateExport(output, options, {d->modelPath});
     d->report.t2nVersion = std::string(version());
+    d->report.check = {};
     harden(options);
     trace(options);
     translate(options);
-    Artifact artifact = write(output, options);
-    if (options.check) {
-        try {
-            check(artifact.path, options);
-        } catch (const Error& e) {
-            // A cancelled export leaves nothing behind, not even a complete archive.
-            if (e.code() == ErrorCode::Cancelled)
-                std::filesystem::remove_all(artifact.path);
-            throw;
-        }
+    PendingOutputs staged;
+    std::filesystem::path temporary;
+    Artifact artifact = write(output, options, staged, &temporary);
+    // The check reads the finished artifact under its temporary name; only
+    // one that passed replaces what is at the destination.
+    if (options.check && !checkAt(temporary, artifact.path, options).passed) {
+        d->report.written = false;
+        return d->report;
     }
+    d->report.written = true;
+    into.splice(staged);
     return d->report;
 }
 

@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace t2n::test;
@@ -160,16 +161,21 @@ private Q_SLOTS:
     }
 
     // A refused export ends with the command that opens the same export in the
-    // studio: a recipe written beside the target, with the model and every
-    // option given; a bad command line offers nothing.
+    // studio: a recipe with the model and every option given, written into
+    // t2n's state folder, never beside the target (a failed run writes
+    // nothing among the user's files); a bad command line offers nothing.
     void failedExportNamesStudioCommand() {
         auto r = runT2n({"export", model("err_unsupported_ops"), "--input", "x:2x6:f32", "--naming",
                          "numeric", "--seed", "7", "-o", out("s.nnef.tgz")});
         QCOMPARE(r.exitCode, 4);
-        const QString recipe = out("s.nnef.tgz.recipe.json");
         const QStringList lines = r.err.trimmed().split(QLatin1Char('\n'));
-        QCOMPARE(lines.last(), "t2n: to open this export in the studio: t2n-studio " + recipe);
+        const QString prefix = "t2n: to open this export in the studio: t2n-studio ";
+        QVERIFY2(lines.last().startsWith(prefix), qPrintable(r.err));
+        const QString recipe = lines.last().mid(prefix.size());
+        const QString state = qEnvironmentVariable("XDG_STATE_HOME") + "/t2n/failed/";
+        QVERIFY2(recipe.startsWith(state) && recipe.endsWith(".recipe.json"), qPrintable(recipe));
         QVERIFY(!fs::exists(work_ / "s.nnef.tgz"));
+        QVERIFY(!fs::exists(work_ / "s.nnef.tgz.recipe.json"));
         const t2n::ExportRecipe saved = t2n::loadRecipe(recipe.toStdString());
         QCOMPARE(QString::fromStdString(saved.model.string()), model("err_unsupported_ops"));
         QCOMPARE(QString::fromStdString(saved.output.string()), out("s.nnef.tgz"));
@@ -182,7 +188,6 @@ private Q_SLOTS:
                            "--naming", "nonsense", "-o", out("b.nnef.tgz")});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(!bad.err.contains("t2n-studio"), qPrintable(bad.err));
-        QVERIFY(!fs::exists(work_ / "b.nnef.tgz.recipe.json"));
     }
 
     // The unsupported-operator error names every node with module and line.
@@ -382,16 +387,30 @@ private Q_SLOTS:
         QFile argv(out("tract-argv"));
         QVERIFY(argv.open(QIODevice::ReadOnly));
         const QString line = QString::fromUtf8(argv.readAll());
+        // tract checks the finished archive under its temporary name, before
+        // it is put in place.
+        QVERIFY2(QRegularExpression(R"(/\.tracted\.nnef\.tgz\.t2n-tmp-\d+-[0-9a-f]{16} )"
+                                    R"(--nnef-tract-core --nnef-tract-pulse --nnef-tract-extra )"
+                                    R"(-O run --input-from-bundle)")
+                     .match(line)
+                     .hasMatch(),
+                 qPrintable(line));
         for (const char* part :
-             {"tracted.nnef.tgz --nnef-tract-core --nnef-tract-pulse --nnef-tract-extra -O run "
-              "--input-from-bundle",
-              "--assert-output-bundle", "--allow-float-casts --approx approximate"})
+             {"--assert-output-bundle", "--allow-float-casts --approx approximate"})
             QVERIFY2(line.contains(part), qPrintable(line));
+        QFile written(out("tracted.nnef.tgz"));
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray passed = written.readAll();
+        written.close();
         qputenv("T2N_FAKE_TRACT_ERROR", "1");
         r = runT2n(args);
         qunsetenv("T2N_FAKE_TRACT_ERROR");
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("tract: failed"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("nothing was written"), qPrintable(r.err));
+        // The archive that failed its check did not replace the one that passed.
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), passed);
     }
 
     void version() {

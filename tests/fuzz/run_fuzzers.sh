@@ -1,41 +1,55 @@
 #!/bin/bash
-# Builds and runs the libFuzzer targets of t2n's NNEF reader:
-#   fuzz_nnef_parser  bytes -> parseDocument (strict, tract) + checkStructure, parseQuant
-#   fuzz_dat_reader   bytes -> readDat
+# Builds and runs the libFuzzer targets of every reader of untrusted bytes:
+#   fuzz_nnef_parser     bytes -> parseDocument (strict, tract) + checkStructure
+#   fuzz_quant_parser    bytes -> parseQuant (graph.quant)
+#   fuzz_dat_reader      bytes -> readDat
+#   fuzz_npy_reader      bytes -> readNpy, readNpzMember (.npy, .npz zip)
+#   fuzz_recipe          bytes -> recipeFromJson, and the round trip of what it accepts
+#   fuzz_archive_reader  bytes -> readArchive, readModel (tar, gzipped tar)
 #
-# usage: tests/fuzz/run_fuzzers.sh SECONDS [OUTDIR]
+# usage: tests/fuzz/run_fuzzers.sh SECONDS [OUTDIR [TARGET...]]
 #
 # Each target runs SECONDS seconds (-max_total_time) under ASan and UBSan
-# (UB aborts). Seeds: the golden .dat files (tests/golden/dat/*.hex, decoded)
-# and small graph.nnef / graph.quant texts written below, plus every
-# graph.nnef under $T2N_FUZZ_SEEDS when set. Corpora, crash inputs and logs
-# go to OUTDIR (default /tmp/t2n-fuzz). Exit status 1 when a target found a
-# crash, leak, timeout or out-of-memory input; 2 for usage or build errors.
+# (UB aborts). Seeds: the golden .dat files (tests/golden/dat/*.hex, decoded),
+# small graph.nnef / graph.quant / recipe texts written below, tar, tgz, npy
+# and npz files made here, plus every graph.nnef under $T2N_FUZZ_SEEDS when
+# set. Corpora, crash inputs and logs go to OUTDIR (default /tmp/t2n-fuzz);
+# a corpus grows from run to run. Exit status 1 when a target found a crash,
+# leak, timeout or out-of-memory input; 2 for usage or build errors.
 set -euo pipefail
 
 if [[ $# -lt 1 || ! "$1" =~ ^[0-9]+$ ]]; then
-    echo "usage: $0 SECONDS [OUTDIR]" >&2
+    echo "usage: $0 SECONDS [OUTDIR [TARGET...]]" >&2
     exit 2
 fi
 SECONDS_PER_TARGET=$1
 OUT=${2:-/tmp/t2n-fuzz}
+shift $(($# >= 2 ? 2 : 1))
+ALL=(fuzz_nnef_parser fuzz_quant_parser fuzz_dat_reader fuzz_npy_reader fuzz_recipe
+     fuzz_archive_reader)
+TARGETS=("${@:-${ALL[@]}}")
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CXX=${CXX:-$(command -v clang++-14 || command -v clang++ || true)}
 if [[ -z "$CXX" ]]; then
     echo "run_fuzzers: clang++ (14 or later, with libclang-rt) is required" >&2
     exit 2
 fi
-mkdir -p "$OUT"/{bin,obj,seeds/parser,seeds/dat,corpus/parser,corpus/dat,crashes}
+mkdir -p "$OUT"/{bin,obj,crashes}
+for t in "${ALL[@]}"; do mkdir -p "$OUT/seeds/$t" "$OUT/corpus/$t"; done
 
 # --- build: the torch-free reader sources and the util sources they need.
 FLAGS=(-std=c++20 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -O1 -g
        -I"$ROOT/engine/include" -I"$ROOT/engine/src")
 COMMON=(engine/src/util/dtype.cpp engine/src/util/tensor_data.cpp engine/src/util/error.cpp
-        engine/src/util/strings.cpp)
+        engine/src/util/strings.cpp engine/src/util/memory_limits.cpp)
 PARSER=(engine/src/reader/lexer.cpp engine/src/reader/parser.cpp engine/src/reader/parser_expr.cpp
-        engine/src/target/op_catalog.cpp engine/src/check/structure_check.cpp
-        engine/src/check/structure_body.cpp)
+        engine/src/target/op_catalog.cpp)
+STRUCTURE=(engine/src/check/structure_check.cpp engine/src/check/structure_body.cpp)
 DAT=(engine/src/reader/dat_reader.cpp)
+ARCHIVE=(engine/src/reader/archive_reader.cpp engine/src/reader/model_reader.cpp)
+NPY=(engine/src/load/npy_reader.cpp)
+RECIPE=(engine/src/util/recipe.cpp engine/src/util/options.cpp engine/src/util/input_spec.cpp
+        engine/src/archive/pending_outputs.cpp engine/src/archive/sibling_path.cpp)
 
 objects() { # compile each source once (in parallel), print the object paths
     local pids=() objs=()
@@ -45,6 +59,10 @@ objects() { # compile each source once (in parallel), print the object paths
         if [[ ! -f "$obj" || "$ROOT/$src" -nt "$obj" ]]; then
             "$CXX" "${FLAGS[@]}" -c "$ROOT/$src" -o "$obj" >&2 &
             pids+=($!)
+        fi
+        if [[ ${#pids[@]} -ge 2 ]]; then # two cores at most
+            wait "${pids[0]}" || return 1
+            pids=("${pids[@]:1}")
         fi
     done
     for p in "${pids[@]}"; do wait "$p" || return 1; done
@@ -57,20 +75,36 @@ build() { # name, sources...
     local objs
     objs=$(objects "$@") || { echo "run_fuzzers: build of $name failed" >&2; exit 2; }
     # shellcheck disable=SC2086
-    "$CXX" "${FLAGS[@]}" $objs -lfmt -o "$OUT/bin/$name" ||
+    "$CXX" "${FLAGS[@]}" $objs -lfmt -larchive -o "$OUT/bin/$name" ||
         { echo "run_fuzzers: link of $name failed" >&2; exit 2; }
 }
 
+sources() { # the sources of one target
+    case $1 in
+    fuzz_nnef_parser) echo tests/fuzz/fuzz_nnef_parser.cpp "${PARSER[@]}" "${STRUCTURE[@]}" \
+                           "${DAT[@]}" "${COMMON[@]}" ;;
+    fuzz_quant_parser) echo tests/fuzz/fuzz_quant_parser.cpp "${PARSER[@]}" "${COMMON[@]}" ;;
+    fuzz_dat_reader) echo tests/fuzz/fuzz_dat_reader.cpp "${DAT[@]}" "${COMMON[@]}" ;;
+    fuzz_npy_reader) echo tests/fuzz/fuzz_npy_reader.cpp "${NPY[@]}" "${COMMON[@]}" ;;
+    fuzz_recipe) echo tests/fuzz/fuzz_recipe.cpp "${RECIPE[@]}" "${COMMON[@]}" ;;
+    fuzz_archive_reader) echo tests/fuzz/fuzz_archive_reader.cpp "${ARCHIVE[@]}" "${PARSER[@]}" \
+                              "${DAT[@]}" "${COMMON[@]}" ;;
+    *) echo "run_fuzzers: unknown target $1" >&2; exit 2 ;;
+    esac
+}
+
 echo "run_fuzzers: building with $CXX into $OUT/bin"
-build fuzz_nnef_parser tests/fuzz/fuzz_nnef_parser.cpp "${PARSER[@]}" "${DAT[@]}" "${COMMON[@]}"
-build fuzz_dat_reader tests/fuzz/fuzz_dat_reader.cpp "${DAT[@]}" "${COMMON[@]}"
+for t in "${TARGETS[@]}"; do
+    # shellcheck disable=SC2046
+    build "$t" $(sources "$t")
+done
 
 # --- seeds
 for hex in "$ROOT"/tests/golden/dat/*.hex; do
-    sed -e 's/#.*//' "$hex" | xxd -r -p >"$OUT/seeds/dat/$(basename "$hex" .hex).dat"
+    sed -e 's/#.*//' "$hex" | xxd -r -p >"$OUT/seeds/fuzz_dat_reader/$(basename "$hex" .hex).dat"
 done
 
-S="$OUT/seeds/parser"
+S="$OUT/seeds/fuzz_nnef_parser"
 cat >"$S/properties.nnef" <<'NNEF'
 version 1.0;
 
@@ -115,17 +149,79 @@ graph G( a, b ) -> ( y, z )
     (y, z) = split(f(a, size = [3, 3])[0:1], axis = 1, ratios = [1, 2]);   # comment
 }
 NNEF
-cat >"$S/graph.quant" <<'QUANT'
-"conv1": zero_point_linear_quantize(zero_point = 0, scale = 0.0039, bits = 8, signed = false, symmetric = false);
-'x': linear_quantize(min = -1.0, max = 1.0, bits = 8);
-"w": zero_point_linear_quantize(zero_point = [0, 1], scale = [[0.5], [0.25]], bits = 8, signed = true, symmetric = true);
-QUANT
 if [[ -n "${T2N_FUZZ_SEEDS:-}" ]]; then
     mapfile -t graphs < <(find "$T2N_FUZZ_SEEDS" -name graph.nnef -size -64k)
     for g in "${graphs[@]:0:200}"; do
         cp "$g" "$S/$(echo "$g" | md5sum | cut -c1-12).nnef"
     done
 fi
+
+cat >"$OUT/seeds/fuzz_quant_parser/graph.quant" <<'QUANT'
+"conv1": zero_point_linear_quantize(zero_point = 0, scale = 0.0039, bits = 8, signed = false, symmetric = false);
+'x': linear_quantize(min = -1.0, max = 1.0, bits = 8);
+"w": zero_point_linear_quantize(zero_point = [0, 1], scale = [[0.5], [0.25]], bits = 8, signed = true, symmetric = true);
+QUANT
+
+# .npy files as NumPy writes them (version 1, header padded to 64 bytes), and
+# a .npz holding two of them, stored and deflated (Python's zipfile).
+npy() { # file descr shape data-bytes
+    local header="{'descr': '$2', 'fortran_order': False, 'shape': $3, }"
+    while (((${#header} + 11) % 64)); do header+=" "; done
+    { printf '\x93NUMPY\x01\x00'; printf "\\x$(printf %02x $(((${#header} + 1) % 256)))"
+      printf "\\x$(printf %02x $(((${#header} + 1) / 256)))"; printf '%s\n' "$header"
+      head -c "$4" /dev/urandom; } >"$1"
+}
+N="$OUT/seeds/fuzz_npy_reader"
+npy "$N/f32.npy" '<f4' '(2, 3)' 24
+npy "$N/i64.npy" '<i8' '(3,)' 24
+npy "$N/bool.npy" '|b1' '()' 1
+python3 - "$N" <<'PY'
+import sys, zipfile
+d = sys.argv[1]
+with zipfile.ZipFile(d + "/two.npz", "w", zipfile.ZIP_DEFLATED) as z:
+    z.write(d + "/f32.npy", "x.npy")
+    z.write(d + "/i64.npy", "image.npy", compress_type=zipfile.ZIP_STORED)
+PY
+
+cat >"$OUT/seeds/fuzz_recipe/recipe.json" <<'JSON'
+{
+  "t2n_recipe": 1,
+  "model": "m.pt",
+  "output": "m.nnef.tgz",
+  "inputs": [{"name": "image", "shape": [1, 3, 8, 8], "dtype": "f32"},
+             {"name": "ids", "shape": [], "dtype": "i64", "values_file": "v.npz", "values_member": "ids"}],
+  "input_names": ["x"],
+  "output_names": ["y"],
+  "target": "tract@0.21.13",
+  "dynamic_axes": [{"tensor": "image", "axis": 0, "symbol": "B"}],
+  "properties": [{"key": "k", "value": "v"}],
+  "identity_properties": false,
+  "stamp_export_date": false,
+  "naming": "numeric",
+  "check_io_names_quantity_match": true,
+  "allow_same_io_names": false,
+  "custom_extensions": ["tract_assert B >= 1"],
+  "compression_level": null,
+  "log_level": "warn",
+  "harden": {"freeze": true, "skip": ["fold_constant_ifs"], "rewrite_limit": 3, "snapshots": true, "max_rounds": 8},
+  "check": true,
+  "check_tolerance": "custom:1e-3,1e-3,0.001",
+  "check_every_value": false,
+  "tract_binary": "",
+  "debug_bundle": "bundle.tgz",
+  "seed": 7
+}
+JSON
+
+# Artifacts: a graph and a tensor as tar and as gzipped tar.
+A="$OUT/seeds/fuzz_archive_reader"
+W="$OUT/seeds/artifact"
+mkdir -p "$W"
+cp "$OUT/seeds/fuzz_nnef_parser/properties.nnef" "$W/graph.nnef"
+first_dat=$(ls "$OUT/seeds/fuzz_dat_reader"/*.dat | head -1)
+mkdir -p "$W/fc" && cp "$first_dat" "$W/fc/weight.dat"
+tar -C "$W" -cf "$A/model.nnef.tar" --owner=0 --group=0 graph.nnef fc/weight.dat
+tar -C "$W" -czf "$A/model.nnef.tgz" --owner=0 --group=0 graph.nnef fc/weight.dat
 
 # A dictionary of the grammar's words and operators helps the parser target.
 DICT="$OUT/nnef.dict"
@@ -139,11 +235,11 @@ done
 
 # --- run
 status=0
-run() { # name, corpus, seeds, extra flags...
-    local name=$1 corpus=$2 seeds=$3
-    shift 3
+run() { # name, extra flags...
+    local name=$1
+    shift
     echo "run_fuzzers: $name for ${SECONDS_PER_TARGET}s"
-    if ! (cd "$OUT/crashes" && "$OUT/bin/$name" "$corpus" "$seeds" \
+    if ! (cd "$OUT/crashes" && "$OUT/bin/$name" "$OUT/corpus/$name" "$OUT/seeds/$name" \
             -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=10 \
             -artifact_prefix="$OUT/crashes/$name-" -print_final_stats=1 "$@" \
             >"$OUT/$name.log" 2>&1); then
@@ -155,6 +251,14 @@ run() { # name, corpus, seeds, extra flags...
         "$OUT/$name.log" || true
     grep -E "cov: [0-9]+" "$OUT/$name.log" | tail -1 || true
 }
-run fuzz_nnef_parser "$OUT/corpus/parser" "$OUT/seeds/parser" -dict="$DICT" -max_len=8192
-run fuzz_dat_reader "$OUT/corpus/dat" "$OUT/seeds/dat" -max_len=2048
+for t in "${TARGETS[@]}"; do
+    case $t in
+    fuzz_nnef_parser) run "$t" -dict="$DICT" -max_len=8192 ;;
+    fuzz_quant_parser) run "$t" -dict="$DICT" -max_len=4096 ;;
+    fuzz_dat_reader) run "$t" -max_len=2048 ;;
+    fuzz_npy_reader) run "$t" -max_len=4096 ;;
+    fuzz_recipe) run "$t" -max_len=4096 ;;
+    fuzz_archive_reader) run "$t" -max_len=16384 ;;
+    esac
+done
 exit $status

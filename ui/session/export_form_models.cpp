@@ -36,8 +36,10 @@ bool isInlineValues(const QString& cell) {
 /// so its shape and dtype) from a file.
 QString specText(const QStringList& cells) {
     const QString values = cells.value(3).trimmed();
-    const QString spec =
-        QStringLiteral("%1:%2:%3").arg(cells.value(0), cells.value(1), cells.value(2));
+    // An empty shape cell is a scalar input (the engine wants the word).
+    const QString shape = cells.value(1).trimmed();
+    const QString spec = QStringLiteral("%1:%2:%3").arg(
+        cells.value(0), shape.isEmpty() ? QStringLiteral("scalar") : shape, cells.value(2));
     if (values.isEmpty())
         return spec;
     if (isInlineValues(values))

@@ -185,6 +185,7 @@ void SessionController::exportModel(const QString& output, const ExportOptions& 
         st.report = s->exportModel(output.toStdString(), options);
         captureStages(*s, st);
         st.artifactPath = QString::fromStdString(st.report.artifact.path.string());
+        st.checkOnly = false;
     });
 }
 
@@ -196,6 +197,7 @@ void SessionController::checkArchive(const QString& archive, const ExportOptions
         st.report.check = report;
         captureStages(*s, st);
         st.artifactPath = archive;
+        st.checkOnly = true;
     });
 }
 

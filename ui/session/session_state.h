@@ -35,6 +35,7 @@ struct SessionState {
     std::optional<BisectReport> bisect; ///< the last semantic bisect, if one ran ///< harden
                                         ///< diagnostics, warnings, check results, ...
     QString artifactPath;
+    bool checkOnly = false; ///< the last job checked an existing archive (no export)
 };
 using StatePtr = std::shared_ptr<const SessionState>;
 

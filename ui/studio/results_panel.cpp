@@ -110,7 +110,14 @@ void ResultsPanel::showState(const SessionState& st) {
                        .arg(QString::fromStdString(check.tolerance),
                             QString::fromStdString(check.tract), st.artifactPath));
     } else {
-        QString advice = tr("The archive was kept for inspection at %1.").arg(st.artifactPath);
+        QString advice =
+            st.checkOnly ? tr("The archive %1 was checked as it is.").arg(st.artifactPath)
+            : st.report.written
+                ? tr("Written to %1.").arg(st.artifactPath)
+                : tr("Nothing was written: %1 was left as it was.").arg(st.artifactPath);
+        if (!st.checkOnly && !check.debugBundle.empty())
+            advice += QLatin1Char(' ') + tr("The debug bundle %1 holds the archive.")
+                                             .arg(QString::fromStdString(check.debugBundle));
         if (check.diverged)
             advice += QLatin1Char(' ') + tr("Follow the first diverging operation below.");
         else if (!check.structureProblems.empty())
@@ -142,11 +149,13 @@ void ResultsPanel::showState(const SessionState& st) {
 
 void ResultsPanel::showError(const JobError& e) {
     clear();
+    // Under the write protocol a failed or cancelled job leaves every
+    // destination as it was: "nothing was written" is what happened.
     if (e.cancelled) {
         setVerdict(false, tr("Cancelled"), tr("Nothing was written."));
         return;
     }
-    setVerdict(false, tr("The export stopped at stage %1: %2").arg(e.stage, e.message),
+    setVerdict(false, tr("Stopped at stage %1: %2").arg(e.stage, e.message),
                e.hint.isEmpty() ? tr("Nothing was written.") : e.hint);
     for (const auto& d : e.details) {
         QString text = QString::fromStdString(d.message);

@@ -25,8 +25,8 @@ struct InputSpec {
     /// (integers in [0, 10), which a length or a token id rarely wants).
     std::vector<double> values;
 
-    /// "x:1x3x224x224:f32" (dtype defaults to f32; an empty shape "x::f32" or
-    /// "x:scalar" is a 0-d tensor), with inline values "lengths:1:i64=60" or
+    /// "x:1x3x224x224:f32" (dtype defaults to f32; "x:scalar" is a 0-d
+    /// tensor), with inline values "lengths:1:i64=60" or
     /// "ids:1x4:i64=[3,1,4,1]" (bool: 0/1 or true/false), or "x=@file.npy",
     /// "x=@file.npz#member", "x=@file.pt" for values from a file. Throws
     /// t2n::Error (Usage) with a hint.

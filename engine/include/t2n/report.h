@@ -75,6 +75,9 @@ struct ValueError {
 struct CheckReport {
     bool ran = false;
     bool passed = false;
+    /// False when the archive could not be read back at all (not a tar, an
+    /// entry refused by the reader's limits, ...): structureProblems says why.
+    bool readable = true;
     std::string tolerance;
     std::vector<std::string> structureProblems;
     std::vector<OutputComparison> outputs;
@@ -100,6 +103,9 @@ struct ExportReport {
     std::string t2nVersion;
     std::string target;
     Artifact artifact;
+    /// The artifact is (or, for a report written along with it, will be) in
+    /// place: false when the check failed or nothing was exported.
+    bool written = false;
     std::vector<StageTiming> timings;
     std::vector<std::string> warnings;
     std::map<std::string, int> torchOps; ///< TorchScript kinds translated

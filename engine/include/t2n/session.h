@@ -9,6 +9,7 @@
 #include "t2n/error.h"
 #include "t2n/ir.h"
 #include "t2n/options.h"
+#include "t2n/outputs.h"
 #include "t2n/provenance.h"
 #include "t2n/report.h"
 #include "t2n/version.h"
@@ -88,6 +89,10 @@ public:
 
     /// Stage write: the artifact, written under a temporary name and renamed last.
     Artifact write(const std::filesystem::path& path, const ExportOptions& options);
+    /// Stage write, the artifact left under its temporary name in `into`
+    /// (returned in `temporary`): it is in place once `into` publishes.
+    Artifact write(const std::filesystem::path& path, const ExportOptions& options,
+                   PendingOutputs& into, std::filesystem::path* temporary = nullptr);
 
     /// Stage check: reads `artifact` back, checks its structure, runs it with
     /// the reference interpreter and compares every output with the
@@ -98,10 +103,25 @@ public:
     /// as in a debug bundle): then it hardens only.
     const CheckReport& check(const std::filesystem::path& artifact, const ExportOptions& options);
 
-    /// All stages, the check included unless options.check is off. Never
-    /// leaves a partial artifact behind; an artifact that fails the check is
-    /// kept (for inspection) and report().check says why.
+    /// check(), reading `artifact` but naming it `shown` in what it reports
+    /// (the export checks its artifact under the temporary name).
+    const CheckReport& checkAt(const std::filesystem::path& artifact,
+                               const std::filesystem::path& shown, const ExportOptions& options);
+
+    /// All stages, the check included unless options.check is off, under
+    /// the write protocol of t2n/outputs.h: the request is validated first
+    /// (validateExport), the check runs on the finished artifact under its
+    /// temporary name, and only an artifact that passed it (or with the
+    /// check off) is put in place. An artifact that fails the check is not
+    /// written (report().written is false, report().check says why; the
+    /// debug bundle, when asked for, holds it); a failure or cancel throws,
+    /// and the destination is left as it was.
     ExportReport exportModel(const std::filesystem::path& output, const ExportOptions& options);
+    /// The same, the artifact left in `into` instead of put in place, so
+    /// that a front end can add its own results (a report, a recipe) and
+    /// publish them together.
+    ExportReport exportModel(const std::filesystem::path& output, const ExportOptions& options,
+                             PendingOutputs& into);
 
     /// Wall time of each of `runs` calls of the loaded module's forward() on the
     /// example inputs of options.inputs (LibTorch alone: the benchmark's
@@ -115,5 +135,23 @@ private:
     struct Impl;
     std::unique_ptr<Impl> d;
 };
+
+/// The options alone, before any work: the tolerance, dynamic axes given
+/// twice with different symbols (InvalidOption), input sizes that overflow
+/// or exceed the memory (Usage), negative hardening limits. Throws t2n::Error.
+void validateOptions(const ExportOptions& options);
+
+/// Everything about an export that can be checked without the model:
+/// validateOptions(), the artifact's path (suffix, directory, an existing
+/// folder that is not an artifact) and the debug bundle's, none of them one
+/// of `protect` (the model, a recipe) or an input values file. Returns the
+/// artifact that will be written. Throws t2n::Error; exportModel() runs it first.
+Artifact validateExport(const std::filesystem::path& output, const ExportOptions& options,
+                        const std::vector<std::filesystem::path>& protect = {});
+
+/// What a check of an existing artifact can refuse before any work:
+/// validateOptions() and the debug bundle's destination (not one of `protect`).
+void validateCheck(const ExportOptions& options,
+                   const std::vector<std::filesystem::path>& protect = {});
 
 } // namespace t2n

@@ -2,6 +2,7 @@
 #include "archive/sibling_path.h"
 
 #include "t2n/error.h"
+#include "t2n/outputs.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -103,8 +104,7 @@ struct ArchiveWriter::Impl {
                          const std::function<void(const Sink&)>& produce);
     void writeArchiveEntry(const std::string& p, uint64_t size,
                            const std::function<void(const Sink&)>& produce);
-    uint64_t commitArchive();
-    uint64_t commitFolder();
+    uint64_t finishArchive();
     void discard() noexcept;
 };
 
@@ -237,7 +237,7 @@ void ArchiveWriter::Impl::writeArchiveEntry(const std::string& p, uint64_t size,
     entryRemaining = 0;
 }
 
-uint64_t ArchiveWriter::Impl::commitArchive() {
+uint64_t ArchiveWriter::Impl::finishArchive() {
     // Close flushes the end-of-archive blocks and the gzip trailer.
     checkArchive(archive_write_close(ar), "cannot finish the archive");
     archive_write_free(ar);
@@ -248,38 +248,9 @@ uint64_t ArchiveWriter::Impl::commitArchive() {
     fd = -1;
     if (closeResult != 0)
         throwOutput(finalPath, fmt::format("cannot close the file: {}", errnoText(errno)));
-    // rename() replaces an existing archive atomically.
-    if (::rename(tempPath.c_str(), finalPath.c_str()) != 0)
-        throwOutput(finalPath, fmt::format("cannot move the finished archive into place: {}",
-                                           errnoText(errno)));
-    tempPath.clear();
     std::error_code ec;
-    const auto size = fs::file_size(finalPath, ec);
+    const auto size = fs::file_size(tempPath, ec);
     return ec ? 0 : size;
-}
-
-uint64_t ArchiveWriter::Impl::commitFolder() {
-    // Move an existing artifact aside first, so that it can be restored if the
-    // final rename fails; delete it only once the new folder is in place.
-    fs::path old;
-    std::error_code ec;
-    if (fs::exists(fs::symlink_status(finalPath, ec))) {
-        old = siblingPath(finalPath, "old");
-        if (::rename(finalPath.c_str(), old.c_str()) != 0)
-            throwOutput(finalPath,
-                        fmt::format("cannot move the existing folder aside: {}", errnoText(errno)));
-    }
-    if (::rename(tempPath.c_str(), finalPath.c_str()) != 0) {
-        const int err = errno;
-        if (!old.empty())
-            ::rename(old.c_str(), finalPath.c_str());
-        throwOutput(finalPath,
-                    fmt::format("cannot move the finished folder into place: {}", errnoText(err)));
-    }
-    tempPath.clear();
-    if (!old.empty())
-        fs::remove_all(old, ec);
-    return folderBytes;
 }
 
 void ArchiveWriter::Impl::discard() noexcept {
@@ -308,40 +279,33 @@ void ArchiveWriter::Impl::discard() noexcept {
     }
 }
 
-ArchiveWriter::ArchiveWriter(const Artifact& artifact) : d(std::make_unique<Impl>()) {
-    d->artifact = artifact;
-    d->finalPath = artifact.path;
-    if (!d->finalPath.has_filename())
-        throwOutput(d->finalPath, "the path has no file name");
-    if (!d->finalPath.has_parent_path())
-        d->finalPath = fs::path(".") / d->finalPath;
-    const fs::path dir = d->finalPath.parent_path();
-
+void checkArtifactDestination(const Artifact& artifact, const std::vector<fs::path>& protect) {
+    const bool folder = artifact.form == ArtifactForm::Folder;
+    checkDestination(artifact.path, Stage::Write, "artifact", protect, folder);
+    const fs::path finalPath = artifact.path;
     std::error_code ec;
-    const auto dirStatus = fs::status(dir, ec);
-    if (!fs::exists(dirStatus))
-        throwOutput(d->finalPath, fmt::format("the directory '{}' does not exist", dir.string()),
-                    "create the directory first, or export somewhere else");
-    if (!fs::is_directory(dirStatus))
-        throwOutput(d->finalPath, fmt::format("'{}' is not a directory", dir.string()),
-                    "choose an export path inside a directory");
-
-    const auto finalStatus = fs::status(d->finalPath, ec);
-    if (artifact.form != ArtifactForm::Folder && fs::is_directory(finalStatus))
-        throwOutput(d->finalPath, "a directory of that name exists",
-                    "remove it, or choose another export path");
-    if (artifact.form == ArtifactForm::Folder && fs::exists(finalStatus)) {
+    const auto finalStatus = fs::status(finalPath, ec);
+    if (folder && fs::exists(finalStatus)) {
         // Replacing a folder deletes it: do so only for what looks like an NNEF artifact.
         if (!fs::is_directory(finalStatus))
-            throwOutput(d->finalPath, "a file of that name exists and is not a .nnef folder",
+            throwOutput(finalPath, "a file of that name exists and is not a .nnef folder",
                         "remove it, or choose another export path");
-        const bool isArtifact = fs::exists(d->finalPath / "graph.nnef", ec);
-        if (!isArtifact && !fs::is_empty(d->finalPath, ec))
-            throwOutput(d->finalPath,
+        const bool isArtifact = fs::exists(finalPath / "graph.nnef", ec);
+        if (!isArtifact && !fs::is_empty(finalPath, ec))
+            throwOutput(finalPath,
                         "a non-empty folder of that name exists and holds no graph.nnef; t2n "
                         "only replaces folders that look like NNEF artifacts",
                         "remove it yourself, or choose another export path");
     }
+}
+
+ArchiveWriter::ArchiveWriter(const Artifact& artifact) : d(std::make_unique<Impl>()) {
+    checkArtifactDestination(artifact);
+    d->artifact = artifact;
+    d->finalPath = artifact.path;
+    if (!d->finalPath.has_parent_path())
+        d->finalPath = fs::path(".") / d->finalPath;
+    const fs::path dir = d->finalPath.parent_path();
 
     try {
         if (artifact.form == ArtifactForm::Folder) {
@@ -393,20 +357,29 @@ void ArchiveWriter::addFile(const std::string& relativePath, std::span<const std
     addFile(relativePath, bytes.size(), [bytes](const Sink& sink) { sink(bytes); });
 }
 
-uint64_t ArchiveWriter::commit() {
+uint64_t ArchiveWriter::finish(PendingOutputs& into) {
     if (d->committed)
-        throwInternal("ArchiveWriter::commit() called twice");
+        throwInternal("ArchiveWriter::finish() called twice");
     if (d->failed)
-        throwInternal("ArchiveWriter::commit() called after a failed write");
+        throwInternal("ArchiveWriter::finish() called after a failed write");
     try {
-        const uint64_t size =
-            d->artifact.form == ArtifactForm::Folder ? d->commitFolder() : d->commitArchive();
+        const bool folder = d->artifact.form == ArtifactForm::Folder;
+        const uint64_t size = folder ? d->folderBytes : d->finishArchive();
+        into.adopt(d->tempPath, d->finalPath, folder, Stage::Write);
+        d->tempPath.clear(); // `into` owns it now
         d->committed = true;
         return size;
     } catch (...) {
         d->failed = true;
         throw;
     }
+}
+
+uint64_t ArchiveWriter::commit() {
+    PendingOutputs pending;
+    const uint64_t size = finish(pending);
+    pending.publish();
+    return size;
 }
 
 } // namespace t2n::archive

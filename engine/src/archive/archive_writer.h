@@ -1,11 +1,12 @@
 // Writes an NNEF artifact (folder, .tar or .tgz) entry by entry, under a
 // temporary name in the destination directory, and renames it into place
-// only in commit(): a failed or abandoned export never leaves a partial or
-// overwritten artifact. Archives are reproducible: fixed entry times, owner
+// only when published (t2n/outputs.h): a failed or abandoned export never
+// leaves a partial or overwritten artifact. Archives are reproducible: fixed entry times, owner
 // and mode, no gzip timestamp.
 #pragma once
 
 #include "t2n/artifact.h"
+#include "t2n/outputs.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -13,8 +14,15 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace t2n::archive {
+
+/// What ArchiveWriter's constructor refuses, checked on its own before any
+/// work (t2n::checkDestination, and a folder is replaced only when it looks
+/// like an NNEF artifact). Throws t2n::Error (Write, OutputPath).
+void checkArtifactDestination(const Artifact& artifact,
+                              const std::vector<std::filesystem::path>& protect = {});
 
 class ArchiveWriter {
 public:
@@ -32,8 +40,11 @@ public:
                  const std::function<void(const Sink&)>& produce);
     void addFile(const std::string& relativePath, std::span<const std::byte> bytes);
 
-    /// Moves the finished artifact to its final path, replacing an existing
-    /// one only now. Returns the number of bytes of the artifact.
+    /// Finishes the artifact under its temporary name (flushed to disk) and
+    /// hands it to `into`, which puts it in place when it publishes. Returns
+    /// the number of bytes of the artifact.
+    uint64_t finish(PendingOutputs& into);
+    /// finish() and publish at once: replaces an existing artifact only now.
     uint64_t commit();
 
 private:

@@ -7,7 +7,7 @@
 namespace t2n::archive {
 
 uint64_t writeDocument(const nnef::Document& doc, const std::string& graphText,
-                       const Artifact& artifact, const WriteProgress& hooks) {
+                       const Artifact& artifact, const WriteProgress& hooks, PendingOutputs* into) {
     const std::string quantText = nnef::printQuant(doc);
     uint64_t total = graphText.size() + quantText.size(), done = 0;
     for (const auto& v : doc.variables)
@@ -47,7 +47,7 @@ uint64_t writeDocument(const nnef::Document& doc, const std::string& graphText,
         if (hooks.variableWritten)
             hooks.variableWritten(index, tensorStats(v.data));
     }
-    return writer.commit();
+    return into ? writer.finish(*into) : writer.commit();
 }
 
 } // namespace t2n::archive

@@ -5,6 +5,7 @@
 #include "archive/tensor_stats.h"
 #include "nnef/document.h"
 #include "t2n/artifact.h"
+#include "t2n/outputs.h"
 
 #include <functional>
 #include <string>
@@ -20,8 +21,11 @@ struct WriteProgress {
     std::function<void(size_t index, const TensorStats&)> variableWritten;
 };
 
-/// Returns the artifact's size in bytes. Throws t2n::Error (Write).
+/// Returns the artifact's size in bytes. Throws t2n::Error (Write). With
+/// `into`, the finished artifact waits there under its temporary name until
+/// `into` publishes it; without, it is put in place at once.
 uint64_t writeDocument(const nnef::Document& doc, const std::string& graphText,
-                       const Artifact& artifact, const WriteProgress& hooks = {});
+                       const Artifact& artifact, const WriteProgress& hooks = {},
+                       PendingOutputs* into = nullptr);
 
 } // namespace t2n::archive

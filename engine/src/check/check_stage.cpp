@@ -9,6 +9,7 @@
 #include "check/tract_cli.h"
 #include "interp/interpreter.h"
 #include "interp/quant.h"
+#include "jit/graph_runner.h"
 #include "load/module_loader.h"
 #include "reader/model_reader.h"
 #include "t2n/recipe.h"
@@ -40,10 +41,10 @@ std::vector<at::Tensor> referenceOutputs(const torch::jit::Module& model,
     try {
         return flattenOutputs(const_cast<torch::jit::Module&>(model).forward(args));
     } catch (const std::exception& e) {
-        std::string what = e.what();
-        throw Error(Stage::Check, ErrorCode::ModelRun,
-                    "the TorchScript model failed on the check inputs: " +
-                        what.substr(0, what.find('\n')));
+        const auto* c10e = dynamic_cast<const c10::Error*>(&e);
+        throw harden::modelRunError(Stage::Check,
+                                    "the TorchScript model failed on the check inputs",
+                                    c10e ? c10e->what_without_backtrace() : e.what());
     }
 }
 
@@ -167,7 +168,20 @@ CheckReport runCheck(const CheckInputs& in) {
         if (in.progress)
             in.progress(fraction, status);
     };
+    // What the report says names the artifact as the user knows it.
+    auto shown = [&](std::string text) {
+        const std::string from = in.artifact.string();
+        const std::string to = in.shownArtifact.empty() ? from : in.shownArtifact.string();
+        for (size_t at = 0; !from.empty() && (at = text.find(from, at)) != std::string::npos;
+             at += to.size())
+            text.replace(at, from.size(), to);
+        return text;
+    };
     auto finish = [&]() {
+        for (auto& p : report.structureProblems)
+            p = shown(p);
+        report.tractCommand = shown(report.tractCommand);
+        report.tract = shown(report.tract);
         report.seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return report;
@@ -188,6 +202,9 @@ CheckReport runCheck(const CheckInputs& in) {
         readOptions.known = &written;
         loaded = nnef::readModel(in.artifact, readOptions);
     } catch (const Error& e) {
+        if (e.code() == ErrorCode::Cancelled)
+            throw;
+        report.readable = false;
         report.structureProblems.push_back(e.render());
         return finish();
     }
@@ -306,6 +323,14 @@ CheckReport runCheck(const CheckInputs& in) {
     std::filesystem::path work = std::filesystem::temp_directory_path() /
                                  fmt::format("t2n-check-{}", static_cast<long>(getpid()));
     std::filesystem::create_directories(work);
+    // Removed however the check ends (a cancel, a failing tract run).
+    struct RemoveWork {
+        std::filesystem::path path;
+        ~RemoveWork() {
+            std::error_code ec;
+            std::filesystem::remove_all(path, ec);
+        }
+    } removeWork{work};
     std::vector<NpzEntry> io;
     for (const auto& [name, t] : nnefInputs)
         io.push_back({name, t});
@@ -319,12 +344,16 @@ CheckReport runCheck(const CheckInputs& in) {
     tract.archive = std::filesystem::absolute(in.artifact);
     tract.ioBundle = npz;
     tract.tolerance = tolerance;
+    tract.cancelled = in.cancelled;
     TractCheckResult tr;
     if (khronos) {
         tr.summary = fmt::format("tract: {}", kTractSkippedForKhronos);
     } else {
         tr = runTractCheck(tract);
     }
+    if (tr.process.cancelled)
+        throw Error(Stage::Check, ErrorCode::Cancelled, "export cancelled",
+                    "the check stopped while tract ran; tract was killed");
     report.tract = tr.summary;
     if (!tr.command.empty())
         report.tractCommand = fmt::format("{}", fmt::join(tr.command, " "));
@@ -336,6 +365,10 @@ CheckReport runCheck(const CheckInputs& in) {
     if (!report.passed && !options.debugBundle.empty()) {
         DebugBundle b;
         b.modelArchive = in.artifact;
+        b.modelName =
+            bundledModelName(std::filesystem::is_directory(in.artifact) || in.shownArtifact.empty()
+                                 ? in.artifact
+                                 : in.shownArtifact);
         b.ioNpz = npz;
         b.tract.tolerance = tolerance;
         if (tr.version.empty())
@@ -353,15 +386,13 @@ CheckReport runCheck(const CheckInputs& in) {
             b.divergenceJson = report.divergence.toJson();
         b.manifestJson = in.manifest->toJson();
         if (!in.modelFile.empty()) {
-            ExportRecipe recipe{std::filesystem::absolute(in.modelFile),
-                                bundledModelName(in.artifact), options};
+            ExportRecipe recipe{std::filesystem::absolute(in.modelFile), b.modelName, options};
             recipe.options.debugBundle.clear(); // opened again, it checks; it writes no bundle
             b.recipeJson = toJson(recipe);
         }
         writeDebugBundle(options.debugBundle, b);
         report.debugBundle = options.debugBundle;
     }
-    std::filesystem::remove_all(work);
     step(1, "done");
     return finish();
 }

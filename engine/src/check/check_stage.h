@@ -47,6 +47,9 @@ struct CheckInputs {
     /// .dat files; empty when the check reads an archive it did not write.
     std::vector<ExportedVariable> exported;
     std::filesystem::path artifact;
+    /// How the report names the artifact (empty: `artifact`): an export
+    /// checks its artifact under the temporary name it is written to.
+    std::filesystem::path shownArtifact;
     /// The TorchScript file, for the debug bundle's recipe (may be empty).
     std::filesystem::path modelFile;
     const ExportOptions* options = nullptr;

@@ -3,6 +3,7 @@
 
 #include "t2n/check_manifest.h"
 #include "t2n/error.h"
+#include "t2n/outputs.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -117,16 +118,6 @@ public:
 class FolderWriter final : public BundleWriter {
 public:
     explicit FolderWriter(const fs::path& dest) : dest_(dest) {
-        std::error_code ec;
-        const auto st = fs::symlink_status(dest, ec);
-        if (fs::exists(st)) {
-            if (!fs::is_directory(st))
-                fail(dest, "a file of that name exists");
-            const bool bundle =
-                fs::exists(dest / "README.txt", ec) && fs::exists(dest / "run.sh", ec);
-            if (!bundle && !fs::is_empty(dest, ec))
-                fail(dest, "a non-empty folder of that name exists and is not a t2n debug bundle");
-        }
         temp_ = archive::siblingPath(dest, "tmp");
         if (::mkdir(temp_.c_str(), 0755) != 0) {
             const std::string why = errnoText();
@@ -164,23 +155,10 @@ public:
             fail(dest_, fmt::format("cannot set the mode of '{}': {}", rel, errnoText()));
     }
     void commit() override {
-        // Move an old bundle aside first, so that it comes back if the rename fails.
-        fs::path old;
-        std::error_code ec;
-        if (fs::exists(fs::symlink_status(dest_, ec))) {
-            old = archive::siblingPath(dest_, "old");
-            if (::rename(dest_.c_str(), old.c_str()) != 0)
-                fail(dest_, fmt::format("cannot move the old bundle aside: {}", errnoText()));
-        }
-        if (::rename(temp_.c_str(), dest_.c_str()) != 0) {
-            const std::string why = errnoText();
-            if (!old.empty())
-                ::rename(old.c_str(), dest_.c_str());
-            fail(dest_, fmt::format("cannot move the bundle into place: {}", why));
-        }
-        temp_.clear();
-        if (!old.empty())
-            fs::remove_all(old, ec);
+        // An old bundle is replaced only now, and comes back if the rename fails.
+        PendingOutputs pending;
+        pending.adopt(std::exchange(temp_, fs::path()), dest_, true, Stage::Check);
+        pending.publish();
     }
 
 private:
@@ -190,9 +168,6 @@ private:
 class TgzWriter final : public BundleWriter {
 public:
     explicit TgzWriter(const fs::path& dest) : dest_(dest), top_(tgzStem(dest)) {
-        std::error_code ec;
-        if (fs::is_directory(dest, ec))
-            fail(dest, "a folder of that name exists");
         temp_ = archive::siblingPath(dest, "tmp");
         fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd_ < 0) {
@@ -247,9 +222,9 @@ public:
         fd_ = -1;
         if (closed != 0)
             fail(dest_, fmt::format("cannot close the file: {}", errnoText()));
-        if (::rename(temp_.c_str(), dest_.c_str()) != 0)
-            fail(dest_, fmt::format("cannot move the bundle into place: {}", errnoText()));
-        temp_.clear();
+        PendingOutputs pending;
+        pending.adopt(std::exchange(temp_, fs::path()), dest_, false, Stage::Check);
+        pending.publish();
     }
 
 private:
@@ -331,9 +306,15 @@ std::string bundledModelName(const fs::path& modelArchive) {
     return endsWith(modelArchive.filename().string(), ".tar") ? "model.nnef.tar" : "model.nnef.tgz";
 }
 
+namespace {
+std::string modelNameOf(const DebugBundle& bundle) {
+    return bundle.modelName.empty() ? bundledModelName(bundle.modelArchive) : bundle.modelName;
+}
+} // namespace
+
 TractCommand bundleTractCommand(const DebugBundle& bundle) {
     TractCommandOptions o = bundle.tract;
-    o.archive = "./" + bundledModelName(bundle.modelArchive);
+    o.archive = "./" + modelNameOf(bundle);
     o.ioBundle = std::string("./") + kIoName;
     return buildTractCommand(o);
 }
@@ -355,7 +336,7 @@ std::string runScript(const DebugBundle& bundle) {
 }
 
 std::string readmeText(const DebugBundle& bundle) {
-    const std::string model = bundledModelName(bundle.modelArchive);
+    const std::string model = modelNameOf(bundle);
     const TractCommand cmd = bundleTractCommand(bundle);
     std::string text =
         fmt::format("t2n debug bundle\n"
@@ -397,15 +378,29 @@ std::string readmeText(const DebugBundle& bundle) {
     return text;
 }
 
+void checkDebugBundleDestination(const fs::path& destination,
+                                 const std::vector<fs::path>& protect) {
+    const bool tgz = isTgzPath(destination);
+    checkDestination(destination, Stage::Check, "debug bundle", protect, !tgz);
+    std::error_code ec;
+    const auto st = fs::symlink_status(destination, ec);
+    if (!tgz && fs::exists(st)) {
+        if (!fs::is_directory(st))
+            fail(destination, "a file of that name exists");
+        const bool bundle =
+            fs::exists(destination / "README.txt", ec) && fs::exists(destination / "run.sh", ec);
+        if (!bundle && !fs::is_empty(destination, ec))
+            fail(destination,
+                 "a non-empty folder of that name exists and is not a t2n debug bundle");
+    }
+}
+
 void writeDebugBundle(const fs::path& destination, const DebugBundle& bundle) {
+    checkDebugBundleDestination(destination);
     fs::path dest = destination;
-    if (!dest.has_filename())
-        fail(destination, "the path has no file name");
     if (!dest.has_parent_path())
         dest = fs::path(".") / dest;
     std::error_code ec;
-    if (!fs::is_directory(dest.parent_path(), ec))
-        fail(dest, fmt::format("'{}' is not an existing directory", dest.parent_path().string()));
     const bool modelIsFolder = fs::is_directory(bundle.modelArchive, ec);
     if (!modelIsFolder && !fs::is_regular_file(bundle.modelArchive, ec))
         fail(dest,
@@ -422,7 +417,7 @@ void writeDebugBundle(const fs::path& destination, const DebugBundle& bundle) {
         w = std::make_unique<FolderWriter>(dest);
     w->file("README.txt", 0644, readme.size(), textProducer(readme));
     w->file("run.sh", 0755, script.size(), textProducer(script));
-    const std::string model = bundledModelName(bundle.modelArchive);
+    const std::string model = modelNameOf(bundle);
     if (modelIsFolder)
         addFolder(*w, bundle.modelArchive, model, dest);
     else

@@ -11,12 +11,16 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace t2n::check {
 
 struct DebugBundle {
     /// The exported artifact (folder, .tar or .tgz), copied byte for byte.
     std::filesystem::path modelArchive;
+    /// Its name in the bundle; empty: bundledModelName(modelArchive). The
+    /// check gives it, as it hands over the archive under a temporary name.
+    std::string modelName;
     /// The io.npz tract was (or would have been) run with.
     std::filesystem::path ioNpz;
     /// Version, tolerance and resource use of the tract command in run.sh;
@@ -46,6 +50,12 @@ TractCommand bundleTractCommand(const DebugBundle& bundle);
 /// The text of run.sh and README.txt.
 std::string runScript(const DebugBundle& bundle);
 std::string readmeText(const DebugBundle& bundle);
+
+/// What writeDebugBundle() refuses, checked on its own before any work:
+/// t2n::checkDestination, and an existing folder is replaced only when it is
+/// a debug bundle. Throws t2n::Error (Check, OutputPath).
+void checkDebugBundleDestination(const std::filesystem::path& destination,
+                                 const std::vector<std::filesystem::path>& protect = {});
 
 /// Writes the bundle to `destination`: a .tgz when the path ends in .tgz or
 /// .tar.gz (its entries under one folder named after the file), else a

@@ -205,7 +205,8 @@ TractCommand buildTractCommand(const TractCommandOptions& o) {
 }
 
 ProcessOutput runProcess(const fs::path& program, const std::vector<std::string>& args,
-                         std::chrono::milliseconds timeout, const fs::path& workDir) {
+                         std::chrono::milliseconds timeout, const fs::path& workDir,
+                         const std::function<bool()>& cancelled) {
     ProcessOutput r;
     const auto start = std::chrono::steady_clock::now();
     if (std::error_code ec; !workDir.empty() && !fs::is_directory(workDir, ec)) {
@@ -294,6 +295,11 @@ ProcessOutput runProcess(const fs::path& program, const std::vector<std::string>
             deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             r.timedOut = true;
+            ::kill(-pid, SIGKILL);
+            break;
+        }
+        if (cancelled && cancelled()) {
+            r.cancelled = true;
             ::kill(-pid, SIGKILL);
             break;
         }
@@ -405,8 +411,13 @@ TractCheckResult runTractCheck(const TractCheckOptions& o) {
     if (o.version) {
         version = *o.version;
     } else {
-        const auto v = runProcess(bin.path, {"--version"}, std::chrono::seconds(30));
+        const auto v =
+            runProcess(bin.path, {"--version"}, std::chrono::seconds(30), {}, o.cancelled);
         const auto parsed = parseTractVersion(v.out + "\n" + v.err);
+        if (v.cancelled) {
+            r.process = v;
+            return r;
+        }
         if (!parsed) {
             r.process = v;
             r.summary = fmt::format(
@@ -425,7 +436,7 @@ TractCheckResult runTractCheck(const TractCheckOptions& o) {
     r.warnings = cmd.warnings;
     r.command = {r.tractPath};
     r.command.insert(r.command.end(), cmd.args.begin(), cmd.args.end());
-    r.process = runProcess(bin.path, cmd.args, o.timeout, o.workDir);
+    r.process = runProcess(bin.path, cmd.args, o.timeout, o.workDir, o.cancelled);
     const ProcessOutput& p = r.process;
     r.unexpectedStderr = unexpectedStderrLines(p.err);
     r.mismatch = parseTractMismatch(p.err);

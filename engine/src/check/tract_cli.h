@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,12 +64,15 @@ struct ProcessOutput {
     int exitCode = -1;      ///< -1 unless it exited normally
     int signal = 0;         ///< the signal that ended it, if any
     bool timedOut = false;  ///< killed (with its process group) at the deadline
+    bool cancelled = false; ///< killed (with its process group) on a cancel
     double seconds = 0;
     std::string out, err; ///< each capped at 16 MiB
 };
+/// `cancelled` is polled while the process runs: true kills it.
 ProcessOutput runProcess(const std::filesystem::path& program, const std::vector<std::string>& args,
                          std::chrono::milliseconds timeout,
-                         const std::filesystem::path& workDir = {});
+                         const std::filesystem::path& workDir = {},
+                         const std::function<bool()>& cancelled = {});
 
 /// stderr lines that fail the check: non-blank lines left after dropping
 /// torch_to_nnef's benign ones ("Ignore unknown extension", the WARN about the
@@ -103,6 +107,8 @@ struct TractCheckOptions {
     /// Use this version instead of asking `tract --version`.
     std::optional<target::SemVer> version;
     std::chrono::milliseconds timeout{std::chrono::minutes(10)};
+    /// Polled while tract runs: true kills it (the result's process says cancelled).
+    std::function<bool()> cancelled;
 };
 
 struct TractCheckResult {

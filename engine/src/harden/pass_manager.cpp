@@ -86,9 +86,16 @@ public:
             ctx_.graph->lint();
         } catch (const Error& e) {
             failed(pass, round, e.message());
-            throw Error(Stage::Harden, e.code(),
-                        fmt::format("hardening pass {} failed: {}", pass.name, e.message()),
-                        e.hint());
+            // The model itself failed on the example inputs (its own `raise`):
+            // that is the model's error, at its line, not the pass's.
+            if (e.code() == ErrorCode::ModelRun)
+                throw;
+            Error wrapped(Stage::Harden, e.code(),
+                          fmt::format("hardening pass {} failed: {}", pass.name, e.message()),
+                          e.hint());
+            for (const auto& d : e.details())
+                wrapped.addDetail(d);
+            throw wrapped;
         } catch (const std::exception& e) {
             const auto* c10e = dynamic_cast<const c10::Error*>(&e);
             std::string what = c10e ? c10e->what_without_backtrace() : e.what();

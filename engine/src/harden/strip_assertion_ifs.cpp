@@ -1,5 +1,6 @@
 #include "harden/strip_assertion_ifs.h"
 
+#include "jit/graph_runner.h"
 #include "harden/graph_utils.h"
 
 #include <fmt/format.h>
@@ -71,10 +72,27 @@ std::string messageOf(const Block* b) {
             return render(n->input(0));
     return {};
 }
+
+// A check that fires on the example inputs is no check to strip: the model
+// refuses these inputs, and an export without it would compute something
+// the model never does. One run of the graph as it is (only when there are
+// checks to strip) raises the model's own error, at its line.
+void refuseFiringChecks(PassContext& ctx, const std::vector<Node*>& ifs) {
+    bool any = false;
+    for (Node* n : ifs)
+        any = any || onlyRaises(n->blocks()[0]) != onlyRaises(n->blocks()[1]);
+    if (!any || !ctx.canRun("checks that fire on the example inputs"))
+        return;
+    std::vector<const torch::jit::Value*> wanted{ctx.graph->outputs().begin(),
+                                                 ctx.graph->outputs().end()};
+    runAndRecord(ctx, wanted);
+}
 } // namespace
 
 void stripAssertionIfs(PassContext& ctx) {
-    for (Node* n : nodesOfKind(ctx.graph->block(), c10::prim::If)) {
+    const auto ifs = nodesOfKind(ctx.graph->block(), c10::prim::If);
+    refuseFiringChecks(ctx, ifs);
+    for (Node* n : ifs) {
         bool thenRaises = onlyRaises(n->blocks()[0]);
         bool elseRaises = onlyRaises(n->blocks()[1]);
         if (thenRaises == elseRaises)

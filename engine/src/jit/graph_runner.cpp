@@ -6,6 +6,7 @@
 #include <torch/csrc/jit/runtime/interpreter.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 
 namespace t2n::jit {
@@ -26,23 +27,71 @@ private:
     std::vector<std::string>* out_;
 };
 
-// The interpreter's message is a TorchScript traceback; its last
-// "...Error: " line says what went wrong.
-std::string lastErrorLine(const std::string& what) {
-    std::string best;
-    size_t pos = 0;
-    while (pos < what.size()) {
-        size_t end = what.find('\n', pos);
-        std::string line = what.substr(pos, end == std::string::npos ? end : end - pos);
-        if (line.find("Error: ") != std::string::npos)
-            best = line;
-        if (end == std::string::npos)
-            break;
+std::vector<std::string_view> linesOf(std::string_view text) {
+    std::vector<std::string_view> out;
+    for (size_t pos = 0; pos <= text.size();) {
+        size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = text.size();
+        out.push_back(text.substr(pos, end - pos));
         pos = end + 1;
     }
-    return best.empty() ? what.substr(0, what.find('\n')) : best;
+    return out;
 }
 
+std::string_view trimmed(std::string_view s) {
+    const auto a = s.find_first_not_of(' ');
+    return a == std::string_view::npos ? std::string_view{} : s.substr(a);
+}
+} // namespace
+
+ModelFailure describeModelFailure(std::string_view what) {
+    ModelFailure out;
+    const auto lines = linesOf(what);
+    // The last "...Error: " line says what went wrong ("builtins.ValueError:
+    // ..." for a `raise` in the model).
+    for (auto line : lines)
+        if (line.find("Error: ") != std::string_view::npos ||
+            line.find("Exception: ") != std::string_view::npos)
+            out.message = std::string(trimmed(line));
+    if (out.message.starts_with("builtins."))
+        out.message.erase(0, 9);
+    if (out.message.empty())
+        out.message = std::string(lines.empty() ? what : lines.front());
+    // Where: the innermost frame of the original code's traceback (the
+    // model's Python source), else of the serialized code's.
+    bool original = what.find("Traceback of TorchScript, original code") != std::string_view::npos;
+    bool inOriginal = false;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string_view line = lines[i];
+        if (line.starts_with("Traceback of TorchScript"))
+            inOriginal = line.find("original code") != std::string_view::npos;
+        if (original != inOriginal)
+            continue;
+        const std::string_view t = trimmed(line);
+        if (t.starts_with("File \"")) {
+            const auto close = t.find('"', 6);
+            const auto at = t.find(", line ", close);
+            if (close == std::string_view::npos || at == std::string_view::npos)
+                continue;
+            out.node.sourceFile = std::string(t.substr(6, close - 6));
+            out.node.sourceLine = 0;
+            for (size_t k = at + 7; k < t.size() && std::isdigit(static_cast<unsigned char>(t[k]));
+                 ++k)
+                out.node.sourceLine = out.node.sourceLine * 10 + (t[k] - '0');
+            out.node.sourceText.clear();
+        }
+        // The statement is the line above the "~~~~ <--- HERE" marker.
+        if (t.starts_with("~") && t.find("<--- HERE") != std::string_view::npos && i > 0)
+            out.node.sourceText = std::string(trimmed(lines[i - 1]));
+    }
+    if (what.find("ops.prim.RaiseException") != std::string_view::npos)
+        out.node.kind = "prim::RaiseException";
+    out.located = out.node.sourceLine > 0;
+    return out;
+}
+
+namespace {
 bool setsAttributes(const torch::jit::Block* block) {
     for (const torch::jit::Node* n : block->nodes()) {
         if (n->kind() == c10::prim::SetAttr)
@@ -197,12 +246,23 @@ Recorded runGraph(const torch::jit::Module* self, torch::jit::Graph& graph,
         stack = runCopy(self, copy, inputs);
     } catch (const std::exception& e) {
         const auto* c10e = dynamic_cast<const c10::Error*>(&e);
-        throw Error(options.stage, ErrorCode::ModelRun,
-                    fmt::format("the model failed on the example inputs: {}",
-                                lastErrorLine(c10e ? c10e->what_without_backtrace() : e.what())),
-                    "check that --input shapes and dtypes are what forward() expects");
+        throw modelRunError(options.stage, "the model failed on the example inputs",
+                            c10e ? c10e->what_without_backtrace() : e.what());
     }
     return out;
+}
+
+Error modelRunError(Stage stage, std::string_view context, std::string_view what) {
+    const ModelFailure f = describeModelFailure(what);
+    const std::string message = fmt::format("{}: {}", context, f.message);
+    const std::string hint =
+        f.node.kind == "prim::RaiseException"
+            ? "the model's own check rejects these inputs: give --input shapes, dtypes or values "
+              "that forward() accepts"
+            : "check that --input shapes and dtypes are what forward() expects";
+    if (f.located)
+        return Error(stage, ErrorCode::ModelRun, message, f.node, hint);
+    return Error(stage, ErrorCode::ModelRun, message, hint);
 }
 
 const torch::jit::Node* firstFailingNode(const torch::jit::Module* self, torch::jit::Graph& graph,

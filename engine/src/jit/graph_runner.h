@@ -10,6 +10,7 @@
 #include <torch/script.h>
 
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -40,6 +41,18 @@ struct RunOptions {
 Recorded runGraph(const torch::jit::Module* self, torch::jit::Graph& graph,
                   const std::vector<at::Tensor>& inputs, const RunOptions& options = {});
 
+/// What a TorchScript interpreter error says, read from its traceback: the
+/// model's own message ("ValueError: input too long") and where it was
+/// raised (the innermost frame of the original Python source when the
+/// archive recorded it, else of the serialized code).
+struct ModelFailure {
+    std::string message;
+    NodeRef node; ///< sourceFile, sourceLine, sourceText; kind for a `raise`
+    bool located = false;
+};
+ModelFailure describeModelFailure(std::string_view what);
+/// Error(stage, ModelRun) "<context>: <the model's message>" at its line.
+Error modelRunError(Stage stage, std::string_view context, std::string_view what);
 /// The first top-level node of `graph` that fails on `inputs` (null when none
 /// does): a bisection over prefixes of the graph, each run with the later
 /// nodes dropped, so about log2(nodes) runs. Only for naming the node a

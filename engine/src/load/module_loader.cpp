@@ -4,6 +4,7 @@
 #include "load/example_values.h"
 
 #include "t2n/error.h"
+#include "util/memory_limits.h"
 
 #include <ATen/Context.h>
 #include <fmt/format.h>
@@ -108,6 +109,10 @@ std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, u
             out.push_back(readExampleValues(s));
             continue;
         }
+        // Values are made as f64 (inline), f32 or i64 (random) and converted:
+        // room for those first.
+        util::checkedTensorBytes(s.shape, s.dtype, Stage::Load, fmt::format("input '{}'", s.name),
+                                 !s.values.empty() ? 8 : isFloat(s.dtype) ? 4 : 8);
         if (!s.values.empty()) {
             out.push_back(inlineValues(s));
             continue;

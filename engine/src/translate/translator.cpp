@@ -157,7 +157,12 @@ inputSymbols(const ir::Graph& g, const std::vector<std::string>& names, const Ex
                             fmt::format("dynamic axis {} of '{}' is out of range (rank {})", d.axis,
                                         d.tensor, rank),
                             "axes count from 0; negative axes count from the end");
-            out[i][static_cast<int>(axis)] = d.symbol;
+            auto [at, fresh] = out[i].emplace(static_cast<int>(axis), d.symbol);
+            if (!fresh && at->second != d.symbol) // "x:0=B" and "x:-4=N" on a rank-4 input
+                throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                            fmt::format("axis {} of '{}' is made dynamic twice, as {} and as {}",
+                                        axis, d.tensor, at->second, d.symbol),
+                            "give each axis one symbol");
             found = true;
         }
         if (!found)

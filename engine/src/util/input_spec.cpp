@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -52,10 +53,15 @@ std::vector<double> parseValues(std::string_view spec, std::string_view text, DT
     return out;
 }
 
+// Saturates instead of overflowing: a shape too large for memory is refused
+// later, with its number (util/memory_limits.h).
 int64_t elementCount(const std::vector<int64_t>& shape) {
     int64_t n = 1;
-    for (int64_t d : shape)
+    for (int64_t d : shape) {
+        if (d != 0 && n > INT64_MAX / d)
+            return INT64_MAX;
         n *= d;
+    }
     return n;
 }
 
@@ -98,7 +104,9 @@ InputSpec InputSpec::parse(std::string_view text) {
     if (spec.name.empty())
         throw usage(whole, "the name is empty");
     std::string_view shape = parts[1];
-    if (!shape.empty() && shape != "scalar") {
+    if (shape.empty())
+        throw usage(whole, "the shape is empty (write 'scalar' for a 0-d tensor)");
+    if (shape != "scalar") {
         for (auto dim : util::split(shape, 'x')) {
             auto v = util::parseInt<int64_t>(dim);
             if (!v || *v < 0)

@@ -83,8 +83,9 @@ TargetSpec TargetSpec::parse(std::string_view text) {
             v.remove_prefix(1);
         auto parts = util::split(v, '.');
         bool ok = parts.size() == 3;
-        for (auto p : parts)
-            ok = ok && util::parseInt<int>(p).has_value();
+        for (auto p : parts) // digits only: "-1" is no version part
+            ok = ok && !p.empty() && p.find_first_not_of("0123456789") == std::string_view::npos &&
+                 util::parseInt<int>(p).has_value();
         if (!ok)
             throw Error(Stage::Load, ErrorCode::Usage,
                         fmt::format("bad tract version '{}'", text.substr(at + 1)),

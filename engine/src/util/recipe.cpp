@@ -1,11 +1,13 @@
 #include "t2n/recipe.h"
 
 #include "t2n/error.h"
+#include "t2n/outputs.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -67,7 +69,18 @@ int64_t integer(const Json& j, const std::string& path) {
     if (!j.is_number_integer())
         throw bad(path, fmt::format("is {}, expected an integer", typeName(j)),
                   "write a whole number without quotes");
+    if (j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+        throw bad(path, fmt::format("is {}, more than a 64-bit integer holds", j.dump()),
+                  "write a smaller number");
     return j.get<int64_t>();
+}
+// A count or a size: an integer from 0 to `max`.
+int64_t counted(const Json& j, const std::string& path, int64_t max) {
+    const int64_t v = integer(j, path);
+    if (v < 0 || v > max)
+        throw bad(path, fmt::format("is {}, expected an integer from 0 to {}", v, max),
+                  "sizes and counts are never negative");
+    return v;
 }
 const Json& array(const Json& j, const std::string& path) {
     if (!j.is_array())
@@ -113,7 +126,7 @@ InputSpec inputFrom(const Json& j, const std::string& path) {
     o.field("shape", [&](const Json& v, const std::string& p) {
         size_t i = 0;
         for (const auto& d : array(v, p))
-            s.shape.push_back(integer(d, fmt::format("{}[{}]", p, i++)));
+            s.shape.push_back(counted(d, fmt::format("{}[{}]", p, i++), INT64_MAX));
     });
     o.field("dtype", [&](const Json& v, const std::string& p) {
         auto dt = parseDType(str(v, p));
@@ -164,11 +177,11 @@ void hardenFrom(const Json& j, const std::string& path, harden::HardenOptions& h
         if (v.is_null())
             h.rewriteLimit.reset();
         else
-            h.rewriteLimit = integer(v, p);
+            h.rewriteLimit = counted(v, p, INT64_MAX);
     });
     o.field("snapshots", [&](const Json& v, const std::string& p) { h.snapshots = boolean(v, p); });
     o.field("max_rounds", [&](const Json& v, const std::string& p) {
-        h.maxRounds = static_cast<int>(integer(v, p));
+        h.maxRounds = static_cast<int>(counted(v, p, 1 << 20));
     });
     o.done();
 }
@@ -250,7 +263,10 @@ ExportRecipe recipeFromJson(std::string_view text) {
             Object a(e, at);
             a.field("tensor", [&](const Json& x, const std::string& q) { d.tensor = str(x, q); });
             a.field("axis", [&](const Json& x, const std::string& q) {
-                d.axis = static_cast<int>(integer(x, q));
+                const int64_t axis = integer(x, q);
+                if (axis < -64 || axis > 64)
+                    throw bad(q, fmt::format("is {}", axis), "an axis of a tensor of rank <= 64");
+                d.axis = static_cast<int>(axis);
             });
             a.field("symbol", [&](const Json& x, const std::string& q) { d.symbol = str(x, q); });
             a.done();
@@ -342,12 +358,11 @@ ExportRecipe loadRecipe(const std::filesystem::path& file) {
 }
 
 void saveRecipe(const std::filesystem::path& file, const ExportRecipe& recipe) {
-    std::ofstream out(file, std::ios::binary);
-    out << toJson(recipe) << "\n";
-    if (!out)
-        throw Error(Stage::Write, ErrorCode::OutputPath,
-                    fmt::format("cannot write the recipe '{}'", file.string()),
-                    "check that the folder exists and is writable");
+    // The write protocol of t2n/outputs.h: an old recipe is replaced whole or not at all.
+    checkDestination(file, Stage::Write, "recipe", {recipe.model});
+    PendingOutputs pending;
+    pending.addText(file, toJson(recipe) + "\n", Stage::Write, "recipe");
+    pending.publish();
 }
 
 } // namespace t2n

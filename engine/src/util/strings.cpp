@@ -16,6 +16,13 @@ std::vector<std::string_view> split(std::string_view text, char sep) {
     }
 }
 
+std::string_view trim(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return {};
+    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
     std::string out;
     for (size_t i = 0; i < parts.size(); ++i) {

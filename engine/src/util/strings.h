@@ -11,6 +11,8 @@
 namespace t2n::util {
 
 std::vector<std::string_view> split(std::string_view text, char sep);
+/// `text` without leading and trailing spaces, tabs and newlines.
+std::string_view trim(std::string_view text);
 
 template <typename Int> std::optional<Int> parseInt(std::string_view s) {
     Int v{};

@@ -10,6 +10,7 @@
 #include "t2n/recipe.h"
 
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -101,7 +102,11 @@ private Q_SLOTS:
         QCOMPARE(cli.exitCode, 4);
         const QStringList open = studioCommandOf(cli);
         QVERIFY2(!open.isEmpty(), qPrintable(cli.err));
-        QCOMPARE(open.first(), out + QStringLiteral(".recipe.json"));
+        // The recipe waits in t2n's state folder, not beside the target.
+        QCOMPARE(
+            QString::fromStdString(t2n::loadRecipe(open.first().toStdString()).output.string()),
+            out);
+        QVERIFY(!std::filesystem::exists(dir / "refused.nnef.tgz.recipe.json"));
 
         const QString shots = QString::fromStdString((dir / "shots").string());
         const auto r =
@@ -204,6 +209,49 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(t2n::loadRecipe(fromStudio.toStdString()) ==
                 t2n::loadRecipe(fromCli.toStdString()));
+        std::filesystem::remove_all(dir);
+    }
+
+    // Issue 12, defect 7: a model that cannot be opened left the tour waiting
+    // in a modal dialog forever under the offscreen platform. The failure is
+    // now shown in the window, written out with the other views, and the run
+    // ends with t2n's exit code and the engine's message.
+    void tourOnABadModelEndsNonZero_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("missing") << QStringLiteral("missing");
+        QTest::newRow("random bytes") << QStringLiteral("random");
+        QTest::newRow("truncated") << QStringLiteral("truncated");
+    }
+    void tourOnABadModelEndsNonZero() {
+        QFETCH(QString, kind);
+        const auto dir = t2n::test::freshDir(QStringLiteral("ui-screenshots-bad"));
+        const auto model = dir / "model.pt";
+        const auto sample = t2n::test::sourceDir() / "resources" / "sample" / "sample_cnn.pt";
+        if (kind == QStringLiteral("random")) {
+            QFile f(QString::fromStdString(model.string()));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(4096, '\x5a'));
+        } else if (kind == QStringLiteral("truncated")) {
+            QFile in(QString::fromStdString(sample.string()));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const QByteArray bytes = in.readAll();
+            QFile f(QString::fromStdString(model.string()));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes.left(bytes.size() / 2));
+        }
+        const auto shots = dir / "shots";
+        const auto r =
+            t2n::test::run(QStringLiteral(T2N_STUDIO_BINARY),
+                           {QStringLiteral("--screenshot"), QString::fromStdString(shots.string()),
+                            QString::fromStdString(model.string()), QStringLiteral("--input"),
+                            QStringLiteral("image:1x3x32x32:f32")},
+                           120000);
+        QVERIFY2(!r.timedOut, "the studio hung");
+        QVERIFY2(r.exitCode == 3, qPrintable(r.out + r.err)); // t2n's code for a bad model file
+        QVERIFY2(r.err.contains(QStringLiteral("[load]")), qPrintable(r.err));
+        QImage img(QString::fromStdString((shots / "04-validation-result.png").string()));
+        QVERIFY2(!img.isNull(), qPrintable(r.out + r.err));
+        QVERIFY(distinctColours(img) > 20);
         std::filesystem::remove_all(dir);
     }
 };

@@ -1,0 +1,285 @@
+// The write protocol of t2n/outputs.h: destinations checked up front,
+// results staged under sibling names, renamed into place together at the end
+// (with the replaced ones restored when a later rename fails), stale
+// temporaries of killed runs cleared.
+#include "t2n/outputs.h"
+
+#include "archive/sibling_path.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace t2n {
+
+namespace {
+
+std::string errnoText(int err) {
+    return std::strerror(err);
+}
+
+[[noreturn]] void refuse(Stage stage, std::string_view what, const fs::path& path,
+                         const std::string& why, std::string hint = {}) {
+    if (hint.empty())
+        hint = "check that the directory exists, is writable and has free space, or choose "
+               "another path";
+    throw Error(stage, ErrorCode::OutputPath,
+                fmt::format("cannot write the {} '{}': {}", what, path.string(), why),
+                std::move(hint));
+}
+
+fs::path withParent(const fs::path& p) {
+    return p.has_parent_path() ? p : fs::path(".") / p;
+}
+
+bool processAlive(pid_t pid) {
+    return pid == ::getpid() || ::kill(pid, 0) == 0 || errno == EPERM;
+}
+
+// A temporary named before names recorded their process: assume it is left
+// over once nobody has touched it for an hour.
+bool oldEnough(const fs::path& p) {
+    std::error_code ec;
+    const auto t = fs::last_write_time(p, ec);
+    return !ec && fs::file_time_type::clock::now() - t > std::chrono::hours(1);
+}
+
+// `inner` is `outer` itself or lies inside the folder `outer`.
+bool within(const fs::path& inner, const fs::path& outer) {
+    std::error_code ec;
+    const fs::path a = fs::weakly_canonical(fs::absolute(inner, ec), ec);
+    const fs::path b = fs::weakly_canonical(fs::absolute(outer, ec), ec);
+    if (ec)
+        return false;
+    auto ai = a.begin();
+    for (auto bi = b.begin(); bi != b.end(); ++bi, ++ai)
+        if (ai == a.end() || *ai != *bi)
+            return false;
+    return true;
+}
+
+} // namespace
+
+void removeStaleTemporaries(const fs::path& destination) {
+    const fs::path dest = withParent(destination);
+    const std::string name = dest.filename().string();
+    if (name.empty())
+        return;
+    std::error_code ec;
+    std::vector<std::pair<fs::path, archive::SiblingName>> stale;
+    for (const auto& e : fs::directory_iterator(dest.parent_path(), ec)) {
+        auto parsed = archive::parseSiblingName(e.path().filename().string(), name);
+        if (!parsed)
+            continue;
+        const bool dead = parsed->pid ? !processAlive(*parsed->pid) : oldEnough(e.path());
+        if (dead)
+            stale.emplace_back(e.path(), *parsed);
+    }
+    for (const auto& [path, sibling] : stale) {
+        // A run killed between moving the old folder aside and putting the new
+        // one in place: the old folder is the user's, put it back.
+        if (sibling.kind == "old" && !fs::exists(fs::symlink_status(dest, ec)) &&
+            ::rename(path.c_str(), dest.c_str()) == 0)
+            continue;
+        fs::remove_all(path, ec);
+    }
+}
+
+void checkDestination(const fs::path& path, Stage stage, std::string_view what,
+                      const std::vector<fs::path>& protect, bool folder) {
+    if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
+        refuse(stage, what, path, "the path has no file name", "give a file name");
+    const fs::path dest = withParent(path);
+    const fs::path dir = dest.parent_path();
+    std::error_code ec;
+    const auto dirStatus = fs::status(dir, ec);
+    if (!fs::exists(dirStatus))
+        refuse(stage, what, path, fmt::format("the directory '{}' does not exist", dir.string()),
+               "create the directory first, or choose another path");
+    if (!fs::is_directory(dirStatus))
+        refuse(stage, what, path, fmt::format("'{}' is not a directory", dir.string()),
+               "choose a path inside a directory");
+    const auto status = fs::status(dest, ec);
+    if (!folder && fs::is_directory(status))
+        refuse(stage, what, path, "a directory of that name exists",
+               "remove it, or choose another path");
+    for (const auto& p : protect) {
+        if (p.empty())
+            continue;
+        // The same file (any name, hard or symbolic link), or the same path
+        // when it does not exist yet (two outputs of one run).
+        const bool same = fs::exists(p, ec) ? fs::equivalent(dest, p, ec)
+                                            : fs::absolute(dest, ec).lexically_normal() ==
+                                                  fs::absolute(p, ec).lexically_normal();
+        if (same || (folder && within(p, dest)))
+            refuse(stage, what, path,
+                   fmt::format("it {} '{}', which this run also {}",
+                               same ? "is the same path as" : "holds", p.string(),
+                               fs::exists(p, ec) ? "reads or writes" : "writes"),
+                   "choose another path: t2n never overwrites what it reads, and writes each "
+                   "result to its own path");
+    }
+    // Can a file be created there? (write permission, read-only file system)
+    const fs::path probe = archive::siblingPath(dest, "probe");
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        refuse(stage, what, path,
+               fmt::format("cannot create files in '{}': {}", dir.string(), errnoText(errno)));
+    ::close(fd);
+    ::unlink(probe.c_str());
+    removeStaleTemporaries(dest);
+}
+
+struct PendingOutputs::Impl {
+    struct Entry {
+        fs::path temp, dest;
+        bool folder = false;
+        Stage stage = Stage::Write;
+        fs::path backup;     ///< the replaced destination, while publishing
+        bool hadOld = false; ///< something was at dest before
+    };
+    std::vector<Entry> entries;
+
+    void install(Entry& e);
+    void rollback(Entry& e) noexcept;
+};
+
+void PendingOutputs::Impl::install(Entry& e) {
+    std::error_code ec;
+    const auto old = fs::symlink_status(e.dest, ec);
+    e.hadOld = fs::exists(old);
+    if (e.hadOld) {
+        e.backup = archive::siblingPath(e.dest, "old");
+        if (!e.folder && fs::is_regular_file(old)) {
+            // A second name for the old file: the rename below replaces it
+            // atomically, and a rollback can still put it back.
+            if (::link(e.dest.c_str(), e.backup.c_str()) != 0)
+                e.backup.clear();
+        } else if (::rename(e.dest.c_str(), e.backup.c_str()) != 0) {
+            const int err = errno;
+            e.backup.clear();
+            refuse(e.stage, "result", e.dest,
+                   fmt::format("cannot move the existing one aside: {}", errnoText(err)));
+        }
+    }
+    if (::rename(e.temp.c_str(), e.dest.c_str()) != 0) {
+        const int err = errno;
+        if (!e.backup.empty()) {
+            if (e.folder || !fs::is_regular_file(old))
+                ::rename(e.backup.c_str(), e.dest.c_str());
+            else
+                ::unlink(e.backup.c_str());
+            e.backup.clear();
+        }
+        refuse(e.stage, "result", e.dest,
+               fmt::format("cannot move the finished result into place: {}", errnoText(err)));
+    }
+    e.temp.clear();
+}
+
+void PendingOutputs::Impl::rollback(Entry& e) noexcept {
+    std::error_code ec;
+    if (!e.backup.empty()) {
+        if (fs::is_directory(fs::symlink_status(e.backup, ec)))
+            fs::remove_all(e.dest, ec);
+        ::rename(e.backup.c_str(), e.dest.c_str());
+        e.backup.clear();
+    } else if (!e.hadOld) {
+        fs::remove_all(e.dest, ec);
+    }
+}
+
+PendingOutputs::PendingOutputs() : d(std::make_unique<Impl>()) {}
+
+PendingOutputs::~PendingOutputs() {
+    discard();
+}
+
+void PendingOutputs::addText(const fs::path& path, std::string_view text, Stage stage,
+                             std::string_view what) {
+    const fs::path dest = withParent(path);
+    const fs::path temp = archive::siblingPath(dest, "tmp");
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0)
+        refuse(stage, what, path,
+               fmt::format("cannot create a file in '{}': {}", dest.parent_path().string(),
+                           errnoText(errno)));
+    int err = 0;
+    for (size_t done = 0; done < text.size() && err == 0;) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno != EINTR)
+            err = errno;
+        else if (n > 0)
+            done += static_cast<size_t>(n);
+    }
+    if (err == 0 && ::fsync(fd) != 0)
+        err = errno;
+    if (::close(fd) != 0 && err == 0)
+        err = errno;
+    if (err != 0) {
+        ::unlink(temp.c_str());
+        refuse(stage, what, path, errnoText(err));
+    }
+    d->entries.push_back({temp, dest, false, stage, {}, false});
+}
+
+void PendingOutputs::adopt(const fs::path& temporary, const fs::path& destination, bool folder,
+                           Stage stage) {
+    d->entries.push_back({temporary, withParent(destination), folder, stage, {}, false});
+}
+
+void PendingOutputs::splice(PendingOutputs& other) {
+    for (auto& e : other.d->entries)
+        d->entries.push_back(std::move(e));
+    other.d->entries.clear();
+}
+
+std::vector<fs::path> PendingOutputs::temporaries() const {
+    std::vector<fs::path> out;
+    for (const auto& e : d->entries)
+        out.push_back(e.temp);
+    return out;
+}
+
+std::vector<fs::path> PendingOutputs::destinations() const {
+    std::vector<fs::path> out;
+    for (const auto& e : d->entries)
+        out.push_back(e.dest);
+    return out;
+}
+
+void PendingOutputs::publish() {
+    size_t k = 0;
+    try {
+        for (; k < d->entries.size(); ++k)
+            d->install(d->entries[k]);
+    } catch (...) {
+        while (k-- > 0)
+            d->rollback(d->entries[k]);
+        discard();
+        throw;
+    }
+    std::error_code ec;
+    for (auto& e : d->entries)
+        if (!e.backup.empty())
+            fs::remove_all(e.backup, ec);
+    d->entries.clear();
+}
+
+void PendingOutputs::discard() noexcept {
+    std::error_code ec;
+    for (auto& e : d->entries)
+        if (!e.temp.empty())
+            fs::remove_all(e.temp, ec);
+    d->entries.clear();
+}
+
+} // namespace t2n

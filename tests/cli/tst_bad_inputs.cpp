@@ -1,0 +1,636 @@
+// The bad-input suite (issue 12): what a hostile but ordinary user hands to
+// the command line, case by case, against the real binary. Every case
+// asserts the exit code, that the error names its stage ("[write]") and the
+// node when there is one, and that the case's folder is exactly as it was
+// before: a pre-existing archive at the export's destination (bytes t2n
+// never writes), report and recipe keep their bytes, nothing is added (no
+// temporary, no partial archive, no check work folder: TMPDIR points into
+// the folder) and nothing is removed.
+#include "suite_macros.h"
+#include "support.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <fstream>
+#include <functional>
+#include <map>
+
+#include <csignal>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace t2n::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Bytes no export writes: the user's earlier work at every destination.
+const std::string kSentinel = "the user's earlier archive: t2n must never replace these bytes\n";
+
+using Setup = std::function<void(const fs::path& dir)>;
+
+struct BadCase {
+    QString name;
+    QStringList args; ///< {dir}, {model}, {out}, {fx} (fixtures) are replaced
+    int code = 0;
+    QString stage;   ///< the error names it as "[stage]"
+    QString message; ///< a part of the message
+    QString node;    ///< where the error is located, when it is ("" when not)
+    Setup setup;
+    QString stdoutMode; ///< "closed" or "full" (/dev/full), else a pipe
+};
+
+void writeFile(const fs::path& p, const std::string& bytes) {
+    std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+std::string readFile(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A .npy as NumPy writes it (version 1, header padded to 64 bytes).
+std::string npy(const std::string& descr, const std::string& shape, const std::string& data) {
+    std::string header =
+        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    while ((header.size() + 11) % 64)
+        header += ' ';
+    header += '\n';
+    std::string out = "\x93NUMPY\x01";
+    out += '\0';
+    out += static_cast<char>(header.size() & 0xff);
+    out += static_cast<char>(header.size() >> 8);
+    return out + header + data;
+}
+
+std::string recipe(const std::string& extra) {
+    return "{\"t2n_recipe\": 1, \"model\": \"model.pt\", \"output\": \"out.nnef.tgz\", "
+           "\"inputs\": [{\"name\": \"image\", \"shape\": [1, 3, 32, 32], \"dtype\": \"f32\"}]" +
+           extra + "}";
+}
+
+Setup file(const std::string& name, const std::string& bytes) {
+    return [=](const fs::path& dir) { writeFile(dir / name, bytes); };
+}
+
+// A tract that reports a mismatch (after `sleep` seconds).
+Setup fakeTract(int sleep = 0) {
+    return [=](const fs::path& dir) {
+        writeFile(dir / "tract",
+                  "#!/bin/sh\n"
+                  "if [ \"$1\" = --version ]; then echo 'tract 0.21.13'; exit 0; fi\n"
+                  "sleep " +
+                      std::to_string(sleep) +
+                      "\n"
+                      "echo 'ERROR Mismatch between outputs' >&2\n"
+                      "exit 1\n");
+        ::chmod((dir / "tract").c_str(), 0755);
+    };
+}
+
+const QStringList kImage{"--input", "image:1x3x32x32:f32"};
+
+QStringList exportArgs(const QStringList& more, const QStringList& inputs = kImage) {
+    return QStringList{"export", "{model}"} + inputs + QStringList{"-o", "{out}"} + more;
+}
+
+std::vector<BadCase> makeCases() {
+    std::vector<BadCase> c;
+    auto add = [&](QString name, QStringList args, int code, QString stage, QString message,
+                   QString node = {}, Setup setup = {}, QString stdoutMode = {}) {
+        c.push_back({name, args, code, stage, message, node, setup, stdoutMode});
+    };
+    const QStringList none;
+
+    // --- the model file (exit 3, stage load)
+    add("model missing",
+        {"export", "{dir}/nope.pt", "--input", "image:1x3x32x32:f32", "-o", "{out}"}, 3, "load",
+        "does not exist");
+    add("model is a folder", exportArgs({}), 3, "load", "is a directory", {},
+        [](const fs::path& d) {
+            fs::remove(d / "model.pt");
+            fs::create_directory(d / "model.pt");
+        });
+    add("model empty", exportArgs({}), 3, "load", "not a TorchScript archive", {},
+        file("model.pt", ""));
+    add("model random bytes", exportArgs({}), 3, "load", "not a TorchScript archive", {},
+        file("model.pt", std::string(4096, '\x5a')));
+    add("model truncated", exportArgs({}), 3, "load", "not a TorchScript archive", {},
+        [](const fs::path& d) {
+            std::string bytes = readFile(d / "model.pt");
+            writeFile(d / "model.pt", bytes.substr(0, bytes.size() / 2));
+        });
+    add("model corrupted inside", exportArgs({}), 3, "load", "not a TorchScript archive", {},
+        [](const fs::path& d) {
+            std::string bytes = readFile(d / "model.pt");
+            for (size_t i = bytes.size() / 4; i < bytes.size() * 3 / 4; ++i)
+                bytes[i] = static_cast<char>(i * 131);
+            writeFile(d / "model.pt", bytes);
+        });
+    add("model is /dev/null",
+        {"export", "/dev/null", "--input", "image:1x3x32x32:f32", "-o", "{out}"}, 3, "load",
+        "not a TorchScript archive");
+    add("model is a state_dict pickle",
+        {"export", "{fx}/err_not_torchscript.pt", "--input", "x:1x4:f32", "-o", "{out}"}, 3, "load",
+        "state_dict");
+    add("model is garbage",
+        {"export", "{fx}/err_garbage.pt", "--input", "x:1x4:f32", "-o", "{out}"}, 3, "load",
+        "not a TorchScript archive");
+    add("model is an NNEF archive",
+        {"export", "{out}", "--input", "image:1x3x32x32:f32", "-o", "{dir}/other.nnef.tgz"}, 3,
+        "load", "not a TorchScript archive");
+
+    // --- --input specs (exit 2, stage load)
+    add("input shape not a number", exportArgs({}, {"--input", "image:1xAx32x32:f32"}), 2, "load",
+        "bad input spec");
+    add("input unknown dtype", exportArgs({}, {"--input", "image:1x3x32x32:f31"}), 2, "load",
+        "unknown dtype 'f31'");
+    add("input empty shape", exportArgs({}, {"--input", "image::f32"}), 2, "load",
+        "the shape is empty");
+    add("input negative dimension", exportArgs({}, {"--input", "image:1x-3x32x32:f32"}), 2, "load",
+        "not a dimension");
+    add("input shape overflows", exportArgs({}, {"--input", "image:99999999999x99999999999x9:f32"}),
+        2, "load", "more elements than a 64-bit count");
+    add("input larger than memory", exportArgs({}, {"--input", "image:100000x100000x100000:f32"}),
+        2, "load", "4000000000000000 bytes");
+    add("input four fields", exportArgs({}, {"--input", "image:1x3:f32:x"}), 2, "load",
+        "two or three");
+    add("input empty name", exportArgs({}, {"--input", ":1x3x32x32:f32"}), 2, "load",
+        "the name is empty");
+    add("input missing", exportArgs({}, none), 2, "trace", "takes 1 tensor argument");
+    add("input twice", exportArgs({}, {"--input", "image:1x3x32x32:f32", "--input", "b:1:f32"}), 2,
+        "trace", "2 --input spec(s)");
+    add("values file missing", exportArgs({}, {"--input", "image=@{dir}/nope.npy"}), 2, "load",
+        "cannot be read");
+    add("values file not npy", exportArgs({}, {"--input", "image=@{dir}/v.npy"}), 2, "load",
+        "no \\x93NUMPY magic", {}, file("v.npy", "not numpy at all"));
+    add("npy header claims 120 GB", exportArgs({}, {"--input", "image=@{dir}/v.npy"}), 2, "load",
+        "120000000000 bytes", {}, file("v.npy", npy("<f4", "(30000000000,)", "abcd")));
+    add("npy negative dimension", exportArgs({}, {"--input", "image=@{dir}/v.npy"}), 2, "load",
+        "not a non-negative integer", {}, file("v.npy", npy("<f4", "(-1, 3)", "")));
+    add("npy big-endian", exportArgs({}, {"--input", "image=@{dir}/v.npy"}), 2, "load", "'>f4'", {},
+        file("v.npy", npy(">f4", "(1,)", "abcd")));
+    add("npy object dtype", exportArgs({}, {"--input", "image=@{dir}/v.npy"}), 2, "load", "'|O'",
+        {}, file("v.npy", npy("|O", "(1,)", "abcdefgh")));
+    add("npy truncated data", exportArgs({}, {"--input", "image=@{dir}/v.npy"}), 2, "load",
+        "need 12288", {}, file("v.npy", npy("<f4", "(1, 3, 32, 32)", std::string(100, 'x'))));
+    add("npy fortran order", exportArgs({}, {"--input", "image=@{dir}/v.npy"}), 2, "load",
+        "Fortran order", {}, [](const fs::path& d) {
+            std::string b = npy("<f4", "(1,)", "abcd");
+            b.replace(b.find("False"), 5, "True ");
+            writeFile(d / "v.npy", b);
+        });
+    add("npz not a zip", exportArgs({}, {"--input", "image=@{dir}/v.npz"}), 2, "load",
+        "not a readable .npz", {}, file("v.npz", std::string(300, '\x07')));
+    add("npz truncated zip", exportArgs({}, {"--input", "image=@{dir}/v.npz"}), 2, "load",
+        "not a readable .npz", {}, file("v.npz", std::string("PK\x03\x04\x14\x00\x00\x00", 8)));
+    add("npz member missing", exportArgs({}, {"--input", "image=@{fx}/naming_blocks.io.npz#nope"}),
+        2, "load", "no member 'nope'");
+    add("values unknown file type", exportArgs({}, {"--input", "image=@{dir}/v.txt"}), 2, "load",
+        "unknown file type", {}, file("v.txt", "1 2 3"));
+    add("values .pt not a tensor", exportArgs({}, {"--input", "image=@{dir}/model.pt"}), 2, "load",
+        "cannot take the example values");
+    add("values of the wrong shape", exportArgs({}, {"--input", "image=@{dir}/v.npy"}), 6, "",
+        "the model failed on the example inputs", {},
+        file("v.npy", npy("<f4", "(2, 2)", std::string(16, '\0'))));
+    add("input of the wrong dtype", exportArgs({}, {"--input", "image:1x3x32x32:i64"}), 6, "",
+        "the model failed on the example inputs");
+    add("input of the wrong rank", exportArgs({}, {"--input", "image:1x3:f32"}), 6, "",
+        "the model failed on the example inputs");
+    add("zero-size batch", exportArgs({}, {"--input", "image:0x3x32x32:f32"}), 2, "load",
+        "zero-size");
+
+    // --- options (exit 2 or 7)
+    add("tolerance unknown", exportArgs({"--tolerance", "bogus"}), 2, "check", "bad tolerance");
+    add("tolerance custom count", exportArgs({"--tolerance", "custom:1,2"}), 2, "check",
+        "bad tolerance");
+    add("tolerance negative", exportArgs({"--tolerance", "custom:-1,0,0"}), 2, "check",
+        "must be a finite number >= 0");
+    add("tolerance bad with --no-check", exportArgs({"--no-check", "--tolerance", "x"}), 2, "check",
+        "bad tolerance");
+    add("compression 10", exportArgs({"--compression", "10"}), 2, "load", "bad compression level");
+    add("compression word", exportArgs({"--compression", "fast"}), 2, "load",
+        "bad compression level");
+    add("naming unknown", exportArgs({"--naming", "pretty"}), 2, "load", "unknown naming");
+    add("log level unknown", exportArgs({"--log-level", "loud"}), 2, "load", "unknown log level");
+    add("target negative version", exportArgs({"--target", "tract@-1.0.0"}), 2, "load",
+        "bad tract version '-1.0.0'");
+    add("target two-part version", exportArgs({"--target", "tract@1.2"}), 2, "load",
+        "bad tract version");
+    add("target unknown", exportArgs({"--target", "onnx"}), 2, "load", "unknown target 'onnx'");
+    add("target khronos 2", exportArgs({"--target", "khronos@2.0"}), 2, "load",
+        "Khronos NNEF 1.0.5 only");
+    add("seed negative", exportArgs({"--seed", "-1"}), 2, "load", "not a non-negative integer");
+    add("seed word", exportArgs({"--seed", "abc"}), 2, "load", "abc");
+    add("dynamic axis given twice",
+        exportArgs({"--dynamic-axis", "image:0=B", "--dynamic-axis", "image:0=N"}), 7, "load",
+        "given twice");
+    add("dynamic axis twice negative",
+        exportArgs({"--dynamic-axis", "image:0=B", "--dynamic-axis", "image:-4=N"}), 7, "translate",
+        "made dynamic twice");
+    add("dynamic axis syntax", exportArgs({"--dynamic-axis", "image0=B"}), 2, "load",
+        "bad dynamic axis");
+    add("dynamic axis unknown input", exportArgs({"--dynamic-axis", "nope:0=B"}), 7, "translate",
+        "which is not an input");
+    add("dynamic axis out of range", exportArgs({"--dynamic-axis", "image:9=B"}), 7, "translate",
+        "out of range");
+    add("property without =", exportArgs({"--property", "novalue"}), 2, "load", "bad property");
+    add("extension with ;", exportArgs({"--extension", "tract_assert B; x"}), 2, "translate",
+        "not one extension line");
+    add("input names too many", exportArgs({"--input-name", "a", "--input-name", "b"}), 7,
+        "translate", "2 input names given for 1 graph inputs");
+    add("output names too many", exportArgs({"--output-name", "y", "--output-name", "z"}), 7,
+        "translate", "2 output names given but the model has 1 outputs");
+    add("output named like input", exportArgs({"--output-name", "image"}), 7, "", "image");
+    add("unknown flag", exportArgs({"--frobnicate"}), 2, "load", "frobnicate");
+    add("khronos with dynamic axis",
+        exportArgs({"--target", "khronos", "--dynamic-axis", "image:0=B"}), 7, "", "dynamic");
+    add("khronos with property", exportArgs({"--target", "khronos", "--property", "k=v"}), 7, "",
+        "propert");
+
+    // --- the artifact's path (exit 5, stage write)
+    add("output suffix .onnx",
+        {"export", "{model}", "--input", "image:1x3x32x32:f32", "-o", "{dir}/out.onnx"}, 5, "write",
+        ".onnx");
+    add("output folder missing",
+        {"export", "{model}", "--input", "image:1x3x32x32:f32", "-o", "{dir}/nope/out.nnef.tgz"}, 5,
+        "write", "does not exist");
+    add("output parent is a file",
+        {"export", "{model}", "--input", "image:1x3x32x32:f32", "-o",
+         "{dir}/model.pt/out.nnef.tgz"},
+        5, "write", "is not a directory");
+    add("output is a folder",
+        {"export", "{model}", "--input", "image:1x3x32x32:f32", "-o", "{dir}/dir.nnef.tgz"}, 5,
+        "write", "a directory of that name", {},
+        [](const fs::path& d) { fs::create_directory(d / "dir.nnef.tgz"); });
+    add("output is the model",
+        {"export", "{dir}/m.nnef.tgz", "--input", "image:1x3x32x32:f32", "-o", "{dir}/m.nnef.tgz"},
+        5, "write", "is the same path as", {},
+        [](const fs::path& d) { fs::rename(d / "model.pt", d / "m.nnef.tgz"); });
+    add("output hard link to the model",
+        {"export", "{model}", "--input", "image:1x3x32x32:f32", "-o", "{dir}/link.nnef.tar"}, 5,
+        "write", "is the same path as", {},
+        [](const fs::path& d) { fs::create_hard_link(d / "model.pt", d / "link.nnef.tar"); });
+    add("output symlink to the model",
+        {"export", "{model}", "--input", "image:1x3x32x32:f32", "-o", "{dir}/sym.nnef.tgz"}, 5,
+        "write", "is the same path as", {},
+        [](const fs::path& d) { fs::create_symlink(d / "model.pt", d / "sym.nnef.tgz"); });
+    add("output folder holds the model",
+        {"export", "{dir}/f.nnef/model.pt", "--input", "image:1x3x32x32:f32", "--compression",
+         "none", "-o", "{dir}/f.nnef"},
+        5, "write", "holds", {}, [](const fs::path& d) {
+            fs::create_directory(d / "f.nnef");
+            writeFile(d / "f.nnef" / "graph.nnef", kSentinel);
+            fs::rename(d / "model.pt", d / "f.nnef" / "model.pt");
+        });
+    add("output folder not an artifact",
+        {"export", "{model}", "--input", "image:1x3x32x32:f32", "--compression", "none", "-o",
+         "{dir}/keep.nnef"},
+        5, "write", "holds no graph.nnef", {}, [](const fs::path& d) {
+            fs::create_directory(d / "keep.nnef");
+            writeFile(d / "keep.nnef" / "notes.txt", kSentinel);
+        });
+    add("output on a read-only file system",
+        {"export", "{model}", "--input", "image:1x3x32x32:f32", "-o", "/proc/out.nnef.tgz"}, 5,
+        "write", "cannot create files in '/proc'");
+    add("output missing", {"export", "{model}", "--input", "image:1x3x32x32:f32"}, 2, "write",
+        "no output path");
+
+    // --- the other destinations: checked before any work (exit 5)
+    add("report folder missing", exportArgs({"--report", "{dir}/nope/r.json"}), 5, "report",
+        "does not exist");
+    add("report is a folder", exportArgs({"--report", "{dir}/tmp"}), 5, "report",
+        "a directory of that name");
+    add("report is the model", exportArgs({"--report", "{model}"}), 5, "report",
+        "is the same path as");
+    add("report is the archive", exportArgs({"--report", "{out}"}), 5, "report",
+        "is the same path as");
+    add("report on closed stdout", exportArgs({"--report", "-"}), 5, "report",
+        "standard output: it is closed", {}, {}, "closed");
+    add("report on a full stdout", exportArgs({"--report", "-"}), 5, "report",
+        "No space left on device", {}, {}, "full");
+    add("recipe to a missing folder", exportArgs({"--save-recipe", "{dir}/nope/r.json"}), 5,
+        "write", "does not exist");
+    add("recipe over the model", exportArgs({"--save-recipe", "{model}"}), 5, "write",
+        "is the same path as");
+    add("bundle to a missing folder", exportArgs({"--debug-bundle", "{dir}/nope/b.tgz"}), 5,
+        "check", "does not exist");
+    add("bundle over the model", exportArgs({"--debug-bundle", "{model}"}), 5, "check",
+        "is the same path as");
+    add("bundle over the archive", exportArgs({"--debug-bundle", "{out}"}), 5, "check",
+        "is the same path as");
+    add("bundle over a folder", exportArgs({"--debug-bundle", "{dir}/b"}), 5, "check",
+        "not a t2n debug bundle", {}, [](const fs::path& d) {
+            fs::create_directory(d / "b");
+            writeFile(d / "b" / "notes.txt", kSentinel);
+        });
+
+    // --- recipes (exit 2, stage load)
+    add("recipe missing", {"export", "--recipe", "{dir}/nope.json"}, 2, "load",
+        "cannot read the recipe");
+    add("recipe not JSON", {"export", "--recipe", "{dir}/r.json"}, 2, "load", "is not JSON", {},
+        file("r.json", "{not json"));
+    add("recipe negative dimension", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
+        "$.inputs[0].shape[0] is -1", {}, [](const fs::path& d) {
+            std::string r = recipe("");
+            r.replace(r.find("[1, 3, 32, 32]"), 14, "[-1, 3, 32, 32]");
+            writeFile(d / "r.json", r);
+        });
+    add("recipe max_rounds -1", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
+        "$.harden.max_rounds is -1", {},
+        file("r.json", recipe(", \"harden\": {\"max_rounds\": -1}")));
+    add("recipe unknown key", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
+        "is not a recipe key", {}, file("r.json", recipe(", \"colour\": 1")));
+    add("recipe wrong version", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
+        "this t2n reads version", {}, [](const fs::path& d) {
+            std::string r = recipe("");
+            r.replace(r.find("\"t2n_recipe\": 1"), 15, "\"t2n_recipe\": 9");
+            writeFile(d / "r.json", r);
+        });
+    add("recipe negative seed", {"export", "--recipe", "{dir}/r.json"}, 2, "load", "$.seed", {},
+        file("r.json", recipe(", \"seed\": -1")));
+    add("recipe bad tolerance", {"export", "--recipe", "{dir}/r.json"}, 2, "check", "bad tolerance",
+        {}, file("r.json", recipe(", \"check_tolerance\": \"loose\"")));
+    add("recipe huge axis", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
+        "$.dynamic_axes[0].axis", {},
+        file("r.json", recipe(", \"dynamic_axes\": [{\"tensor\": \"image\", \"axis\": "
+                              "99999999999, \"symbol\": \"B\"}]")));
+    add("recipe output is the recipe", {"export", "--recipe", "{dir}/r.nnef.tgz"}, 5, "write",
+        "is the same path as", {}, [](const fs::path& d) {
+            std::string r = recipe("");
+            r.replace(r.find("out.nnef.tgz"), 12, "r.nnef.tgz");
+            writeFile(d / "r.nnef.tgz", r);
+        });
+
+    // --- the model fails, or is not what the archive computes
+    add("model raises on its inputs",
+        {"export", "{fx}/err_model_raises.pt", "--input", "x:2x3:f32", "-o", "{out}", "--no-check"},
+        6, "harden", "ValueError: t2n fixture: this model refuses every input", "generate.py:");
+    add("model raises, checked",
+        {"export", "{fx}/err_model_raises.pt", "--input", "x:2x3:f32", "-o", "{out}"}, 6, "harden",
+        "ValueError: t2n fixture: this model refuses every input", "generate.py:");
+    add("unsupported operators",
+        {"export", "{fx}/err_unsupported_ops.pt", "--input", "x:2x6:f32", "-o", "{out}"}, 4,
+        "translate", "not supported for tract", "in module 'block_a'");
+    add("check fails in tract", exportArgs({"--tract-bin", "{dir}/tract"}), 1, "",
+        "nothing was written", {}, fakeTract());
+    add("check fails, report asked",
+        exportArgs({"--tract-bin", "{dir}/tract", "--report", "{dir}/r.json", "--save-recipe",
+                    "{dir}/saved.json"}),
+        1, "", "nothing was written", {}, fakeTract());
+    add("tract binary missing", exportArgs({"--tract-bin", "{dir}/no-tract"}), 2, "check",
+        "no-tract");
+
+    // --- t2n check of archives nobody should trust
+    add("check archive missing",
+        {"check", "{dir}/nope.nnef.tgz", "-m", "{model}", "--input", "image:1x3x32x32:f32"}, 3,
+        "check", "does not exist");
+    add("check random bytes", {"check", "{out}", "-m", "{model}", "--input", "image:1x3x32x32:f32"},
+        1, "check", "could not be read back");
+    add("check bad tolerance",
+        {"check", "{out}", "-m", "{model}", "--input", "image:1x3x32x32:f32", "--tolerance", "x"},
+        2, "check", "bad tolerance");
+    add("check report to a missing folder",
+        {"check", "{out}", "-m", "{model}", "--input", "image:1x3x32x32:f32", "--report",
+         "{dir}/nope/r.json"},
+        5, "report", "does not exist");
+    add("check bundle over the archive",
+        {"check", "{out}", "-m", "{model}", "--input", "image:1x3x32x32:f32", "--debug-bundle",
+         "{out}"},
+        5, "check", "is the same path as");
+    return c;
+}
+
+const std::vector<BadCase>& cases() {
+    static const std::vector<BadCase> all = makeCases();
+    return all;
+}
+
+// Every file and folder under `dir` with its bytes (links by target).
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+    std::map<std::string, std::string> out;
+    for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
+         ++it) {
+        const std::string rel = fs::relative(it->path(), dir).string();
+        const auto st = it->symlink_status();
+        if (fs::is_symlink(st))
+            out[rel] = "-> " + fs::read_symlink(it->path()).string();
+        else if (fs::is_directory(st))
+            out[rel] = "<dir>";
+        else
+            out[rel] = readFile(it->path());
+    }
+    return out;
+}
+
+QString differences(const std::map<std::string, std::string>& before,
+                    const std::map<std::string, std::string>& after) {
+    QStringList diff;
+    for (const auto& [k, v] : before)
+        if (!after.count(k))
+            diff << "removed " + QString::fromStdString(k);
+        else if (after.at(k) != v)
+            diff << "changed " + QString::fromStdString(k);
+    for (const auto& [k, v] : after)
+        if (!before.count(k))
+            diff << "added " + QString::fromStdString(k);
+    return diff.join(", ");
+}
+
+} // namespace
+
+class BadInputsTest : public QObject {
+    Q_OBJECT
+    fs::path work_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        if (fixtureInfo("err_model_raises").isEmpty())
+            QSKIP("no fixtures: run the fixtures.generate test first");
+        work_ = freshDir("bad_inputs");
+    }
+
+    void badInput_data() {
+        QTest::addColumn<int>("index");
+        for (size_t i = 0; i < cases().size(); ++i)
+            QTest::newRow(qPrintable(cases()[i].name)) << static_cast<int>(i);
+    }
+
+    void badInput() {
+        QFETCH(int, index);
+        const BadCase& c = cases()[static_cast<size_t>(index)];
+        const fs::path dir = work_ / ("case" + std::to_string(index));
+        fs::create_directories(dir / "tmp");
+        fs::copy_file(sourceDir() / "resources" / "sample" / "sample_cnn.pt", dir / "model.pt");
+        writeFile(dir / "out.nnef.tgz", kSentinel);
+        writeFile(dir / "r.json", kSentinel);
+        writeFile(dir / "saved.json", kSentinel);
+        if (c.setup)
+            c.setup(dir);
+        const auto before = snapshot(dir);
+
+        QStringList args;
+        for (QString a : c.args)
+            args << a.replace("{dir}", QString::fromStdString(dir.string()))
+                        .replace("{model}", QString::fromStdString((dir / "model.pt").string()))
+                        .replace("{out}", QString::fromStdString((dir / "out.nnef.tgz").string()))
+                        .replace("{fx}", QString::fromStdString(fixturesDir().string()));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("TMPDIR", QString::fromStdString((dir / "tmp").string()));
+        env.remove("T2N_TRACT_BIN");
+        p.setProcessEnvironment(env);
+        p.setWorkingDirectory(QString::fromStdString(dir.string())); // a recipe's relative paths
+        const QString t2n = QString::fromStdString(t2nBinary().string());
+        if (c.stdoutMode == "closed")
+            p.start("/bin/sh", QStringList{"-c", "exec \"$0\" \"$@\" >&-", t2n} + args);
+        else if (c.stdoutMode == "full")
+            p.start("/bin/sh", QStringList{"-c", "exec \"$0\" \"$@\" >/dev/full", t2n} + args);
+        else
+            p.start(t2n, args);
+        QVERIFY(p.waitForStarted(10000));
+        QVERIFY2(p.waitForFinished(300000), "t2n did not finish in 5 minutes");
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        const QString why = QString("t2n %1\n%2").arg(args.join(' '), err);
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit, qPrintable(why));
+        QVERIFY2(
+            p.exitCode() == c.code,
+            qPrintable(QString("exit %1, expected %2: %3").arg(p.exitCode()).arg(c.code).arg(why)));
+        QVERIFY2(!err.contains("internal error") && !err.contains("this is a bug"),
+                 qPrintable(why));
+        if (!c.stage.isEmpty())
+            QVERIFY2(err.contains("error: [" + c.stage + "]"), qPrintable(why));
+        else
+            QVERIFY2(QRegularExpression(R"(error: (\[[a-z]+\] )?)").match(err).hasMatch(),
+                     qPrintable(why));
+        QVERIFY2(err.contains(c.message), qPrintable(why));
+        if (!c.node.isEmpty())
+            QVERIFY2(err.contains(c.node), qPrintable(why));
+        const QString diff = differences(before, snapshot(dir));
+        QVERIFY2(diff.isEmpty(), qPrintable(diff + "\n" + why));
+    }
+
+    void atLeastEightyCases() { QVERIFY(cases().size() >= 80); }
+
+    // Defect 3: SIGINT and SIGTERM ended t2n with 130/143, no message, and
+    // left temporaries. They now cancel through the engine's cancel path:
+    // exit 8, a message, nothing written, nothing left (tract is killed too).
+    void signalDuringTheCheck_data() {
+        QTest::addColumn<int>("sig");
+        QTest::newRow("SIGTERM") << SIGTERM;
+        QTest::newRow("SIGINT") << SIGINT;
+    }
+    void signalDuringTheCheck() {
+        QFETCH(int, sig);
+        const fs::path dir = work_ / ("signal-check-" + std::to_string(sig));
+        const fs::path marker = work_ / ("tract-started-" + std::to_string(sig));
+        fs::remove_all(dir);
+        fs::remove(marker);
+        fs::create_directories(dir / "tmp");
+        fs::copy_file(sourceDir() / "resources" / "sample" / "sample_cnn.pt", dir / "model.pt");
+        writeFile(dir / "out.nnef.tgz", kSentinel);
+        writeFile(dir / "tract",
+                  "#!/bin/sh\n"
+                  "if [ \"$1\" = --version ]; then echo 'tract 0.21.13'; exit 0; fi\n"
+                  "touch '" +
+                      marker.string() + "'\nexec sleep 120\n");
+        ::chmod((dir / "tract").c_str(), 0755);
+        const auto before = snapshot(dir);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("TMPDIR", QString::fromStdString((dir / "tmp").string()));
+        p.setProcessEnvironment(env);
+        p.start(QString::fromStdString(t2nBinary().string()),
+                {"export", QString::fromStdString((dir / "model.pt").string()), "--input",
+                 "image:1x3x32x32:f32", "-o",
+                 QString::fromStdString((dir / "out.nnef.tgz").string()), "--tract-bin",
+                 QString::fromStdString((dir / "tract").string())});
+        QVERIFY(p.waitForStarted(10000));
+        QElapsedTimer waited;
+        waited.start();
+        while (!fs::exists(marker) && waited.elapsed() < 240000 && p.state() == QProcess::Running)
+            QTest::qWait(50);
+        QVERIFY2(fs::exists(marker), qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        ::kill(static_cast<pid_t>(p.processId()), sig);
+        QElapsedTimer stopping;
+        stopping.start();
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(stopping.elapsed() < 20000, "the tract run was not cut short");
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 8, qPrintable(err));
+        QVERIFY2(err.contains("error: [check] export cancelled"), qPrintable(err));
+        QVERIFY2(err.contains(QString("stopped by ") + (sig == SIGINT ? "SIGINT" : "SIGTERM")),
+                 qPrintable(err));
+        const QString diff = differences(before, snapshot(dir));
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+
+    // Defect 3: a stop during the write. SIGTERM cancels (exit 8, the
+    // temporary removed); SIGKILL cannot be caught, and the temporary it
+    // leaves is removed by the next export to the same destination.
+    void signalDuringTheWrite_data() {
+        QTest::addColumn<int>("sig");
+        QTest::newRow("SIGTERM") << SIGTERM;
+        QTest::newRow("SIGKILL") << SIGKILL;
+    }
+    void signalDuringTheWrite() {
+        QFETCH(int, sig);
+        if (fixtureInfo("tv_alexnet").isEmpty())
+            QSKIP("needs the tv_alexnet fixture (a write long enough to interrupt)");
+        const fs::path dir = work_ / ("signal-write-" + std::to_string(sig));
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        writeFile(dir / "out.nnef.tgz", kSentinel);
+        const auto before = snapshot(dir);
+        auto temporaries = [&] {
+            QStringList found;
+            for (const auto& e : fs::directory_iterator(dir))
+                if (e.path().filename().string().find(".t2n-tmp-") != std::string::npos)
+                    found << QString::fromStdString(e.path().filename().string());
+            return found;
+        };
+        QProcess p;
+        p.start(QString::fromStdString(t2nBinary().string()),
+                QStringList{"export", QString::fromStdString(fixtureModel("tv_alexnet").string())} +
+                    fixtureInputArgs("tv_alexnet") +
+                    QStringList{"-o", QString::fromStdString((dir / "out.nnef.tgz").string()),
+                                "--compression", "9", "--no-check"});
+        QVERIFY(p.waitForStarted(10000));
+        QElapsedTimer waited;
+        waited.start();
+        while (temporaries().isEmpty() && waited.elapsed() < 300000 &&
+               p.state() == QProcess::Running)
+            QTest::qWait(20);
+        QVERIFY2(!temporaries().isEmpty(), "no temporary appeared during the write");
+        ::kill(static_cast<pid_t>(p.processId()), sig);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(readFile(dir / "out.nnef.tgz"), kSentinel);
+        if (sig == SIGTERM) {
+            const QString err = QString::fromUtf8(p.readAllStandardError());
+            QVERIFY2(p.exitCode() == 8 && p.exitStatus() == QProcess::NormalExit, qPrintable(err));
+            QVERIFY2(err.contains("error: [write] export cancelled"), qPrintable(err));
+            const QString diff = differences(before, snapshot(dir));
+            QVERIFY2(diff.isEmpty(), qPrintable(diff));
+            return;
+        }
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        QVERIFY(!temporaries().isEmpty()); // what SIGKILL leaves ...
+        const fs::path model = dir / "small.pt";
+        fs::copy_file(sourceDir() / "resources" / "sample" / "sample_cnn.pt", model);
+        const auto r =
+            run(QString::fromStdString(t2nBinary().string()),
+                {"export", QString::fromStdString(model.string()), "--input", "image:1x3x32x32:f32",
+                 "-o", QString::fromStdString((dir / "out.nnef.tgz").string())});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(temporaries(), QStringList{}); // ... the next export removes
+        QVERIFY(readFile(dir / "out.nnef.tgz") != kSentinel);
+    }
+};
+
+T2N_TEST_SUITE(BadInputsTest)
+#include "tst_bad_inputs.moc"
