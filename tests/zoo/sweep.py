@@ -192,9 +192,12 @@ def run_row(args, e, form, meta, mdir):
            "max_abs_error": max_abs, "note": e.note}
     if rc == 0:
         row["verdict"] = "passes"
-    elif rc == 4:
+    elif rc == 4 and re.search(r"\b\w+::\w+", error_text(log)):
         row["verdict"] = "refused"
         row["why"] = error_text(log)
+    elif rc == 4:  # a refusal must name the nodes (kind, module, line) and why
+        row["verdict"] = "fails"
+        row["why"] = "exit 4 naming no node: " + error_text(log)
     elif rc is None:
         row["verdict"] = "fails"
         row["why"] = "timeout after %d s" % args.timeout
@@ -212,7 +215,8 @@ def run_row(args, e, form, meta, mdir):
         row["verdict"] = "fails"
         row["why"] = "exit %d%s: %s" % (rc, " (internal error, a bug)" if rc == 10 else "",
                                          error_text(log))
-    for p in (archive, report_path):
+    # the archive, the report, and the recipe a failed export leaves for the studio
+    for p in (archive, report_path, archive + ".recipe.json"):
         if os.path.exists(p):
             os.remove(p)
     return row
