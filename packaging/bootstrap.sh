@@ -2,8 +2,10 @@
 # The two commands of the README, for a fresh Debian bookworm machine (root,
 # apt reachable) or a developer machine:
 #
-#   packaging/bootstrap.sh demo   install what is missing, build t2n, export
-#                                 the bundled sample model and say where it is
+#   packaging/bootstrap.sh demo   install what is missing, build t2n and
+#                                 t2n-studio, export the bundled sample model,
+#                                 then open the studio on it (with a display)
+#                                 or write the studio's views as PNGs (without)
 #   packaging/bootstrap.sh test   install what is missing, build everything,
 #                                 run every test (CTest's summary closes the run)
 #
@@ -26,16 +28,29 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 echo "bootstrap: building in $build with $jobs jobs"
 
 if [ "$mode" = demo ]; then
-  cmake --build "$build" --target t2n_cli -j "$jobs"
+  cmake --build "$build" --target t2n_cli t2n_studio -j "$jobs"
   out="$root/out"
   mkdir -p "$out"
+  # The export's recipe (model, output, every option) is what the studio opens.
   "$build/bin/t2n" export "$root/resources/sample/sample_cnn.pt" \
     --input image:1x3x32x32:f32 --output-name probabilities \
-    -o "$out/sample_cnn.nnef.tgz" --report "$out/sample_cnn.report.json"
+    -o "$out/sample_cnn.nnef.tgz" --report "$out/sample_cnn.report.json" \
+    --save-recipe "$out/sample_cnn.recipe.json"
   echo
   echo "The sample model's NNEF archive is $out/sample_cnn.nnef.tgz"
   echo "and its export report is $out/sample_cnn.report.json."
   echo "Look inside with: tar xzf $out/sample_cnn.nnef.tgz -O graph.nnef"
+  if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    echo "Opening the studio on the sample: $build/bin/t2n-studio $out/sample_cnn.recipe.json"
+    exec "$build/bin/t2n-studio" "$out/sample_cnn.recipe.json"
+  fi
+  # No display: the studio draws offscreen and writes its main views.
+  shots="$out/studio-screenshots"
+  QT_QPA_PLATFORM=offscreen "$build/bin/t2n-studio" --screenshot "$shots" \
+    "$out/sample_cnn.recipe.json" >/dev/null
+  echo "No display here, so the studio wrote its views of the sample as PNGs in $shots/:"
+  for png in "$shots"/*.png; do echo "  $(basename "$png")"; done
+  echo "On a desktop, open it with: $build/bin/t2n-studio $out/sample_cnn.recipe.json"
   exit 0
 fi
 

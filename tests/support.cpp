@@ -115,4 +115,21 @@ std::filesystem::path freshDir(const QString& name) {
     return dir;
 }
 
+QString swapFirstReluForSigmoid(const QString& archiveFolder) {
+    QFile f(archiveFolder + QStringLiteral("/graph.nnef"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QString text = QString::fromUtf8(f.readAll());
+    f.close();
+    const int at = text.indexOf(QStringLiteral(" = relu("));
+    if (at <= 0)
+        return {};
+    const int lineStart = text.lastIndexOf(QLatin1Char('\n'), at) + 1;
+    const QString identifier = text.mid(lineStart, at - lineStart).trimmed();
+    text.replace(at, 8, QStringLiteral(" = sigmoid("));
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text.toUtf8()) < 0)
+        return {};
+    return identifier;
+}
+
 } // namespace t2n::test

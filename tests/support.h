@@ -38,6 +38,11 @@ struct ProcessResult {
 };
 ProcessResult run(const QString& program, const QStringList& args, int timeoutMs = 600000);
 
+/// Makes an archive folder wrong on purpose: the first `relu(` of its
+/// graph.nnef becomes `sigmoid(`. Returns the NNEF identifier that operation
+/// defines; empty when there is no relu or the file cannot be rewritten.
+QString swapFirstReluForSigmoid(const QString& archiveFolder);
+
 /// A fresh empty directory under the build tree, removed by the caller's scope.
 std::filesystem::path freshDir(const QString& name);
 

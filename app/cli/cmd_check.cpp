@@ -5,6 +5,8 @@
 #include "commands.h"
 #include "export_flags.h"
 
+#include "t2n/error.h"
+#include "t2n/recipe.h"
 #include "t2n/session.h"
 
 #include <fmt/format.h>
@@ -38,9 +40,17 @@ Command addCheckCommand(CLI::App& root) {
                 ExportOptions options = toOptions(args->flags);
                 CliObserver observer(options.logLevel);
                 Session session(&observer);
-                session.load(args->flags.model);
-                session.translate(options);
-                const CheckReport& check = session.check(args->archive, options);
+                // Opened in the studio, this recipe checks the same archive again.
+                const ExportRecipe recipe{args->flags.model, args->archive, options};
+                const CheckReport* ran = nullptr;
+                try {
+                    session.load(args->flags.model);
+                    session.translate(options);
+                    ran = &session.check(args->archive, options);
+                } catch (const Error& e) {
+                    return failedExport(e, recipe, {});
+                }
+                const CheckReport& check = *ran;
                 if (!args->report.empty()) {
                     std::string json = session.report().toJson();
                     if (args->report == "-")
@@ -51,7 +61,7 @@ Command addCheckCommand(CLI::App& root) {
                 if (check.passed)
                     observer.log(LogLevel::Info, fmt::format("{} matches the model at {}",
                                                              args->archive, check.tolerance));
-                return check.passed ? 0 : checkExitCode(check, observer);
+                return failedCheck(check, observer, recipe, {});
             }};
 }
 

@@ -14,33 +14,6 @@
 namespace t2n::cli {
 
 namespace {
-struct ExportArgs {
-    ExportFlags flags;
-    std::string output;
-    std::string report;
-    std::string recipe;
-    std::string saveRecipe;
-};
-
-// The recipe (when given) with the command line's flags over it.
-ExportRecipe resolveRecipe(const ExportArgs& a, const CLI::App& app) {
-    ExportRecipe r;
-    if (!a.recipe.empty())
-        r = loadRecipe(a.recipe);
-    r.options = applyGivenFlags(a.flags, r.options, app);
-    if (!a.flags.model.empty())
-        r.model = a.flags.model;
-    if (!a.output.empty())
-        r.output = a.output;
-    if (r.model.empty())
-        throw Error(Stage::Load, ErrorCode::Usage, "no model to export",
-                    "give the model file, or a --recipe that names one");
-    if (r.output.empty())
-        throw Error(Stage::Write, ErrorCode::Usage, "no output path",
-                    "give -o OUT.nnef.tgz, or a --recipe that names one");
-    return r;
-}
-
 void writeReport(const std::string& path, const std::string& json) {
     if (path == "-") {
         fmt::print("{}\n", json);
@@ -52,6 +25,34 @@ void writeReport(const std::string& path, const std::string& json) {
         throw Error(Stage::Report, ErrorCode::OutputPath,
                     fmt::format("cannot write the report to '{}'", path),
                     "check that the folder exists and is writable");
+}
+
+/// Writes the recipe beside the target (or names the --save-recipe file) and
+/// prints, as the last line, the command that opens the same export in the studio.
+void offerStudio(const ExportRecipe& recipe, const std::string& savedRecipe,
+                 const std::string& debugBundle) {
+    std::filesystem::path file = savedRecipe;
+    if (file.empty()) {
+        file = recipeBeside(recipe.output);
+        try {
+            saveRecipe(file, recipe);
+        } catch (const Error&) {
+            return; // no room beside the target: the error above is all there is
+        }
+    }
+    // A bundle folder holds the archive and its recipe; a recipe opens anything.
+    std::error_code ec;
+    const bool bundleFolder =
+        !debugBundle.empty() && std::filesystem::is_directory(debugBundle, ec);
+    fmt::print(stderr, "t2n: to open this export in the studio: {}\n",
+               studioCommand(bundleFolder ? std::filesystem::path(debugBundle) : file));
+}
+
+/// Errors the studio can show on the model's graphs (a bad command line or
+/// output path cannot be opened there).
+bool studioCanShow(ErrorCode code) {
+    return code == ErrorCode::ModelFile || code == ErrorCode::Unsupported ||
+           code == ErrorCode::ModelRun || code == ErrorCode::InvalidOption;
 }
 } // namespace
 
@@ -66,29 +67,46 @@ int checkExitCode(const CheckReport& check, Observer& observer) {
     return 1;
 }
 
+int failedExport(const Error& e, const ExportRecipe& recipe, const std::string& savedRecipe) {
+    printError(e);
+    if (studioCanShow(e.code()))
+        offerStudio(recipe, savedRecipe, {});
+    return static_cast<int>(e.code());
+}
+
+int failedCheck(const CheckReport& check, Observer& observer, const ExportRecipe& recipe,
+                const std::string& savedRecipe) {
+    const int code = checkExitCode(check, observer);
+    if (code != 0)
+        offerStudio(recipe, savedRecipe, check.debugBundle);
+    return code;
+}
+
 Command addExportCommand(CLI::App& root) {
-    auto args = std::make_shared<ExportArgs>();
+    auto args = std::make_shared<ExportFlags>();
     CLI::App* app = root.add_subcommand("export", "export a TorchScript model to an NNEF artifact");
-    addExportFlags(*app, args->flags, /*modelRequired=*/false);
-    app->add_option("-o,--output", args->output,
-                    "artifact path ending in .nnef (folder), .nnef.tar or .nnef.tgz");
-    app->add_option("--recipe", args->recipe,
-                    "export recipe (JSON) giving the model, output and options; flags on the "
-                    "command line override its values");
-    app->add_option("--save-recipe", args->saveRecipe,
-                    "write the export's recipe (model, output, every option) to FILE first");
-    app->add_option("--report", args->report, "write the JSON report to FILE ('-' for stdout)");
-    app->add_flag("--no-check", args->flags.noCheck,
-                  "do not check the archive against the model (reference interpreter, tract)");
+    addExportFlags(*app, *args, /*modelRequired=*/false);
+    addExportCommandFlags(*app, *args);
     return {app, [args, app] {
                 ExportRecipe recipe = resolveRecipe(*args, *app);
+                if (recipe.model.empty())
+                    throw Error(Stage::Load, ErrorCode::Usage, "no model to export",
+                                "give the model file, or a --recipe that names one");
+                if (recipe.output.empty())
+                    throw Error(Stage::Write, ErrorCode::Usage, "no output path",
+                                "give -o OUT.nnef.tgz, or a --recipe that names one");
                 if (!args->saveRecipe.empty())
                     saveRecipe(args->saveRecipe, recipe);
                 const ExportOptions& options = recipe.options;
                 CliObserver observer(options.logLevel);
                 Session session(&observer);
-                session.load(recipe.model);
-                ExportReport report = session.exportModel(recipe.output, options);
+                ExportReport report;
+                try {
+                    session.load(recipe.model);
+                    report = session.exportModel(recipe.output, options);
+                } catch (const Error& e) {
+                    return failedExport(e, recipe, args->saveRecipe);
+                }
                 if (!args->report.empty())
                     writeReport(args->report, report.toJson());
                 int ops = 0;
@@ -104,7 +122,7 @@ Command addExportCommand(CLI::App& root) {
                                          artifactFormName(report.artifact.form),
                                          report.bytesWritten, ops, report.variables.size(),
                                          report.warnings.size(), total));
-                return checkExitCode(report.check, observer);
+                return failedCheck(report.check, observer, recipe, args->saveRecipe);
             }};
 }
 

@@ -2,7 +2,9 @@
 
 #include "t2n/error.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -71,6 +73,19 @@ void addExportOptionFlags(CLI::App& app, ExportFlags& f) {
                  "allow an output named like an input (a pass-through output)");
     app.add_option("--extension", f.extensions,
                    "extra 'extension' line, e.g. \"tract_assert B >= 1\"");
+}
+
+void addExportCommandFlags(CLI::App& app, ExportFlags& f) {
+    app.add_option("-o,--output", f.output,
+                   "artifact path ending in .nnef (folder), .nnef.tar or .nnef.tgz");
+    app.add_option("--recipe", f.recipe,
+                   "export recipe (JSON) giving the model, output and options; flags on the "
+                   "command line override its values");
+    app.add_option("--save-recipe", f.saveRecipe,
+                   "write the export's recipe (model, output, every option) to FILE first");
+    app.add_option("--report", f.report, "write the JSON report to FILE ('-' for stdout)");
+    app.add_flag("--no-check", f.noCheck,
+                 "do not check the archive against the model (reference interpreter, tract)");
 }
 
 namespace {
@@ -168,6 +183,40 @@ ExportOptions toOptions(const ExportFlags& f) {
 ExportOptions applyGivenFlags(const ExportFlags& f, ExportOptions base, const CLI::App& app) {
     apply(f, base, &app);
     return base;
+}
+
+ExportRecipe resolveRecipe(const ExportFlags& f, const CLI::App& app) {
+    ExportRecipe r;
+    if (!f.recipe.empty())
+        r = loadRecipe(f.recipe);
+    r.options = applyGivenFlags(f, r.options, app);
+    if (!f.model.empty())
+        r.model = f.model;
+    if (!f.output.empty())
+        r.output = f.output;
+    return r;
+}
+
+std::filesystem::path recipeBeside(const std::filesystem::path& target) {
+    std::filesystem::path p = target;
+    // A folder artifact given as "out.nnef/" names its recipe "out.nnef.recipe.json".
+    if (!p.has_filename())
+        p = p.parent_path();
+    p += ".recipe.json";
+    return p;
+}
+
+std::string studioCommand(const std::filesystem::path& path) {
+    const std::string s = path.string();
+    const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_./,:=+-@%", c);
+    });
+    if (plain)
+        return "t2n-studio " + s;
+    std::string quoted = "'";
+    for (char c : s)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return "t2n-studio " + quoted + "'";
 }
 
 } // namespace t2n::cli

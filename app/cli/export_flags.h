@@ -1,8 +1,11 @@
-// Command-line flags that describe an export, shared by export, inspect and
-// bench, and their conversion to t2n::ExportOptions.
+// Command-line flags that describe an export, shared by `t2n export`,
+// `check`, `inspect`, `bench` and by `t2n-studio` (one parser: the studio
+// takes every flag of `t2n export`), and their conversion to
+// t2n::ExportOptions and recipes.
 #pragma once
 
 #include "t2n/options.h"
+#include "t2n/recipe.h"
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +36,11 @@ struct ExportFlags {
     std::string tractBin;
     std::string debugBundle;
     bool checkEveryValue = false;
+    // `t2n export`'s own: the artifact, the recipe read and written, the report.
+    std::string output;
+    std::string recipe;
+    std::string saveRecipe;
+    std::string report;
 };
 
 /// --input, --seed, --log-level.
@@ -47,10 +55,24 @@ void addCheckFlags(CLI::App& app, ExportFlags& f);
 /// The model, the inputs, every export option and the check flags.
 void addExportFlags(CLI::App& app, ExportFlags& f, bool modelRequired = true);
 
+/// -o, --recipe, --save-recipe, --report, --no-check: with addExportFlags,
+/// every flag of `t2n export`.
+void addExportCommandFlags(CLI::App& app, ExportFlags& f);
+
 /// Throws t2n::Error (Usage) with a hint for malformed values.
 ExportOptions toOptions(const ExportFlags& f);
 /// `base` (a recipe's options) with the flags given on `app`'s command line
 /// applied over it; flags left out keep the recipe's values.
 ExportOptions applyGivenFlags(const ExportFlags& f, ExportOptions base, const CLI::App& app);
+/// The --recipe file (when given) with the flags given on `app` over it; the
+/// model and output may still be empty. Throws t2n::Error.
+ExportRecipe resolveRecipe(const ExportFlags& f, const CLI::App& app);
+
+/// Where a failed export or check leaves its recipe for the studio: beside
+/// the target, `OUT.recipe.json`.
+std::filesystem::path recipeBeside(const std::filesystem::path& target);
+/// The command line that opens `path` (a recipe or a debug bundle) in the
+/// studio, with the path quoted for a POSIX shell when needed.
+std::string studioCommand(const std::filesystem::path& path);
 
 } // namespace t2n::cli

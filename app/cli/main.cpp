@@ -2,20 +2,45 @@
 #include "commands.h"
 
 #include "t2n/error.h"
+#include "t2n/runtime_info.h"
 #include "t2n/session.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
 #include <vector>
+
+void t2n::cli::printError(const t2n::Error& e) {
+    fmt::print(stderr, "t2n: error: {}\n", e.render());
+}
 
 int main(int argc, char** argv) {
     CLI::App app{"t2n: export TorchScript models to NNEF archives for the tract inference engine"};
-    app.set_version_flag("--version", std::string("t2n ") + std::string(t2n::version()));
+    // The runtime line lets a slow machine explain itself (`t2n doctor` says more).
+    app.set_version_flag("--version", [] {
+        return fmt::format("t2n {}\n{}", t2n::version(), t2n::runtimeInfo().summary());
+    });
     app.require_subcommand(1);
+    // The man page is written from this help: its EXIT STATUS section is this list.
+    app.footer("Exit status:\n"
+               "  0                           success (for check: the archive matches)\n"
+               "  1                           the check found that the archive computes something "
+               "else\n"
+               "  2                           bad command line or --input\n"
+               "  3                           model file missing or not TorchScript\n"
+               "  4                           unsupported operators (each listed with module "
+               "path and source line)\n"
+               "  5                           output path not writable, or a bad suffix\n"
+               "  6                           the model fails on the given inputs\n"
+               "  7                           inconsistent options (names, dynamic axes)\n"
+               "  8                           cancelled\n"
+               "  10                          internal error (a bug in t2n)");
     std::vector<t2n::cli::Command> commands{
         t2n::cli::addExportCommand(app),  t2n::cli::addCheckCommand(app),
         t2n::cli::addInspectCommand(app), t2n::cli::addHardenCommand(app),
         t2n::cli::addOpsCommand(app),     t2n::cli::addBenchCommand(app),
+        t2n::cli::addDoctorCommand(app),
     };
     try {
         app.parse(argc, argv);
@@ -31,10 +56,19 @@ int main(int argc, char** argv) {
     }
     try {
         for (const auto& c : commands)
-            if (c.app->parsed())
+            if (c.app->parsed()) {
+                // Commands that run a model say so when the BLAS makes that slow.
+                static const char* const runsModels[] = {"export", "check", "inspect", "harden",
+                                                         "bench"};
+                const auto info = t2n::runtimeInfo();
+                if (info.blas.kind == t2n::BlasInfo::Kind::Reference &&
+                    std::find(std::begin(runsModels), std::end(runsModels), c.app->get_name()) !=
+                        std::end(runsModels))
+                    fmt::print(stderr, "t2n: warning: {}\n", *t2n::runtimeAdvice(info));
                 return c.run();
+            }
     } catch (const t2n::Error& e) {
-        fmt::print(stderr, "t2n: error: {}\n", e.render());
+        t2n::cli::printError(e);
         return static_cast<int>(e.code());
     } catch (const std::exception& e) {
         fmt::print(stderr,

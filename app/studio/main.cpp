@@ -1,77 +1,140 @@
-// t2n-studio [MODEL] [--input SPEC ...] [--screenshot DIR]: the main window
-// over an engine session; with --screenshot, a tour of the main views written
-// as PNGs, then exit (works with QT_QPA_PLATFORM=offscreen).
+// t2n-studio [MODEL | RECIPE.json | BUNDLE] [every flag of t2n export]
+// [--screenshot DIR] [--bench]: the main window over an engine session. The
+// export flags go through t2n's own parser (app/cli/export_flags) and fill the
+// form; with --screenshot, a tour of the main views written as PNGs, then exit
+// (works with QT_QPA_PLATFORM=offscreen).
+#include "cli/export_flags.h"
 #include "session/ui_version.h"
 #include "studio/main_window.h"
 #include "studio/screenshot_tour.h"
 #include "studio/studio_bench.h"
 
 #include "t2n/error.h"
+#include "t2n/recipe.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 
 #include <cstdio>
+#include <filesystem>
+#include <string_view>
+
+namespace {
+
+struct StudioArgs {
+    t2n::cli::ExportFlags flags;
+    std::string screenshot;
+    bool bench = false;
+};
+
+void addStudioFlags(CLI::App& cli, StudioArgs& a) {
+    t2n::cli::addExportFlags(cli, a.flags, /*modelRequired=*/false);
+    t2n::cli::addExportCommandFlags(cli, a.flags);
+    cli.get_option("model")->description(
+        "what to open: a TorchScript model, an export recipe (.json, e.g. the one a failed "
+        "t2n export writes beside its target) or a debug bundle folder");
+    cli.add_option("--screenshot", a.screenshot,
+                   "write one PNG per main view into DIR and exit (exit status 1 when the "
+                   "export failed; the views then show why)");
+    cli.add_flag("--bench", a.bench, "print open, first-draw and pass-step times and exit");
+    cli.footer("Every flag of `t2n export` is taken, through the same parser, and fills the "
+               "export form; with a recipe or a bundle, flags given override its values.");
+}
+
+/// The recipe the command line describes: a recipe or a debug bundle given in
+/// place of the model, --recipe, and the flags over it. Throws t2n::Error.
+t2n::ExportRecipe resolve(StudioArgs& a, const CLI::App& cli) {
+    namespace fs = std::filesystem;
+    fs::path bundle;
+    const fs::path given = a.flags.model;
+    std::error_code ec;
+    if (given.extension() == ".json") {
+        a.flags.recipe = given.string();
+        a.flags.model.clear();
+    } else if (fs::is_directory(given, ec) && fs::exists(given / "recipe.json", ec)) {
+        bundle = given;
+        a.flags.recipe = (given / "recipe.json").string();
+        a.flags.model.clear();
+    }
+    t2n::ExportRecipe r = t2n::cli::resolveRecipe(a.flags, cli);
+    // A bundle's recipe names the archive inside the bundle.
+    if (!bundle.empty() && r.output.is_relative() && a.flags.output.empty())
+        r.output = bundle / r.output;
+    if (!a.flags.saveRecipe.empty())
+        t2n::saveRecipe(a.flags.saveRecipe, r);
+    return r;
+}
+
+bool asksForHelp(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "-h" || arg == "--help" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
+    StudioArgs args;
+    CLI::App cli{"t2n-studio: see and debug TorchScript to NNEF exports"};
+    cli.set_version_flag("--version", t2n::ui::studioTitle().toStdString());
+    addStudioFlags(cli, args);
+    // --help and --version answer without a display; every other run parses
+    // what QApplication leaves (it takes Qt's own options: -platform, -style ...).
+    if (asksForHelp(argc, argv)) {
+        try {
+            cli.parse(argc, argv);
+        } catch (const CLI::ParseError& e) {
+            return cli.exit(e);
+        }
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("t2n-studio"));
     QApplication::setOrganizationName(QStringLiteral("t2n"));
     QApplication::setDesktopFileName(QStringLiteral("org.t2n.studio"));
-
-    QCommandLineParser cli;
-    cli.setApplicationDescription(t2n::ui::studioTitle() +
-                                  QStringLiteral(": see and debug TorchScript to NNEF exports"));
-    cli.addHelpOption();
-    cli.addPositionalArgument(QStringLiteral("model"), QStringLiteral("TorchScript model to open"));
-    QCommandLineOption input(QStringLiteral("input"),
-                             QStringLiteral("input spec NAME:SHAPE:DTYPE, once per input"),
-                             QStringLiteral("spec"));
-    QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                  QStringLiteral("write one PNG per main view into DIR and exit"),
-                                  QStringLiteral("dir"));
-    QCommandLineOption bench(QStringLiteral("bench"),
-                             QStringLiteral("print open, first-draw and pass-step times and exit"));
-    cli.addOption(input);
-    cli.addOption(screenshot);
-    cli.addOption(bench);
-    cli.process(app);
-
-    std::vector<t2n::InputSpec> inputs;
     try {
-        for (const QString& spec : cli.values(input))
-            inputs.push_back(t2n::InputSpec::parse(spec.toStdString()));
+        cli.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = cli.exit(e);
+        return code == 0 ? 0 : static_cast<int>(t2n::ErrorCode::Usage);
+    }
+
+    t2n::ExportRecipe recipe;
+    try {
+        recipe = resolve(args, cli);
     } catch (const t2n::Error& e) {
         std::fprintf(stderr, "t2n-studio: %s\n", e.render().c_str());
-        return 2;
+        return static_cast<int>(e.code());
     }
-    const QStringList positional = cli.positionalArguments();
+    const QString model = QString::fromStdString(recipe.model.string());
 
     t2n::ui::MainWindow window;
-    if (cli.isSet(screenshot)) {
-        if (positional.isEmpty()) {
-            std::fprintf(stderr, "t2n-studio: --screenshot needs a MODEL\n");
+    window.setReportPath(QString::fromStdString(args.flags.report));
+    if (!args.screenshot.empty()) {
+        if (model.isEmpty()) {
+            std::fprintf(stderr, "t2n-studio: --screenshot needs a MODEL, a recipe or a bundle\n");
             return 2;
         }
         auto r =
-            t2n::ui::runScreenshotTour(window, cli.value(screenshot), positional.first(), inputs);
+            t2n::ui::runScreenshotTour(window, QString::fromStdString(args.screenshot), recipe);
         for (const QString& p : r.written)
             std::printf("wrote %s\n", qPrintable(p));
         if (!r.error.isEmpty())
             std::fprintf(stderr, "t2n-studio: %s\n", qPrintable(r.error));
-        return r.written.size() >= 4 ? 0 : 1;
+        return r.exitCode;
     }
-    if (cli.isSet(bench)) {
-        if (positional.isEmpty()) {
+    if (args.bench) {
+        if (model.isEmpty()) {
             std::fprintf(stderr, "t2n-studio: --bench needs a MODEL\n");
             return 2;
         }
-        const auto f = t2n::ui::runStudioBench(window, positional.first(), inputs);
+        const auto f = t2n::ui::runStudioBench(window, model, recipe.options.inputs);
         if (!f.error.isEmpty()) {
             std::fprintf(stderr, "t2n-studio: %s\n", qPrintable(f.error));
             return 1;
         }
-        std::printf("model                  %s\n", qPrintable(positional.first()));
+        std::printf("model                  %s\n", qPrintable(model));
         std::printf("open + prepare         %.3f s (engine: load, harden, trace, translate)\n",
                     f.prepareSeconds);
         std::printf("graph first draw       %.3f s (%d nodes, %d boxes drawn: cold layout to first "
@@ -81,8 +144,9 @@ int main(int argc, char** argv) {
                     f.stepSeconds, f.passSteps);
         return 0;
     }
+    window.restoreLayout();
     window.show();
-    if (!positional.isEmpty())
-        window.openModel(positional.first(), inputs);
+    if (!model.isEmpty())
+        window.openRecipe(recipe);
     return QApplication::exec();
 }

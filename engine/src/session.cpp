@@ -392,6 +392,7 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
     in.jitValues = &d->jitValues;
     in.translation = &*d->translation;
     in.artifact = artifact;
+    in.modelFile = d->modelPath;
     in.options = &options;
     in.reportJson = [this] { return d->report.toJson(); };
     in.log = [this](LogLevel l, const std::string& m) { d->log(l, m); };

@@ -5,9 +5,13 @@
 #include "t2n/session.h"
 #include "translate/registry.h"
 
+#include "t2n/recipe.h"
+
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QTest>
 
 #include <map>
@@ -44,12 +48,55 @@ private Q_SLOTS:
         QTest::newRow("inspect") << QStringList{"inspect", "--help"};
         QTest::newRow("ops") << QStringList{"ops", "--help"};
         QTest::newRow("bench") << QStringList{"bench", "--help"};
+        QTest::newRow("doctor") << QStringList{"doctor", "--help"};
     }
     void helpEverywhere() {
         QFETCH(QStringList, args);
         auto r = runT2n(args);
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("Usage:"));
+    }
+
+    // `t2n doctor` names the library that really provides sgemm_ (read here
+    // from the alternatives link, independently of the dlsym lookup), and
+    // under the netlib reference BLAS it says so, gives the fix and exits 1.
+    void doctorNamesTheBlas() {
+        const QString blasLink = "/usr/lib/x86_64-linux-gnu/libblas.so.3";
+        const QString active = QFileInfo(blasLink).canonicalFilePath();
+        if (active.isEmpty())
+            QSKIP("no libblas.so.3 on this machine");
+        if (!active.contains("openblas") && !active.contains("/blas/"))
+            QSKIP("libblas.so.3 is neither OpenBLAS nor the netlib build");
+        auto r = runT2n({"doctor", "--json"});
+        QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QJsonObject blas = j.value("blas").toObject();
+        QCOMPARE(blas.value("library").toString(), active);
+        const bool openblas = active.contains("openblas");
+        QCOMPARE(blas.value("kind").toString(),
+                 openblas ? QString("openblas") : QString("reference"));
+        QCOMPARE(r.exitCode, openblas ? 0 : 1);
+        QVERIFY(j.value("matmul_512_gflops").toDouble() > 0);
+        QVERIFY(j.value("aten_threads").toInt() >= 1);
+        auto version = runT2n({"--version"});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY2(version.out.contains(openblas ? "OpenBLAS" : "netlib reference BLAS"),
+                 qPrintable(version.out));
+
+        // The loader takes libblas.so.3 from LD_LIBRARY_PATH first: Debian's
+        // netlib build then stands in for whatever the alternative names.
+        const QString netlibDir = "/usr/lib/x86_64-linux-gnu/blas";
+        if (!QFileInfo::exists(netlibDir + "/libblas.so.3"))
+            QSKIP("the netlib reference BLAS (libblas3) is not installed");
+        QProcess slow;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("LD_LIBRARY_PATH", netlibDir);
+        slow.setProcessEnvironment(env);
+        slow.start(QString::fromStdString(t2nBinary()), {"doctor"});
+        QVERIFY(slow.waitForFinished(600000));
+        const QString said = QString::fromUtf8(slow.readAllStandardOutput());
+        QCOMPARE(slow.exitCode(), 1);
+        QVERIFY2(said.contains("netlib reference BLAS"), qPrintable(said));
+        QVERIFY2(said.contains("libopenblas0-pthread"), qPrintable(said));
     }
 
     void exportWritesArtifactAndReport() {
@@ -112,6 +159,32 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, code);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(!fs::exists(work_ / "a.nnef.tar") && !fs::exists(work_ / "a.nnef"));
+    }
+
+    // A refused export ends with the command that opens the same export in the
+    // studio: a recipe written beside the target, with the model and every
+    // option given; a bad command line offers nothing.
+    void failedExportNamesStudioCommand() {
+        auto r = runT2n({"export", model("err_unsupported_ops"), "--input", "x:2x6:f32", "--naming",
+                         "numeric", "--seed", "7", "-o", out("s.nnef.tgz")});
+        QCOMPARE(r.exitCode, 4);
+        const QString recipe = out("s.nnef.tgz.recipe.json");
+        const QStringList lines = r.err.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.last(), "t2n: to open this export in the studio: t2n-studio " + recipe);
+        QVERIFY(!fs::exists(work_ / "s.nnef.tgz"));
+        const t2n::ExportRecipe saved = t2n::loadRecipe(recipe.toStdString());
+        QCOMPARE(QString::fromStdString(saved.model.string()), model("err_unsupported_ops"));
+        QCOMPARE(QString::fromStdString(saved.output.string()), out("s.nnef.tgz"));
+        QVERIFY(saved.options.naming == t2n::NamingScheme::Numeric);
+        QCOMPARE(saved.options.seed, uint64_t{7});
+        QCOMPARE(saved.options.inputs.size(), size_t{1});
+        QCOMPARE(saved.options.inputs[0].shape, (std::vector<int64_t>{2, 6}));
+
+        auto bad = runT2n({"export", model("err_unsupported_ops"), "--input", "x:2x6:f32",
+                           "--naming", "nonsense", "-o", out("b.nnef.tgz")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(!bad.err.contains("t2n-studio"), qPrintable(bad.err));
+        QVERIFY(!fs::exists(work_ / "b.nnef.tgz.recipe.json"));
     }
 
     // The unsupported-operator error names every node with module and line.

@@ -152,6 +152,7 @@ private Q_SLOTS:
 
     void folderContents() {
         bundle_.divergenceJson = R"({"first": "conv1"})";
+        bundle_.recipeJson = R"({"t2n_recipe": 1, "output": "model.nnef.tgz"})";
         const fs::path dest = root_ / "out" / "bundle";
         fs::create_directories(dest.parent_path());
         writeDebugBundle(dest, bundle_);
@@ -161,6 +162,8 @@ private Q_SLOTS:
         QCOMPARE(readFile(dest / "hardened_graph.txt"),
                  QByteArray::fromStdString(bundle_.hardenedGraph));
         QCOMPARE(readFile(dest / "divergence.json"), QByteArray(R"({"first": "conv1"})"));
+        QCOMPARE(readFile(dest / "recipe.json"),
+                 QByteArray(R"({"t2n_recipe": 1, "output": "model.nnef.tgz"})"));
         QCOMPARE(readFile(dest / "run.sh"), QByteArray::fromStdString(runScript(bundle_)));
         struct stat st {};
         QCOMPARE(::stat((dest / "run.sh").c_str(), &st), 0);
@@ -170,11 +173,11 @@ private Q_SLOTS:
         const QString readme = QString::fromUtf8(readFile(dest / "README.txt"));
         for (const char* name :
              {"run.sh", "model.nnef.tgz", "io.npz", "report.json", "hardened_graph.txt",
-              "divergence.json", "./run.sh /path/to/tract"})
+              "divergence.json", "recipe.json", "t2n-studio", "./run.sh /path/to/tract"})
             QVERIFY2(readme.contains(name), name);
         QVERIFY(readme.contains(list(expectedArgs()).join(' ')));
         // Nothing else, and no temporary names left next to it.
-        QCOMPARE(std::distance(fs::directory_iterator(dest), fs::directory_iterator()), 7L);
+        QCOMPARE(std::distance(fs::directory_iterator(dest), fs::directory_iterator()), 8L);
         QCOMPARE(
             std::distance(fs::directory_iterator(dest.parent_path()), fs::directory_iterator()),
             1L);

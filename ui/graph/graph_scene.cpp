@@ -52,6 +52,7 @@ void GraphScene::show(const GraphGeometry& geometry) {
     qDeleteAll(m_frames);
     m_frames = std::move(frames);
     showEdges(geometry);
+    applyFocus();
     setSceneRect(geometry.bounds.adjusted(-40, -40, 40, 40));
 }
 
@@ -87,6 +88,23 @@ void GraphScene::setOverlay(const QHash<QString, QColor>& colorByKey) {
     m_overlay = colorByKey;
     for (NodeItem* item : std::as_const(m_nodes))
         item->setOverlay(m_overlay.value(item->key()));
+}
+
+void GraphScene::setFocusKeys(const QSet<QString>& keys) {
+    m_focus = keys;
+    applyFocus();
+}
+
+void GraphScene::applyFocus() {
+    constexpr double kFaded = 0.15;
+    for (NodeItem* item : std::as_const(m_nodes))
+        item->setOpacity(m_focus.isEmpty() || m_focus.contains(item->key()) ? 1.0 : kFaded);
+    for (auto it = m_edges.begin(); it != m_edges.end(); ++it) {
+        const QStringList ends = it.key().split(QLatin1Char('\n'));
+        const bool kept = m_focus.isEmpty() ||
+                          (m_focus.contains(ends.value(0)) && m_focus.contains(ends.value(1)));
+        it->first->setOpacity(kept ? 1.0 : kFaded);
+    }
 }
 
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {

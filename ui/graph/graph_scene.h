@@ -21,6 +21,9 @@ public:
     void setHighlights(const QHash<QString, QColor>& colorByKey);
     /// Fill colours by item key that replace the op-family colours (value overlays).
     void setOverlay(const QHash<QString, QColor>& colorByKey);
+    /// Item keys drawn at full strength; every other node and edge is faded
+    /// ("only what failed"). Empty: nothing faded.
+    void setFocusKeys(const QSet<QString>& keys);
 
 Q_SIGNALS:
     /// Double-click on a collapsed cluster (expand) or on a frame's title (collapse).
@@ -31,12 +34,14 @@ protected:
 
 private:
     void showEdges(const GraphGeometry& geometry);
+    void applyFocus();
 
     QHash<QString, NodeItem*> m_nodes;
     QHash<QString, QPair<EdgeItem*, QPainterPath>> m_edges; ///< by "from\nto", with the source path
     QHash<QString, FrameItem*> m_frames;                    ///< by cluster id
     QHash<QString, QColor> m_highlights;
     QHash<QString, QColor> m_overlay;
+    QSet<QString> m_focus;
 };
 
 } // namespace t2n::ui

@@ -56,7 +56,7 @@ void GraphView::onLayout(quint64 ticket, const GraphGeometry& geometry, qint64 e
     m_scene->show(m_geometry);
     applyHighlights();
     if (m_fitOnLayout) {
-        fitGraph();
+        showStart();
         m_fitOnLayout = false;
     }
     m_minimap->invalidate();
@@ -127,7 +127,7 @@ void GraphView::centreOnNode(const QString& id) {
     m_scene->clearSelection();
     item->setSelected(true);
     m_selecting = false;
-    if (transform().m11() < 0.6)
+    if (transform().m11() < kReadableScale)
         setTransform(QTransform()); // readable size before centring
     centerOn(item->rect().center());
     Q_EMIT viewportMoved();
@@ -195,6 +195,19 @@ void GraphView::applyHighlights() {
                 fills.insert(visibleItem(*m_graph, *m_tree, m_collapsed, i), it.value());
     }
     m_scene->setOverlay(fills);
+    QSet<QString> focus;
+    if (!m_focus.isEmpty()) {
+        const QHash<QString, int> index = m_graph->indexById();
+        for (const QString& id : std::as_const(m_focus))
+            if (const int i = index.value(id, -1); i >= 0)
+                focus.insert(visibleItem(*m_graph, *m_tree, m_collapsed, i));
+    }
+    m_scene->setFocusKeys(focus);
+}
+
+void GraphView::setFocusSet(const QSet<QString>& ids) {
+    m_focus = ids;
+    applyHighlights();
 }
 
 void GraphView::setNodeOverlay(const QHash<QString, QColor>& colorById) {
@@ -207,6 +220,27 @@ bool GraphView::exportImage(const QString& path, ExportArea area, QString* error
                               ? m_scene->itemsBoundingRect().adjusted(-10, -10, 10, 10)
                               : mapToScene(viewport()->rect()).boundingRect();
     return exportScene(*m_scene, source, path, error);
+}
+
+void GraphView::showStart() {
+    fitGraph();
+    if (transform().m11() >= kReadableScale)
+        return; // the whole graph is readable as it is
+    // Too small to read when fitted: labels at their size, from the first
+    // graph input (the top of the graph), else the top of the bounds.
+    setTransform(QTransform());
+    const QRectF bounds = m_scene->itemsBoundingRect();
+    QPointF start(bounds.center().x(), bounds.top());
+    for (const GraphNode& n : m_graph->nodes)
+        if (n.id.startsWith(QStringLiteral("input:")))
+            if (NodeItem* item = m_scene->nodeItem(n.id)) {
+                start = item->rect().center();
+                break;
+            }
+    // The start sits near the top of the viewport (1 pixel = 1 scene unit at
+    // this scale), the graph flowing down below it.
+    centerOn(start + QPointF(0, viewport()->height() / 2.0 - 60));
+    Q_EMIT viewportMoved();
 }
 
 void GraphView::fitGraph() {

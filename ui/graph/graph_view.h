@@ -51,6 +51,10 @@ public:
     /// node coloured by its numeric error; empty clears. A collapsed cluster
     /// takes the colour of the last node it hides that has one.
     void setNodeOverlay(const QHash<QString, QColor>& colorById);
+    /// Only these nodes drawn at full strength, the rest faded (a filter such
+    /// as "only what failed"); empty shows everything.
+    void setFocusSet(const QSet<QString>& ids);
+    const QSet<QString>& focusSet() const { return m_focus; }
     const QHash<QString, QColor>& nodeOverlay() const { return m_overlay; }
 
     enum class ExportArea { WholeGraph, VisiblePart };
@@ -83,6 +87,9 @@ private:
     void onSceneSelection();
     void applyHighlights();
     void zoomBy(double factor);
+    /// The view of a newly laid-out graph: fitted when that is readable, else
+    /// at 1:1 from the first graph input.
+    void showStart();
     void centreOnNode(const QString& id);
 
     LayoutOptions m_options;
@@ -97,12 +104,15 @@ private:
     quint64 m_ticket = 0;
     quint64 m_shownTicket = 0;
     bool m_fitOnLayout = true;
+    /// Below this scale node labels are too small to read.
+    static constexpr double kReadableScale = 0.6;
     bool m_selecting = false;
     QString m_pendingSelection;
     QVector<int> m_matches;
     int m_matchCursor = -1;
     QHash<QString, QPair<QSet<QString>, QColor>> m_highlightSets;
     QHash<QString, QColor> m_overlay;
+    QSet<QString> m_focus;
 };
 
 } // namespace t2n::ui

@@ -63,12 +63,14 @@ public:
             je.hint = QString::fromStdString(e.hint());
             je.details = e.details();
             je.cancelled = e.code() == ErrorCode::Cancelled;
+            je.code = static_cast<int>(e.code());
             je.rendered = QString::fromStdString(e.render());
             error = std::move(je);
         } catch (const std::exception& e) {
             JobError je;
             je.message = QString::fromUtf8(e.what());
             je.rendered = je.message;
+            je.code = static_cast<int>(ErrorCode::Internal);
             error = std::move(je);
         }
         StatePtr result;

@@ -46,6 +46,7 @@ struct JobError {
     std::vector<Diagnostic> details;
     bool cancelled = false;
     QString rendered;
+    int code = 0; ///< t2n's exit code for it (t2n::ErrorCode; 10: an internal error)
 };
 
 } // namespace t2n::ui

@@ -4,6 +4,8 @@ target_sources(t2n_ui PRIVATE
   session/editable_table_model.h
   session/export_form_models.cpp
   session/export_form_models.h
+  session/failed_nodes.cpp
+  session/failed_nodes.h
   session/graph_adapters.cpp
   session/graph_adapters.h
   session/remark_index.cpp

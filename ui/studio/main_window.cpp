@@ -10,6 +10,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
@@ -85,6 +86,9 @@ MainWindow::MainWindow(QWidget* parent)
     logDock->setObjectName(QStringLiteral("logDock"));
     logDock->setWidget(log_);
     addDockWidget(Qt::BottomDockWidgetArea, logDock);
+    // The views get the room: the properties a column, the log a few lines.
+    resizeDocks({propDock}, {340}, Qt::Horizontal);
+    resizeDocks({logDock}, {110}, Qt::Vertical);
 
     stage_ = new QLabel(this);
     progress_ = new QProgressBar(this);
@@ -171,8 +175,8 @@ QWidget* MainWindow::buildModelTab() {
     torchText_->setObjectName(QStringLiteral("torchScriptText"));
     tsGraph_ = new GraphView(split);
     tsGraph_->setObjectName(QStringLiteral("torchScriptGraph"));
-    split->addWidget(
-        titled(tr("TorchScript (hardened)"), textOrGraph(torchText_, tsGraph_), split));
+    tsTabs_ = textOrGraph(torchText_, tsGraph_);
+    split->addWidget(titled(tr("TorchScript (hardened)"), tsTabs_, split));
 
     auto* middle = new QSplitter(Qt::Vertical, split);
     auto* graphBox = new QWidget(middle);
@@ -193,6 +197,13 @@ QWidget* MainWindow::buildModelTab() {
                              "orange ~1e-3, red out of tolerance). Needs an export or validation "
                              "with \"compare every value\"."));
     graphBar->addWidget(colourBy_);
+    onlyFailed_ = new QCheckBox(tr("Only what failed"), graphBox);
+    onlyFailed_->setObjectName(QStringLiteral("onlyFailed"));
+    onlyFailed_->setToolTip(tr("Fade every node but those the last failure is about "
+                               "(outlined red), here and on the TorchScript graph"));
+    onlyFailed_->setEnabled(false);
+    graphBar->addWidget(onlyFailed_);
+    connect(onlyFailed_, &QCheckBox::toggled, this, &MainWindow::applyFailedFilter);
     graphLayout->addLayout(graphBar);
     connect(colourBy_, &QComboBox::currentIndexChanged, this, &MainWindow::applyOverlay);
     irGraph_ = new GraphView(graphBox);
@@ -359,7 +370,16 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     controller_->cancel();
+    QSettings settings;
+    settings.setValue(QStringLiteral("windowGeometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
     event->accept();
+}
+
+void MainWindow::restoreLayout() {
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("windowGeometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
 }
 
 void MainWindow::addRecent(const QString& path) {

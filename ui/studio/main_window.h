@@ -4,8 +4,11 @@
 // forwards requests; every stage runs in the engine on the worker thread.
 #pragma once
 
+#include "session/failed_nodes.h"
 #include "session/session_state.h"
 #include "session/value_overlay.h"
+
+#include "t2n/recipe.h"
 
 #include <QMainWindow>
 #include <QSet>
@@ -13,6 +16,7 @@
 #include <vector>
 
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -54,6 +58,16 @@ public:
     void saveRecipe(const QString& path);
     /// Fills the form from a recipe and opens its model (unless open already). Throws t2n::Error.
     void loadRecipe(const QString& path);
+    /// Opens `recipe` as given on the command line: its model, the form filled
+    /// from its options, its output as the export path; when that output
+    /// exists already (the archive of a failed check, a debug bundle's model),
+    /// it is checked again once the model is prepared.
+    void openRecipe(const ExportRecipe& recipe);
+    /// The window's size, docks and toolbars as the user left them (saved on
+    /// close). Not called for screenshots and tests, which want the defaults.
+    void restoreLayout();
+    /// After each export or check, the JSON report is also written to `path`.
+    void setReportPath(const QString& path) { reportPath_ = path; }
 
     SessionController* controller() const { return controller_; }
     ExportForm* exportForm() const { return form_; }
@@ -78,6 +92,11 @@ public:
     const QSet<QString>& frozenNodes() const { return frozen_; }
     /// The IR node shown as selected everywhere (-1: none).
     int selectedIrNode() const { return selectedIrNode_; }
+    /// The nodes the last failure is about (unsupported operators, the node a
+    /// run or check stopped at, ops out of tolerance), marked on the graphs.
+    const FailedNodes& failedNodes() const { return failed_; }
+    /// Fades every node but the failed ones on the IR and TorchScript graphs.
+    void setOnlyFailedShown(bool only);
 
 public Q_SLOTS:
     /// Selects IR node `id` in every view (graph, IR text, NNEF text, properties).
@@ -100,9 +119,15 @@ private:
     void rebuildRecentMenu();
     void indexLines();
     void showProperties(int irNode);
+    /// The model's summary in the properties dock (nothing selected).
+    void showSummary();
     int irNodeForNnefLine(int line) const;
     void selectNodeRef(const NodeRef& node, const QString& nnefIdentifier, bool showModel = true);
     void saveGraphImage();
+    void writeReport();
+    /// Marks `nodes` on both graphs, selects and centres the first one.
+    void markFailed(const FailedNodes& nodes, const QString& reason);
+    void applyFailedFilter();
     void applyOverlay();
 
     SessionController* controller_;
@@ -115,6 +140,9 @@ private:
     GraphView* nnefGraph_;
     QLineEdit* search_;
     QComboBox* colourBy_;
+    QCheckBox* onlyFailed_;
+    QTabWidget* tsTabs_; ///< the TorchScript pane: Text | Graph
+    FailedNodes failed_;
     QHash<QString, NodeError> errors_;
     PassStepper* stepper_;
     ExportForm* form_;
@@ -135,6 +163,8 @@ private:
     std::vector<int> nodeIrLine_, nodeTorchLine_;
     std::vector<InputSpec> pendingInputs_;
     QString lastOutput_;
+    QString pendingCheck_; ///< archive to check once the open model is prepared
+    QString reportPath_;
     QSet<QString> frozen_;
 };
 

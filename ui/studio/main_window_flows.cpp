@@ -14,16 +14,20 @@
 
 #include "t2n/recipe.h"
 
+#include <QCheckBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
+
+#include <filesystem>
+#include <utility>
 
 namespace t2n::ui {
 
@@ -46,7 +50,9 @@ void MainWindow::exportTo(const QString& requested) {
                                                           : QStringLiteral(".nnef.tgz");
         const QFileInfo model(state_->modelPath);
         output = QFileDialog::getSaveFileName(
-            this, tr("Export to"), model.dir().filePath(model.completeBaseName() + suffix));
+            this, tr("Export to"),
+            lastOutput_.isEmpty() ? model.dir().filePath(model.completeBaseName() + suffix)
+                                  : lastOutput_);
         if (output.isEmpty())
             return;
     }
@@ -78,6 +84,15 @@ void MainWindow::loadRecipe(const QString& path) {
         prepareIfReady();
 }
 
+void MainWindow::openRecipe(const ExportRecipe& r) {
+    form_->setOptions(r.options);
+    lastOutput_ = QString::fromStdString(r.output.string());
+    std::error_code ec;
+    pendingCheck_ =
+        !r.output.empty() && std::filesystem::exists(r.output, ec) ? lastOutput_ : QString();
+    openModel(QString::fromStdString(r.model.string()), r.options.inputs);
+}
+
 void MainWindow::checkArchive(const QString& archive) {
     if (form_->valid() && state_ && !state_->modelPath.isEmpty())
         controller_->checkArchive(archive, form_->options());
@@ -91,10 +106,10 @@ void MainWindow::prepareIfReady() {
 void MainWindow::onJobFinished(int job, bool ok) {
     progress_->hide();
     cancel_->hide();
-    stage_->setText(ok ? tr("Ready") : tr("Stopped"));
     Q_EMIT form_->changed(); // re-enables Export
     if (!ok)
-        return;
+        return; // onJobFailed said why in the status bar
+    stage_->setText(tr("Ready"));
     switch (static_cast<SessionController::Job>(job)) {
     case SessionController::Job::Open: {
         addRecent(state_->modelPath);
@@ -131,16 +146,18 @@ void MainWindow::onJobFinished(int job, bool ok) {
     }
     case SessionController::Job::Export:
     case SessionController::Job::Check:
+        writeReport();
         tabs_->setCurrentIndex(ResultsTab);
         if (!errors_.isEmpty())
             setColourBy(ColourByError);
-        // The first diverging op is selected in every view straight away.
-        if (state_->report.check.diverged)
-            selectNodeRef(state_->report.check.divergence.node,
-                          QString::fromStdString(state_->report.check.divergence.identifier),
-                          false);
+        // The first diverging op (and every op out of tolerance) is marked,
+        // and the first is selected in every view straight away.
+        if (state_->report.check.ran && !state_->report.check.passed)
+            markFailed(failedCheckNodes(*state_, errors_), results_->verdictHeadline());
         break;
     case SessionController::Job::Prepare:
+        if (!pendingCheck_.isEmpty())
+            checkArchive(std::exchange(pendingCheck_, QString()));
         break;
     case SessionController::Job::Bisect:
         tabs_->setCurrentIndex(PassesTab);
@@ -150,14 +167,69 @@ void MainWindow::onJobFinished(int job, bool ok) {
     }
 }
 
-void MainWindow::onJobFailed(int job, const JobError& error) {
-    log_->appendPlainText(error.rendered);
-    if (static_cast<SessionController::Job>(job) == SessionController::Job::Open) {
-        QMessageBox::warning(this, tr("Cannot open the model"), error.rendered);
+void MainWindow::writeReport() {
+    if (reportPath_.isEmpty())
         return;
-    }
+    QFile file(reportPath_);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(QByteArray::fromStdString(state_->report.toJson() + "\n")) < 0)
+        log_->appendPlainText(
+            tr("Cannot write the report to %1: %2").arg(reportPath_, file.errorString()));
+}
+
+void MainWindow::onJobFailed(int job, const JobError& error) {
+    pendingCheck_.clear();
+    log_->appendPlainText(error.rendered);
+    // Shown in the window, never in a modal dialog: a headless run (the
+    // offscreen platform, --screenshot) has nobody to close one.
     results_->showError(error);
     tabs_->setCurrentIndex(ResultsTab);
+    if (static_cast<SessionController::Job>(job) == SessionController::Job::Open) {
+        stage_->setText(tr("Cannot open the model: %1").arg(error.message));
+        return;
+    }
+    if (error.cancelled)
+        stage_->setText(tr("Stopped"));
+    else
+        markFailed(ui::failedNodes(*state_, error.details), error.message);
+}
+
+void MainWindow::markFailed(const FailedNodes& nodes, const QString& reason) {
+    failed_ = nodes;
+    const QColor red(0xd0, 0x00, 0x20);
+    irGraph_->setHighlightSet(QStringLiteral("failed"),
+                              QSet<QString>(nodes.ir.begin(), nodes.ir.end()), red);
+    tsGraph_->setHighlightSet(QStringLiteral("failed"),
+                              QSet<QString>(nodes.torchScript.begin(), nodes.torchScript.end()),
+                              red);
+    onlyFailed_->setEnabled(!nodes.isEmpty());
+    applyFailedFilter();
+    if (!nodes.torchScript.isEmpty())
+        tsTabs_->setCurrentWidget(tsGraph_); // the marks are on its graph
+    if (!nodes.irNodes.isEmpty())
+        selectIrNode(nodes.irNodes.first());
+    else if (!nodes.torchScript.isEmpty())
+        tsGraph_->selectNode(nodes.torchScript.first());
+    const int count = static_cast<int>(std::max(nodes.ir.size(), nodes.torchScript.size()));
+    stage_->setText(count == 0 ? reason
+                               : tr("%1 — %n node(s) outlined red; \"Only what failed\" fades "
+                                    "the rest",
+                                    nullptr, count)
+                                     .arg(reason));
+}
+
+void MainWindow::setOnlyFailedShown(bool only) {
+    onlyFailed_->setChecked(only);
+    applyFailedFilter();
+}
+
+void MainWindow::applyFailedFilter() {
+    const bool only = onlyFailed_->isChecked() && !failed_.isEmpty();
+    irGraph_->setFocusSet(only ? QSet<QString>(failed_.ir.begin(), failed_.ir.end())
+                               : QSet<QString>{});
+    tsGraph_->setFocusSet(
+        only ? QSet<QString>(failed_.torchScript.begin(), failed_.torchScript.end())
+             : QSet<QString>{});
 }
 
 void MainWindow::onState(const StatePtr& state) {
@@ -201,7 +273,9 @@ void MainWindow::onState(const StatePtr& state) {
     if (st.exported)
         results_->showState(st);
     selectedIrNode_ = -1;
-    properties_->setRowCount(0);
+    showSummary();
+    // A new state has not failed (yet): a failure that follows marks its nodes.
+    markFailed({}, stage_->text());
 }
 
 } // namespace t2n::ui

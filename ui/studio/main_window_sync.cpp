@@ -1,10 +1,12 @@
 // MainWindow's synced selection: which lines of the TorchScript, IR and NNEF
 // texts show which IR node, and selecting one node in all views at once.
 #include "graph/graph_view.h"
+#include "session/failed_nodes.h"
 #include "session/graph_adapters.h"
 #include "session/nnef_graph.h"
 #include "session/remark_index.h"
 #include "session/report_models.h"
+#include "studio/export_form.h"
 #include "studio/main_window.h"
 #include "text/code_view.h"
 
@@ -123,10 +125,72 @@ void MainWindow::applyOverlay() {
                            "value\" on"));
 }
 
+namespace {
+void fillTable(QTableWidget* table, const std::vector<std::pair<QString, QString>>& rows) {
+    table->setRowCount(static_cast<int>(rows.size()));
+    for (size_t r = 0; r < rows.size(); ++r) {
+        table->setItem(static_cast<int>(r), 0, new QTableWidgetItem(rows[r].first));
+        table->setItem(static_cast<int>(r), 1, new QTableWidgetItem(rows[r].second));
+    }
+    table->resizeRowsToContents();
+}
+} // namespace
+
+void MainWindow::showSummary() {
+    const SessionState& st = *state_;
+    std::vector<std::pair<QString, QString>> rows;
+    if (st.modelPath.isEmpty()) {
+        fillTable(properties_, rows);
+        return;
+    }
+    rows.emplace_back(tr("model"), st.modelPath);
+    QStringList inputs;
+    for (const auto& in : form_->valid() ? form_->options().inputs : st.options.inputs)
+        inputs << QString::fromStdString(in.toString());
+    if (inputs.isEmpty())
+        for (const auto& a : st.forwardArgNames)
+            inputs << QString::fromStdString(a);
+    rows.emplace_back(tr("inputs"), inputs.join(QLatin1Char('\n')));
+    if (st.hardened) {
+        size_t changes = 0;
+        for (const auto& p : st.report.harden.passes)
+            changes += p.events.size();
+        rows.emplace_back(
+            tr("hardening"),
+            tr("%1 passes, %2 node changes").arg(st.report.harden.passes.size()).arg(changes));
+    }
+    if (st.traced)
+        rows.emplace_back(
+            tr("t2n IR"),
+            tr("%1 nodes, %2 values").arg(st.graph.nodes.size()).arg(st.graph.values.size()));
+    if (st.translated) {
+        int ops = 0;
+        for (const QString& line : QString::fromStdString(st.nnefText).split(QLatin1Char('\n')))
+            ops +=
+                line.contains(QStringLiteral(" = ")) && line.trimmed().endsWith(QLatin1Char(';'));
+        rows.emplace_back(tr("NNEF"),
+                          tr("%1 operations, target %2")
+                              .arg(ops)
+                              .arg(QString::fromStdString(st.options.target.toString())));
+    }
+    if (st.exported) {
+        const CheckReport& c = st.report.check;
+        rows.emplace_back(tr("archive"), st.artifactPath);
+        rows.emplace_back(tr("check"),
+                          !c.ran     ? tr("not run")
+                          : c.passed ? tr("passed at %1").arg(QString::fromStdString(c.tolerance))
+                                     : tr("FAILED"));
+    }
+    rows.emplace_back(QString(), tr("Select a node to see its properties."));
+    fillTable(properties_, rows);
+}
+
 void MainWindow::showProperties(int id) {
     const ir::Graph& g = state_->graph;
     const ir::Node& n = g.node(id);
     std::vector<std::pair<QString, QString>> rows;
+    if (const QString why = failed_.reasons.value(irNodeKey(id)); !why.isEmpty())
+        rows.emplace_back(tr("failure"), why);
     rows.emplace_back(tr("kind"), QString::fromStdString(n.kind));
     rows.emplace_back(tr("module path"), QString::fromStdString(n.where.modulePath));
     if (n.where.sourceLine > 0)
@@ -176,12 +240,7 @@ void MainWindow::showProperties(int id) {
         rows.emplace_back(tr("history"), story.isEmpty() ? tr("unchanged by the hardening passes")
                                                          : story.join(QLatin1Char('\n')));
     }
-    properties_->setRowCount(static_cast<int>(rows.size()));
-    for (size_t r = 0; r < rows.size(); ++r) {
-        properties_->setItem(static_cast<int>(r), 0, new QTableWidgetItem(rows[r].first));
-        properties_->setItem(static_cast<int>(r), 1, new QTableWidgetItem(rows[r].second));
-    }
-    properties_->resizeRowsToContents();
+    fillTable(properties_, rows);
 }
 
 void MainWindow::selectNodeRef(const NodeRef& node, const QString& nnefIdentifier, bool showModel) {
@@ -198,18 +257,10 @@ void MainWindow::selectNodeRef(const NodeRef& node, const QString& nnefIdentifie
             return;
         }
     }
-    for (const auto& n : state_->graph.nodes) {
-        const bool sameValue = !node.valueName.empty() && !n.outputs.empty() &&
-                               state_->graph.value(n.outputs.front()).debugName == node.valueName;
-        const bool sameLine = n.where.kind == node.kind && node.sourceLine > 0 &&
-                              n.where.sourceLine == node.sourceLine &&
-                              n.where.sourceFile == node.sourceFile;
-        if (sameValue || sameLine) {
-            selectIrNode(n.id);
-            irGraph_->setHighlightSet(QStringLiteral("diverging"), {irNodeKey(n.id)},
-                                      QColor(0xd0, 0x00, 0x20));
-            return;
-        }
+    if (const int id = irNodeFor(state_->graph, node); id >= 0) {
+        selectIrNode(id);
+        irGraph_->setHighlightSet(QStringLiteral("diverging"), {irNodeKey(id)},
+                                  QColor(0xd0, 0x00, 0x20));
     }
 }
 

@@ -69,6 +69,7 @@ void ResultsPanel::clear() {
     banner_->setText(tr("Open a model and press Export: the archive is written, read back and "
                         "compared with the model."));
     banner_->setStyleSheet(QString());
+    headline_.clear();
     divergence_->clear();
     divergence_->hide();
     problems_->clear();
@@ -83,6 +84,7 @@ QString ResultsPanel::verdict() const {
 }
 
 void ResultsPanel::setVerdict(bool ok, const QString& headline, const QString& advice) {
+    headline_ = headline;
     banner_->setText(
         QStringLiteral("<b>%1</b><br>%2").arg(headline.toHtmlEscaped(), advice.toHtmlEscaped()));
     banner_->setStyleSheet(ok ? QStringLiteral("background:#d8f3dc; color:#1b4332;")

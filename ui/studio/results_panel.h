@@ -28,6 +28,8 @@ public:
 
     /// The one-sentence verdict currently shown (for tests and screenshots).
     QString verdict() const;
+    /// Its headline alone, as plain text ("Not valid: ...").
+    QString verdictHeadline() const { return headline_; }
 
 Q_SIGNALS:
     /// The user asked to see a node (the diverging op, or an error's node).
@@ -46,6 +48,7 @@ private:
     NodeRef divergenceNode_;
     QString divergenceIdentifier_;
     std::vector<Diagnostic> problemNodes_;
+    QString headline_;
 };
 
 } // namespace t2n::ui

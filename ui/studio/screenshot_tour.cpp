@@ -4,6 +4,9 @@
 #include "session/session_controller.h"
 #include "studio/main_window.h"
 #include "studio/pass_stepper.h"
+#include "studio/results_panel.h"
+
+#include "t2n/error.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -11,6 +14,8 @@
 #include <QFileInfo>
 #include <QPixmap>
 #include <QTabWidget>
+
+#include <optional>
 
 namespace t2n::ui {
 
@@ -29,8 +34,7 @@ template <typename Done> bool waitFor(Done&& done, int timeoutMs) {
 }
 } // namespace
 
-ScreenshotResult runScreenshotTour(MainWindow& w, const QString& dir, const QString& model,
-                                   const std::vector<InputSpec>& inputs) {
+ScreenshotResult runScreenshotTour(MainWindow& w, const QString& dir, const ExportRecipe& recipe) {
     ScreenshotResult result;
     QDir().mkpath(dir);
     w.resize(1600, 1000);
@@ -43,39 +47,79 @@ ScreenshotResult runScreenshotTour(MainWindow& w, const QString& dir, const QStr
         else
             result.error = QStringLiteral("could not write %1").arg(path);
     };
-    bool failed = false;
+    std::optional<JobError> failure;
     QObject::connect(w.controller(), &SessionController::jobFailed, &w,
                      [&](SessionController::Job, const JobError& e) {
-                         failed = true;
-                         result.error = e.rendered;
+                         if (!failure)
+                             failure = e;
                      });
+    auto checkFailed = [&] {
+        const CheckReport& c = w.controller()->state()->report.check;
+        return c.ran && !c.passed;
+    };
+    auto shootModel = [&](bool failed) {
+        w.tabs()->setCurrentIndex(MainWindow::ModelTab);
+        waitFor(
+            [&] {
+                return !w.irGraph()->isLayoutPending() && !w.torchScriptGraph()->isLayoutPending();
+            },
+            60000);
+        // The graphs as a user sees them on open (readable, from the first
+        // input); after a failure the first failed node is centred and the
+        // failed nodes stand out.
+        if (failed)
+            w.setOnlyFailedShown(true);
+        shoot(QStringLiteral("01-model-side-by-side.png"));
+    };
+    auto shootPassesAndForm = [&] {
+        w.tabs()->setCurrentIndex(MainWindow::PassesTab);
+        const int changing = w.passStepper()->firstChangingRow();
+        w.passStepper()->showRow(changing >= 0 ? changing : 0);
+        shoot(QStringLiteral("02-pass-diff.png"));
+        w.tabs()->setCurrentIndex(MainWindow::ExportTab);
+        shoot(QStringLiteral("03-export-form.png"));
+    };
 
-    w.openModel(model, inputs);
-    if (!w.controller()->waitIdle(300000) || failed) {
-        if (result.error.isEmpty())
-            result.error = QStringLiteral("opening the model timed out");
+    // Open: load, prepare with the recipe's options, and check its output
+    // again when it exists. A failure there (not TorchScript, unsupported
+    // operators, a model that fails on its inputs, a failed check) ends the
+    // story: its views are the tour.
+    w.openRecipe(recipe);
+    if (!w.controller()->waitIdle(600000)) {
+        result.error = QStringLiteral("opening the model timed out");
+        result.exitCode = 1;
         return result;
     }
-    w.tabs()->setCurrentIndex(MainWindow::ModelTab);
-    waitFor([&] { return !w.irGraph()->isLayoutPending(); }, 60000);
-    w.irGraph()->fitGraph();
-    shoot(QStringLiteral("01-model-side-by-side.png"));
-
-    w.tabs()->setCurrentIndex(MainWindow::PassesTab);
-    const int changing = w.passStepper()->firstChangingRow();
-    w.passStepper()->showRow(changing >= 0 ? changing : 0);
-    shoot(QStringLiteral("02-pass-diff.png"));
-
-    w.tabs()->setCurrentIndex(MainWindow::ExportTab);
-    shoot(QStringLiteral("03-export-form.png"));
-
-    const QString out =
-        QDir(dir).filePath(QFileInfo(model).completeBaseName() + QStringLiteral(".nnef.tgz"));
-    w.exportTo(out);
-    if (!w.controller()->waitIdle(600000))
-        result.error = QStringLiteral("the export timed out");
+    const bool opened = !failure && !w.controller()->state()->report.check.ran;
+    if (opened) {
+        shootModel(false);
+        shootPassesAndForm();
+        QString out = QString::fromStdString(recipe.output.string());
+        if (out.isEmpty())
+            out = QDir(dir).filePath(
+                QFileInfo(QString::fromStdString(recipe.model.string())).completeBaseName() +
+                QStringLiteral(".nnef.tgz"));
+        w.exportTo(out);
+        if (!w.controller()->waitIdle(600000))
+            result.error = QStringLiteral("the export timed out");
+    }
+    const bool failed = failure || checkFailed();
+    if (!opened || failed)
+        shootModel(failed);
+    if (!opened)
+        shootPassesAndForm();
     w.tabs()->setCurrentIndex(MainWindow::ResultsTab);
     shoot(QStringLiteral("04-validation-result.png"));
+
+    if (failure) {
+        result.error = failure->rendered;
+        result.exitCode = failure->code > 0 ? failure->code : 1;
+    } else if (checkFailed()) {
+        result.error = w.results()->verdictHeadline();
+        result.exitCode = 1;
+    } else if (!result.error.isEmpty() || result.written.size() < 4) {
+        result.exitCode = 1;
+    }
     return result;
 }
 

@@ -11,6 +11,7 @@
 #include "check/tract_cli.h"
 #include "load/module_loader.h"
 #include "nnef/model_reader.h"
+#include "t2n/recipe.h"
 
 #include <chrono>
 #include <cstring>
@@ -341,6 +342,12 @@ CheckReport runCheck(const CheckInputs& in) {
         b.hardenedGraph = hardened.str();
         if (report.diverged)
             b.divergenceJson = divergenceJson(report.divergence);
+        if (!in.modelFile.empty()) {
+            ExportRecipe recipe{std::filesystem::absolute(in.modelFile),
+                                bundledModelName(in.artifact), options};
+            recipe.options.debugBundle.clear(); // opened again, it checks; it writes no bundle
+            b.recipeJson = toJson(recipe);
+        }
         writeDebugBundle(options.debugBundle, b);
         report.debugBundle = options.debugBundle;
     }

@@ -29,6 +29,8 @@ struct CheckInputs {
     const std::vector<const torch::jit::Value*>* jitValues = nullptr;
     const translate::Translation* translation = nullptr;
     std::filesystem::path artifact;
+    /// The TorchScript file, for the debug bundle's recipe (may be empty).
+    std::filesystem::path modelFile;
     const ExportOptions* options = nullptr;
     /// The report so far, for the debug bundle.
     std::function<std::string()> reportJson;

@@ -372,6 +372,9 @@ std::string readmeText(const DebugBundle& bundle) {
     if (bundle.divergenceJson)
         text += "  divergence.json     where t2n's reference run first left the TorchScript "
                 "values\n";
+    if (!bundle.recipeJson.empty())
+        text += "  recipe.json         the export's model and options: t2n-studio THIS_FOLDER\n"
+                "                      opens it and checks the bundled model again\n";
     text += fmt::format("\nReplay\n------\n"
                         "  ./run.sh                  # runs {}\n"
                         "  ./run.sh /path/to/tract   # another tract binary\n\n"
@@ -426,6 +429,8 @@ void writeDebugBundle(const fs::path& destination, const DebugBundle& bundle) {
     if (bundle.divergenceJson)
         w->file("divergence.json", 0644, bundle.divergenceJson->size(),
                 textProducer(*bundle.divergenceJson));
+    if (!bundle.recipeJson.empty())
+        w->file("recipe.json", 0644, bundle.recipeJson.size(), textProducer(bundle.recipeJson));
     w->commit();
 }
 

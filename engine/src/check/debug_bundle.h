@@ -28,6 +28,9 @@ struct DebugBundle {
     std::string reportJson;
     std::string hardenedGraph;
     std::optional<std::string> divergenceJson;
+    /// The export as a recipe (t2n/recipe.h) whose output is the bundled
+    /// model, so that `t2n-studio BUNDLE` opens the same export; may be empty.
+    std::string recipeJson;
 };
 
 /// Name of the model inside the bundle: model.nnef (folder), model.nnef.tar

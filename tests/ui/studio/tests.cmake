@@ -5,5 +5,5 @@ target_sources(t2n_ui_tests PRIVATE
   studio/tst_screenshots.cpp
 )
 t2n_ui_suite(session_models NEEDS_MODELS)
-t2n_ui_suite(studio_flows TIMEOUT 600)
+t2n_ui_suite(studio_flows NEEDS_MODELS TIMEOUT 600)
 t2n_ui_suite(screenshots NEEDS_MODELS TIMEOUT 900)

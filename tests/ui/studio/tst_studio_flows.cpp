@@ -20,12 +20,16 @@
 #include "t2n/recipe.h"
 #include "t2n/session.h"
 
+#include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QJsonArray>
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSlider>
+#include <QTableWidget>
 #include <QTest>
 #include <QTextBlock>
 
@@ -512,6 +516,88 @@ private Q_SLOTS:
         std::filesystem::remove_all(dir);
     }
 
+    /// A refused model is a state like any other: the reason in Results, both
+    /// unsupported operators (logcumsumexp, erfinv) outlined on the IR and
+    /// TorchScript graphs, the first one selected with its failure in the
+    /// properties, and "only what failed" fading every other node.
+    void refusedModelMarksItsNodes() {
+        const QString name = QStringLiteral("err_unsupported_ops");
+        const QJsonObject info = t2n::test::fixtureInfo(name);
+        if (info.isEmpty())
+            QSKIP("fixture err_unsupported_ops not generated");
+        MainWindow w;
+        w.show();
+        QVERIFY(openFixture(w, name, t2n::test::fixtureOptions(name)));
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::ResultsTab));
+        QVERIFY2(w.results()->verdict().contains(QStringLiteral("translate")),
+                 qPrintable(w.results()->verdict()));
+        const auto& st = *w.controller()->state();
+        QVERIFY(st.traced);
+        const FailedNodes& failed = w.failedNodes();
+        QStringList kinds;
+        for (int id : failed.irNodes)
+            kinds << QString::fromStdString(st.graph.node(id).kind);
+        QStringList expected;
+        for (const auto& v : info.value(QStringLiteral("expect_unsupported")).toArray())
+            expected << v.toObject().value(QStringLiteral("kind")).toString();
+        kinds.sort();
+        expected.sort();
+        QCOMPARE(kinds, expected);
+        QCOMPARE(failed.torchScript.size(), expected.size());
+        for (const QString& id : failed.torchScript)
+            QVERIFY2(w.torchScriptGraph()->graph().indexById().contains(id), qPrintable(id));
+        QCOMPARE(w.selectedIrNode(), failed.irNodes.first());
+        auto* props = w.findChild<QTableWidget*>(QStringLiteral("propertiesPanel"));
+        QVERIFY(props && props->rowCount() > 0);
+        QCOMPARE(props->item(0, 0)->text(), QStringLiteral("failure"));
+        QVERIFY(props->item(0, 1)->text().contains(
+            QString::fromStdString(st.graph.node(failed.irNodes.first()).kind)));
+
+        auto* only = w.findChild<QCheckBox*>(QStringLiteral("onlyFailed"));
+        QVERIFY(only && only->isEnabled());
+        w.setOnlyFailedShown(true);
+        QCOMPARE(w.irGraph()->focusSet(), QSet<QString>(failed.ir.begin(), failed.ir.end()));
+        QCOMPARE(w.torchScriptGraph()->focusSet(),
+                 QSet<QString>(failed.torchScript.begin(), failed.torchScript.end()));
+        w.setOnlyFailedShown(false);
+        QVERIFY(w.irGraph()->focusSet().isEmpty());
+    }
+
+    /// A model that fails on its inputs (3 channels expected, 5 given) stops
+    /// at the trace: the reason in Results, the hardened graph still shown.
+    /// (The engine does not yet name the node a run failed at, so nothing is
+    /// marked; see the studio issue.)
+    void modelFailingOnItsInputsShowsTheReason() {
+        const QString name = QStringLiteral("naming_blocks");
+        if (t2n::test::fixtureInfo(name).isEmpty())
+            QSKIP("fixture naming_blocks not generated");
+        t2n::ExportOptions o = t2n::test::fixtureOptions(name);
+        o.inputs[0].shape = {2, 5, 6, 5};
+        MainWindow w;
+        w.show();
+        QVERIFY(openFixture(w, name, o));
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::ResultsTab));
+        QVERIFY2(w.results()->verdict().contains(QStringLiteral("trace")),
+                 qPrintable(w.results()->verdict()));
+        QVERIFY(w.controller()->state()->hardened && !w.controller()->state()->traced);
+        QVERIFY(w.torchScriptGraph()->graph().nodes.size() > 0);
+    }
+
+    /// A file that is not TorchScript: the reason in Results, no dialog.
+    void notTorchScriptIsShownInResults() {
+        const QString name = QStringLiteral("err_not_torchscript");
+        if (!std::filesystem::exists(t2n::test::fixtureModel(name)))
+            QSKIP("fixture err_not_torchscript not generated");
+        MainWindow w;
+        w.show();
+        w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()));
+        QVERIFY(w.controller()->waitIdle());
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::ResultsTab));
+        QVERIFY2(w.results()->verdict().contains(QStringLiteral("load")),
+                 qPrintable(w.results()->verdict()));
+        QVERIFY(QApplication::activeModalWidget() == nullptr);
+    }
+
     /// A refused export lists each refused node in the Results tab; activating
     /// an entry selects that node in the views (einsum has no standard NNEF
     /// form, so the Khronos target refuses it with the node's source line).
@@ -551,18 +637,8 @@ private Q_SLOTS:
         QVERIFY(w.controller()->waitIdle());
         QVERIFY(w.controller()->state()->report.check.passed);
 
-        QFile f(out + QStringLiteral("/graph.nnef"));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QString text = QString::fromUtf8(f.readAll());
-        f.close();
-        const int at = text.indexOf(QStringLiteral(" = relu("));
-        QVERIFY(at > 0);
-        const int lineStart = text.lastIndexOf(QLatin1Char('\n'), at) + 1;
-        const QString identifier = text.mid(lineStart, at - lineStart).trimmed();
-        text.replace(at, 8, QStringLiteral(" = sigmoid("));
-        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        f.write(text.toUtf8());
-        f.close();
+        const QString identifier = t2n::test::swapFirstReluForSigmoid(out);
+        QVERIFY(!identifier.isEmpty());
 
         w.checkArchive(out);
         QVERIFY(w.controller()->waitIdle());

@@ -1,0 +1,169 @@
+#include "t2n/runtime_info.h"
+#include "t2n/session.h"
+
+#include "check/tract_cli.h"
+
+#include <ATen/Parallel.h>
+#include <torch/script.h>
+#include <torch/version.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fmt/format.h>
+#include <thread>
+
+namespace t2n {
+
+namespace {
+// The file a loaded symbol comes from, links resolved; empty when unknown.
+std::string libraryOf(const void* symbol) {
+    Dl_info where{};
+    if (!symbol || dladdr(symbol, &where) == 0 || !where.dli_fname)
+        return {};
+    std::error_code ec;
+    auto resolved = std::filesystem::canonical(where.dli_fname, ec);
+    return ec ? std::string(where.dli_fname) : resolved.string();
+}
+
+template <typename F> F lookup(const char* name) {
+    return reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
+}
+
+BlasInfo detectBlas() {
+    BlasInfo blas;
+    // LibTorch's BLAS_INFO=generic build calls the Fortran sgemm_ of
+    // whatever libblas.so.3 was loaded: the library holding it decides.
+    blas.library = libraryOf(dlsym(RTLD_DEFAULT, "sgemm_"));
+    std::string lower = blas.library;
+    std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+    if (lower.find("openblas") != std::string::npos) {
+        blas.kind = BlasInfo::Kind::OpenBlas;
+        if (auto config = lookup<const char* (*)()>("openblas_get_config"))
+            blas.version = config();
+        if (auto threads = lookup<int (*)()>("openblas_get_num_threads"))
+            blas.threads = threads();
+    } else if (lower.find("blis") != std::string::npos) {
+        blas.kind = BlasInfo::Kind::Blis;
+    } else if (lower.find("mkl") != std::string::npos) {
+        blas.kind = BlasInfo::Kind::Mkl;
+    } else if (lower.find("/blas/") != std::string::npos ||
+               lower.find("libblas.so") != std::string::npos) {
+        // Debian's netlib build lives in .../blas/libblas.so.3.
+        blas.kind = BlasInfo::Kind::Reference;
+        blas.version = "netlib reference BLAS";
+    }
+    return blas;
+}
+
+std::string parallelBackend() {
+    const std::string info = at::get_parallel_info();
+    const std::string key = "ATen parallel backend: ";
+    auto at = info.find(key);
+    if (at == std::string::npos)
+        return "unknown";
+    auto end = info.find('\n', at);
+    return info.substr(at + key.size(), end == std::string::npos ? end : end - at - key.size());
+}
+} // namespace
+
+std::string BlasInfo::name() const {
+    switch (kind) {
+    case Kind::OpenBlas:
+        return "OpenBLAS";
+    case Kind::Blis:
+        return "BLIS";
+    case Kind::Mkl:
+        return "Intel MKL";
+    case Kind::Reference:
+        return "netlib reference BLAS";
+    case Kind::Unknown:
+        break;
+    }
+    return "unknown BLAS";
+}
+
+namespace {
+std::string withThreads(std::string text, int threads) {
+    if (threads > 0)
+        text += fmt::format(" ({} thread{})", threads, threads == 1 ? "" : "s");
+    return text;
+}
+} // namespace
+
+std::string BlasInfo::describe() const {
+    std::string out = withThreads(kind == Kind::OpenBlas && !version.empty() ? version
+                                  : optimised()                              ? name()
+                                                                             : name() + " (slow)",
+                                  threads);
+    if (!library.empty())
+        out += " from " + library;
+    return out;
+}
+
+std::string RuntimeInfo::summary() const {
+    return fmt::format("LibTorch {}, {}{}, {} ATen thread{}", torchVersion,
+                       withThreads(blas.name(), blas.threads),
+                       blas.optimised() ? "" : " (slow: see `t2n doctor`)", intraOpThreads,
+                       intraOpThreads == 1 ? "" : "s");
+}
+
+RuntimeInfo runtimeInfo() {
+    RuntimeInfo info;
+    info.t2nVersion = std::string(version());
+    info.torchVersion = TORCH_VERSION;
+    info.blas = detectBlas();
+    info.intraOpThreads = at::get_num_threads();
+    info.interOpThreads = at::get_num_interop_threads();
+    info.cpus = std::thread::hardware_concurrency();
+    info.parallelBackend = parallelBackend();
+    try {
+        auto tract = check::findTract();
+        info.tract = tract.path.string();
+        info.tractNote = tract.found()
+                             ? "found through " + tract.source
+                             : "not found on PATH nor through " + std::string(check::kTractBinEnv) +
+                                   ": the check runs the reference interpreter only";
+    } catch (const std::exception& e) {
+        info.tractNote = e.what();
+    }
+    return info;
+}
+
+std::optional<std::string> runtimeAdvice(const RuntimeInfo& info) {
+    switch (info.blas.kind) {
+    case BlasInfo::Kind::Reference:
+        return fmt::format(
+            "LibTorch calls the netlib reference BLAS ({}): every model forward (trace, check, "
+            "studio) runs tens of times slower than with an optimised one; install "
+            "libopenblas0-pthread (packaging/install-deps.sh does), or point libblas.so.3 at "
+            "an optimised BLAS with `update-alternatives --config libblas.so.3-x86_64-linux-gnu`",
+            info.blas.library);
+    case BlasInfo::Kind::Unknown:
+        return fmt::format("could not tell which BLAS LibTorch calls ({}); if exports are slow, "
+                           "check that libblas.so.3 is an optimised BLAS such as OpenBLAS",
+                           info.blas.library.empty() ? "no sgemm_ symbol found"
+                                                     : info.blas.library);
+    default:
+        return std::nullopt;
+    }
+}
+
+double timeMatrixProduct(int size, int repeats) {
+    at::NoGradGuard noGrad;
+    auto a = at::rand({size, size});
+    auto b = at::rand({size, size});
+    double best = 1e30;
+    for (int i = 0; i < std::max(1, repeats); ++i) {
+        auto start = std::chrono::steady_clock::now();
+        auto c = at::mm(a, b);
+        (void)c.data_ptr<float>();
+        best = std::min(
+            best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return best;
+}
+
+} // namespace t2n
