@@ -33,8 +33,9 @@ FLAGS=(-std=c++20 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all 
 COMMON=(engine/src/util/dtype.cpp engine/src/util/tensor_data.cpp engine/src/util/error.cpp
         engine/src/util/strings.cpp)
 PARSER=(engine/src/nnef/lexer.cpp engine/src/nnef/parser.cpp engine/src/nnef/parser_expr.cpp
-        engine/src/nnef/op_catalog.cpp engine/src/check/structure_check.cpp
-        engine/src/check/structure_body.cpp)
+        engine/src/nnef/op_catalog.cpp engine/src/nnef/tract_versions.cpp
+        engine/src/check/structure_check.cpp engine/src/check/structure_body.cpp
+        engine/src/check/structure_versions.cpp)
 DAT=(engine/src/nnef/dat_reader.cpp)
 
 objects() { # compile each source once (in parallel), print the object paths
