@@ -35,7 +35,10 @@
     X(variable_stats, VariableStatsTest)                                                           \
     X(example_values, ExampleValuesTest)                                                           \
     X(recurrent_scan, RecurrentScanTest)                                                           \
-    X(khronos_target, KhronosTargetTest)
+    X(khronos_target, KhronosTargetTest)                                                           \
+    X(nonfinite_constants, NonFiniteConstantsTest)                                                 \
+    X(dropout_identity, DropoutIdentityTest)                                                       \
+    X(input_values, InputValuesTest)
 
 namespace t2n::test {
 

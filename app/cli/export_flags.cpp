@@ -20,7 +20,11 @@ void addModelFlags(CLI::App& app, ExportFlags& f, bool modelRequired) {
 void addInputFlags(CLI::App& app, ExportFlags& f) {
     app.add_option("-i,--input", f.inputs,
                    "one per forward() argument, in order: NAME:SHAPE:DTYPE, e.g. "
-                   "input:1x3x224x224:f32 (dtypes f32 f16 f64 i64 i32 i16 i8 u8 bool)");
+                   "input:1x3x224x224:f32 (dtypes f32 f16 f64 i64 i32 i16 i8 u8 bool; "
+                   "floats are random N(0,1), integers random in [0, 10)); values that matter "
+                   "inline: lengths:1:i64=60 (one for all elements), ids:1x4:i64=[3,1,4,1] "
+                   "(one per element); or from a file: NAME=@FILE.npy, NAME=@FILE.npz#MEMBER, "
+                   "NAME=@FILE.pt (shape and dtype from the file)");
     app.add_option("--seed", f.seed, "seed of the random example inputs")->capture_default_str();
     app.add_option("--log-level", f.logLevel, "trace, debug, info, warn, error or off")
         ->capture_default_str();

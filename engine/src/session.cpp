@@ -167,6 +167,8 @@ std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
         for (auto& [axis, sym] : symbols[i]) {
             specs[i].shape[static_cast<size_t>(axis)] += delta;
             specs[i].valuesFile.clear(); // a file has one size: random values at the new one
+            if (specs[i].values.size() > 1)
+                specs[i].values.clear(); // likewise values given one per element
         }
     return specs;
 }
@@ -212,7 +214,11 @@ void Session::harden(const ExportOptions& options) {
     }
     CancelBetweenPasses poll(d->observer);
     harden::PassObserver* observers[] = {&poll};
-    d->prepared = harden::hardenForExport(m, examples, options.harden, observers);
+    try {
+        d->prepared = harden::hardenForExport(m, examples, options.harden, observers);
+    } catch (const Error& e) {
+        throw load::withRandomIntegersHint(e, options.inputs);
+    }
     d->hardenedWithInputs = !examples.empty();
     d->report.harden = d->prepared->diagnostics;
     for (const auto& w : d->prepared->warnings)
@@ -260,8 +266,14 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     std::vector<std::string> torchWarnings;
     harden::RunOptions run;
     run.warnings = &torchWarnings;
-    auto main = harden::runGraph(&m, *d->prepared->graph,
-                                 load::makeExampleInputs(inputs, options.seed), run);
+    std::optional<harden::Recorded> recorded;
+    try {
+        recorded = harden::runGraph(&m, *d->prepared->graph,
+                                    load::makeExampleInputs(inputs, options.seed), run);
+    } catch (const Error& e) {
+        throw load::withRandomIntegersHint(e, inputs);
+    }
+    auto& main = *recorded;
     for (const auto& w : torchWarnings)
         d->warn("PyTorch: " + w);
     d->step(Stage::Trace, 0.5, "probing the dynamic axes");
@@ -291,6 +303,8 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     in.probe = probe ? &*probe : nullptr;
     in.inputSymbols = symbols;
     auto traced = ir::buildGraph(in);
+    for (const auto& w : traced.warnings)
+        d->warn(w);
     d->graph = std::move(traced.graph);
     d->jitValues = std::move(traced.jitValues);
     ir::applyNaming(*d->graph, options.naming);

@@ -23,12 +23,26 @@ template <typename Parse> QString parseError(Parse&& parse) {
     }
 }
 
-/// The engine's spelling of one row: "x:1x3x8x8:f32", or "x=@file.npy"
-/// when the row takes its values (and so its shape and dtype) from a file.
+/// Whether a values cell holds inline values ("60", "[3,1,4,1]", "true")
+/// rather than a file name.
+bool isInlineValues(const QString& cell) {
+    static const QRegularExpression re(
+        QStringLiteral(R"(^\s*(\[.*\]|[-+]?[0-9.][0-9.eE+-]*|true|false)\s*$)"));
+    return re.match(cell).hasMatch();
+}
+
+/// The engine's spelling of one row: "x:1x3x8x8:f32", "ids:1x4:i64=[3,1,4,1]"
+/// with inline values, or "x=@file.npy" when the row takes its values (and
+/// so its shape and dtype) from a file.
 QString specText(const QStringList& cells) {
-    if (!cells.value(3).trimmed().isEmpty())
-        return QStringLiteral("%1=@%2").arg(cells.value(0), cells.value(3).trimmed());
-    return QStringLiteral("%1:%2:%3").arg(cells.value(0), cells.value(1), cells.value(2));
+    const QString values = cells.value(3).trimmed();
+    const QString spec =
+        QStringLiteral("%1:%2:%3").arg(cells.value(0), cells.value(1), cells.value(2));
+    if (values.isEmpty())
+        return spec;
+    if (isInlineValues(values))
+        return spec + QLatin1Char('=') + values;
+    return QStringLiteral("%1=@%2").arg(cells.value(0), values);
 }
 
 /// Why a values cell ("file.npy", "file.npz#member", "file.pt") cannot be
@@ -60,6 +74,8 @@ void InputSpecsModel::setSpecs(const std::vector<InputSpec>& specs) {
         QString values = QString::fromStdString(s.valuesFile);
         if (!s.valuesMember.empty())
             values += QLatin1Char('#') + QString::fromStdString(s.valuesMember);
+        if (!s.values.empty()) // the engine's spelling after '='
+            values = QString::fromStdString(s.toString()).section(QLatin1Char('='), 1);
         rows.push_back({QString::fromStdString(s.name),
                         s.valuesFile.empty() ? dims.join(QLatin1Char('x')) : QString(),
                         s.valuesFile.empty()
@@ -87,10 +103,12 @@ QString InputSpecsModel::validate(int row, int column, const QStringList& cells)
                 return tr("'%1' is already the name of input %2").arg(cells.value(0)).arg(r + 1);
         return {};
     }
+    if (column == 3 && isInlineValues(cells.value(3)))
+        return parseError([&] { InputSpec::parse(specText(cells).toStdString()); });
     if (column == 3)
         return valuesFileError(cells.value(3));
     // With a values file, shape and dtype come from the file.
-    if (!cells.value(3).trimmed().isEmpty())
+    if (!cells.value(3).trimmed().isEmpty() && !isInlineValues(cells.value(3)))
         return {};
     // Shape and dtype errors come from the engine's parser, shown on the cell
     // they are about.

@@ -16,8 +16,8 @@
 namespace t2n::ui {
 
 /// name | shape (1x3x224x224, or empty for a scalar) | dtype (f32, i64, ...) |
-/// values (empty: seeded random; else a .npy, .npz#member or .pt file whose
-/// tensor also gives the shape and dtype)
+/// values (empty: seeded random; inline values "60" or "[3,1,4,1]"; else a
+/// .npy, .npz#member or .pt file whose tensor also gives the shape and dtype)
 class InputSpecsModel : public EditableTableModel {
     Q_OBJECT
 public:

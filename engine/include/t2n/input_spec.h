@@ -1,4 +1,5 @@
-// What the user tells t2n about each model input: NAME:SHAPE:DTYPE.
+// What the user tells t2n about each model input: NAME:SHAPE:DTYPE, with
+// example values inline (=60, =[3,1,4,1]) or from a file (NAME=@FILE).
 #pragma once
 
 #include "t2n/dtype.h"
@@ -19,10 +20,16 @@ struct InputSpec {
     /// (torch.save of a tensor). Shape and dtype then come from the file.
     std::string valuesFile;
     std::string valuesMember;
+    /// Example values given inline: one (every element takes it) or one per
+    /// element in row-major order. Empty: from the file, else seeded random
+    /// (integers in [0, 10), which a length or a token id rarely wants).
+    std::vector<double> values;
 
     /// "x:1x3x224x224:f32" (dtype defaults to f32; an empty shape "x::f32" or
-    /// "x:scalar" is a 0-d tensor), or "x=@file.npy", "x=@file.npz#member",
-    /// "x=@file.pt" for values from a file. Throws t2n::Error (Usage) with a hint.
+    /// "x:scalar" is a 0-d tensor), with inline values "lengths:1:i64=60" or
+    /// "ids:1x4:i64=[3,1,4,1]" (bool: 0/1 or true/false), or "x=@file.npy",
+    /// "x=@file.npz#member", "x=@file.pt" for values from a file. Throws
+    /// t2n::Error (Usage) with a hint.
     static InputSpec parse(std::string_view text);
     std::string toString() const;
     bool operator==(const InputSpec&) const = default;

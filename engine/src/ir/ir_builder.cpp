@@ -220,7 +220,7 @@ public:
         std::vector<const JitValue*> jit(graph_.values.size(), nullptr);
         for (const auto& [jv, id] : valueIds_)
             jit[static_cast<size_t>(id)] = jv;
-        return {std::move(graph_), std::move(jit)};
+        return {std::move(graph_), std::move(jit), std::move(warnings_)};
     }
 
 private:
@@ -480,6 +480,14 @@ private:
                 flattenOutput(in);
             return;
         }
+        // An output that is always None (GoogLeNet's and Inception's aux logits
+        // in eval mode) holds no data: the check's reference leaves it out too.
+        if (out->type()->kind() == c10::TypeKind::NoneType) {
+            warnings_.push_back(fmt::format("forward() returns None at the place of output "
+                                            "{}; the NNEF graph leaves it out",
+                                            graph_.outputs.size()));
+            return;
+        }
         ValueId id = idOf(out);
         if (id < 0)
             throw Error(Stage::Trace, ErrorCode::Unsupported,
@@ -491,6 +499,7 @@ private:
 
     const TraceInputs& in_;
     Graph graph_;
+    std::vector<std::string> warnings_;
     std::unordered_map<const JitValue*, ValueId> valueIds_;
 };
 

@@ -28,6 +28,8 @@ struct TraceInputs {
 struct TracedGraph {
     Graph graph;
     std::vector<const torch::jit::Value*> jitValues;
+    /// What the user should know about the IR (outputs left out).
+    std::vector<std::string> warnings;
 };
 
 /// Throws t2n::Error (Trace) for constructs the IR cannot hold yet (control

@@ -1,11 +1,13 @@
 #include "load/module_loader.h"
 
 #include "load/example_values.h"
+#include "tensors/torch_bridge.h"
 
 #include "t2n/error.h"
 
 #include <ATen/Context.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 
 namespace t2n::load {
@@ -80,12 +82,34 @@ std::vector<std::string> forwardArgumentNames(const torch::jit::Module& m) {
     return names;
 }
 
+namespace {
+// The values of NAME:SHAPE:DTYPE=..., one for all elements or one each.
+at::Tensor inlineValues(const InputSpec& s) {
+    int64_t n = 1;
+    for (int64_t d : s.shape)
+        n *= d;
+    const auto given = static_cast<int64_t>(s.values.size());
+    if (given != 1 && given != n)
+        throw Error(
+            Stage::Load, ErrorCode::Usage,
+            fmt::format("input '{}' has {} example values for {} elements", s.name, given, n),
+            "give one value for every element, or a single value for all");
+    at::Tensor t = at::tensor(s.values, at::TensorOptions().dtype(at::kDouble));
+    t = given == 1 ? t.reshape({}).expand(s.shape).contiguous() : t.reshape(s.shape);
+    return t.to(tensors::toScalarType(s.dtype));
+}
+} // namespace
+
 std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, uint64_t seed) {
     auto gen = at::detail::createCPUGenerator(seed);
     std::vector<at::Tensor> out;
     for (const auto& s : specs) {
         if (!s.valuesFile.empty()) {
             out.push_back(readExampleValues(s));
+            continue;
+        }
+        if (!s.values.empty()) {
+            out.push_back(inlineValues(s));
             continue;
         }
         at::Tensor t;
@@ -111,6 +135,42 @@ std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, u
         }
         out.push_back(t);
     }
+    return out;
+}
+
+std::string randomIntegersHint(const std::vector<InputSpec>& specs) {
+    std::vector<std::string> names, examples;
+    for (const auto& s : specs) {
+        if (!s.valuesFile.empty() || !s.values.empty() || isFloat(s.dtype) ||
+            s.dtype == DType::Bool)
+            continue;
+        names.push_back("'" + s.name + "'");
+        InputSpec example = s;
+        int64_t n = 1;
+        for (int64_t d : s.shape)
+            n *= d;
+        example.values = n == 1 ? std::vector<double>{60} : std::vector<double>{3, 1, 4, 1};
+        if (n != 1 && n != 4)
+            example.values = {1};
+        examples.push_back("--input " + example.toString());
+    }
+    if (names.empty())
+        return {};
+    return fmt::format(
+        "{} {} held random integers in [0, 10); if the model needs real values "
+        "(lengths, token ids, indices), give them inline ({}, one value for all elements "
+        "or one per element) or from a file (--input NAME=@FILE.npy, "
+        "NAME=@FILE.npz#MEMBER or NAME=@FILE.pt)",
+        names.size() == 1 ? "input" : "inputs", fmt::join(names, ", "), fmt::join(examples, ", "));
+}
+
+Error withRandomIntegersHint(const Error& e, const std::vector<InputSpec>& specs) {
+    const std::string extra = randomIntegersHint(specs);
+    if (e.code() != ErrorCode::ModelRun || extra.empty())
+        return e;
+    Error out(e.stage(), e.code(), e.message(), e.hint().empty() ? extra : e.hint() + "; " + extra);
+    for (const auto& d : e.details())
+        out.addDetail(d);
     return out;
 }
 

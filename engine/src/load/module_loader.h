@@ -1,6 +1,7 @@
 // Stage load: read a TorchScript archive and make the example inputs.
 #pragma once
 
+#include "t2n/error.h"
 #include "t2n/input_spec.h"
 
 #include <torch/script.h>
@@ -18,7 +19,16 @@ torch::jit::Module loadTorchScript(const std::filesystem::path& path);
 std::vector<std::string> forwardArgumentNames(const torch::jit::Module& m);
 
 /// Seeded example inputs for the specs: floats from N(0,1), ints in [0, 10),
-/// bools from a fair coin; a spec with a valuesFile takes its file's tensor.
+/// bools from a fair coin; a spec with a valuesFile takes its file's tensor,
+/// one with inline values those (throws t2n::Error, Usage, for a wrong count).
 std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, uint64_t seed);
+
+/// When the model fails on its example inputs: which integer inputs were
+/// random numbers in [0, 10) (lengths and token ids usually need real ones)
+/// and how to give values; empty when no input was a random integer.
+std::string randomIntegersHint(const std::vector<InputSpec>& specs);
+
+/// `e` (a ModelRun error) with randomIntegersHint() added to its hint.
+Error withRandomIntegersHint(const Error& e, const std::vector<InputSpec>& specs);
 
 } // namespace t2n::load

@@ -78,7 +78,8 @@ struct Document {
     void addExtension(const std::string& ext);
 };
 
-/// graph.nnef text. Throws t2n::Error (Write) for a non-finite scalar literal.
+/// graph.nnef text: ±inf scalars as tract's `inf`/`-inf` literals. Throws
+/// t2n::Error (Write, Internal) for a NaN literal.
 std::string print(const Document& doc);
 /// graph.quant text (one line per entry), empty when there are none.
 std::string printQuant(const Document& doc);

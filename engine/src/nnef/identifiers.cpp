@@ -23,6 +23,15 @@ std::string sanitizeIdentifier(std::string_view s) {
         out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
     if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0])))
         out.insert(out.begin(), 'v');
+    // tract's parser tries a literal before an identifier and does not look
+    // past the literal's last letter: `true_mask`, `false_x` and (since tract
+    // 0.20.19, which reads `inf`) `infinity` would read as true, false or inf
+    // followed by garbage. Such names take a prefix.
+    for (std::string_view word : {"true", "false", "inf"})
+        if (out.starts_with(word)) {
+            out.insert(0, "v_");
+            return out;
+        }
     if (isKeyword(out))
         out += '_';
     return out;

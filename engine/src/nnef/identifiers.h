@@ -8,7 +8,8 @@
 namespace t2n::nnef {
 
 bool isKeyword(std::string_view s);
-/// Replaces invalid characters with '_', prefixes 'v' before a leading digit,
+/// Replaces invalid characters with '_', prefixes 'v' before a leading digit
+/// and 'v_' before a leading true, false or inf (tract would read a literal),
 /// appends '_' to keywords. Never returns an empty string.
 std::string sanitizeIdentifier(std::string_view s);
 

@@ -3,6 +3,7 @@
 #include "t2n/error.h"
 
 #include <fmt/format.h>
+#include <limits>
 
 #include <array>
 #include <charconv>
@@ -146,6 +147,13 @@ Token Lexer::lexWord() {
     t.end = pos_;
     t.text = std::string(text_.substr(t.offset, pos_ - t.offset));
     t.kind = isNnefKeyword(t.text) ? TokenKind::Keyword : TokenKind::Identifier;
+    if (options_.tract && t.text == "inf") {
+        // tract reads `inf` (and `-inf`, the parser folds the sign) as a
+        // number since 0.20.19; Khronos NNEF has no such literal.
+        t.kind = TokenKind::Scalar;
+        t.scalar = std::numeric_limits<double>::infinity();
+        return t;
+    }
     if (t.kind == TokenKind::Keyword && inHeader_) {
         if (t.text == "fragment" || t.text == "graph")
             inHeader_ = false;

@@ -10,7 +10,8 @@ namespace t2n::nnef {
 std::string formatScalar(double v) {
     if (!std::isfinite(v))
         throw Error(Stage::Write, ErrorCode::Internal,
-                    "NNEF has no literal for inf or nan; such constants must be variables");
+                    "NNEF has no literal for this non-finite number here; the translator "
+                    "should have stored it as a variable");
     char buf[64];
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
     std::string s(buf, end);
@@ -30,6 +31,10 @@ std::string printExpr(const Expr& e) {
     case Expr::Kind::Integer:
         return std::to_string(e.integer);
     case Expr::Kind::Scalar:
+        // tract >= 0.20.19 reads inf and -inf; the translator leaves them
+        // only for such targets (translate/nonfinite.cpp).
+        if (std::isinf(e.scalar))
+            return e.scalar > 0 ? "inf" : "-inf";
         return formatScalar(e.scalar);
     case Expr::Kind::Logical:
         return e.logical ? "true" : "false";

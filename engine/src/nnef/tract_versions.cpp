@@ -66,6 +66,8 @@ constexpr TractGate kGates[] = {
     {"tract_transformers_quantized_dyn_kv_cache", "0.23.5", "", ""},
     {"tract_transformers_gdn_recurrent", "0.23.5", "", ""},
     {"tract_transformers_causal_conv1d_update", "0.23.5", "", ""},
+    // the NNEF text tract reads (nnef/src/ast/parse.rs)
+    {"literal:inf", "0.20.19", "", "inf and -inf as numeric literals"},
     // the tract command line (cli/src/main.rs, params.rs)
     {"cli:--input-from-bundle", "0.18.0", "", "older: --input-bundle"},
     {"cli:--nnef-tract-extra", "0.20.20", "", ""},

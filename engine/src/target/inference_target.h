@@ -37,6 +37,9 @@ public:
     /// never for Khronos, whose lowerings then take their spelled-out
     /// standard form or refuse.
     virtual bool has(std::string_view what) const = 0;
+    /// tract reads `inf` and `-inf` as numeric literals since 0.20.19 (its
+    /// nnef crate's numeric_literal); Khronos NNEF has no such literal.
+    bool readsInfinityLiterals() const { return has("literal:inf"); }
     /// The border name of the spec's 'replicate' padding.
     virtual std::string_view replicateBorder() const = 0;
     /// Whether small non-parameter tensors may be written as nested-array

@@ -1,5 +1,6 @@
 #include "translate/context.h"
 
+#include "translate/nonfinite.h"
 #include "util/tensor_convert.h"
 
 #include <cmath>
@@ -289,8 +290,7 @@ Expr Context::emitOut(const std::string& op, std::vector<Expr> args, Kwargs kwar
         name = *reserved;
     else
         name = freshName(out(i).name.empty() ? out(i).debugName : out(i).name);
-    doc_.body.push_back(
-        nnef::Invocation{op, "", std::move(args), std::move(kwargs), {name}, false, node_->id});
+    push(nnef::Invocation{op, "", std::move(args), std::move(kwargs), {name}, false, node_->id});
     Expr e = Expr::id(name);
     bind(id, e);
     return e;
@@ -304,8 +304,7 @@ Expr Context::emitFor(ir::ValueId id, const std::string& op, std::vector<Expr> a
         name = *reserved;
     else
         name = freshName(v.name.empty() ? v.debugName : v.name);
-    doc_.body.push_back(
-        nnef::Invocation{op, "", std::move(args), std::move(kwargs), {name}, false, node_->id});
+    push(nnef::Invocation{op, "", std::move(args), std::move(kwargs), {name}, false, node_->id});
     Expr e = Expr::id(name);
     bind(id, e);
     return e;
@@ -316,7 +315,7 @@ Expr Context::emitTemp(const std::string& op, std::vector<Expr> args, Kwargs kwa
     const auto& o = node_->outputs.empty() ? graph_.value(node_->inputs.at(0)) : out(0);
     std::string base = (o.name.empty() ? o.debugName : o.name) + "_" + suffix;
     std::string name = freshName(base);
-    doc_.body.push_back(nnef::Invocation{
+    push(nnef::Invocation{
         op, "", std::move(args), std::move(kwargs), {name}, false, node_ ? node_->id : -1});
     return Expr::id(name);
 }
@@ -330,9 +329,15 @@ std::vector<Expr> Context::emitMulti(const std::string& op, std::vector<Expr> ar
         names.push_back(freshName((o.name.empty() ? o.debugName : o.name) + "_" + s));
         exprs.push_back(Expr::id(names.back()));
     }
-    doc_.body.push_back(nnef::Invocation{op, "", std::move(args), std::move(kwargs),
-                                         std::move(names), false, node_->id});
+    push(nnef::Invocation{op, "", std::move(args), std::move(kwargs), std::move(names), false,
+                          node_->id});
     return exprs;
+}
+
+void Context::push(nnef::Invocation inv) {
+    if (node_)
+        legalizeNonFiniteLiterals(*this, inv);
+    doc_.body.push_back(std::move(inv));
 }
 
 void Context::bind(ir::ValueId id, Expr e) {

@@ -122,6 +122,8 @@ public:
     std::optional<std::string> outputNameOf(ir::ValueId id) const;
 
 private:
+    /// Appends an emitted operation, its non-finite literals made writable.
+    void push(nnef::Invocation inv);
     std::string freshName(const std::string& base);
     Expr variable(const TensorData& data, const std::string& label, const std::string& origin,
                   const std::string& from);

@@ -13,10 +13,20 @@ void lowerIdentity(Context& ctx) {
     ctx.bindOut(ctx.input(0));
 }
 
-// dropout(x, p, train): identity at inference.
+// dropout(x, p, train), feature_dropout, alpha_dropout, feature_alpha_dropout
+// and their in-place forms: the identity when train is false, and also when p
+// is 0 whatever train says (a library calling F.dropout(x, p=attention_dropout)
+// without training= traces train=True). Only p > 0 in training mode draws
+// random numbers, and only that is refused.
 void lowerDropout(Context& ctx) {
-    if (ctx.numInputs() > 2 && ctx.boolArg(2))
-        ctx.unsupported("dropout in training mode", "put the model in eval mode before saving");
+    if (ctx.numInputs() > 2 && ctx.boolArg(2)) {
+        const double p = ctx.floatArg(1);
+        if (p > 0)
+            ctx.unsupported(fmt::format("{} with p = {} in training mode zeroes random elements",
+                                        ctx.node().kind, p),
+                            "put the model in eval mode before saving (model.eval()), or pass "
+                            "training=self.training or p=0.0 to the call");
+    }
     ctx.bindOut(ctx.input(0));
 }
 
@@ -180,10 +190,10 @@ void registerShapeOps(Registry& r) {
     r.add("aten::detach", lowerIdentity, "identity");
     r.add("aten::alias", lowerIdentity, "identity");
     r.add("prim::unchecked_cast", lowerIdentity, "identity (an Optional refinement)");
-    r.add("aten::dropout", lowerDropout, "identity at inference");
-    r.add("aten::feature_dropout", lowerDropout, "identity at inference");
-    r.add("aten::alpha_dropout", lowerDropout, "identity at inference");
-    r.add("aten::feature_alpha_dropout", lowerDropout, "identity at inference");
+    // The in-place forms (dropout_, ...) find these entries through the registry.
+    for (const char* kind : {"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout",
+                             "aten::feature_alpha_dropout"})
+        r.add(kind, lowerDropout, "identity in eval mode, or when p = 0");
     r.add("aten::to", lowerCast, "tract_core_cast when the dtype changes");
     r.add("aten::type_as", lowerCast, "tract_core_cast when the dtype changes");
     r.add("aten::_to_copy", lowerCast, "tract_core_cast when the dtype changes");

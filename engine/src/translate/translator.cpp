@@ -24,8 +24,9 @@ void validateName(const std::string& name, const char* what) {
     if (name.empty() || nnef::sanitizeIdentifier(name) != name)
         throw Error(Stage::Translate, ErrorCode::InvalidOption,
                     fmt::format("{} name '{}' is not a valid NNEF identifier", what, name),
-                    "use letters, digits and '_', not starting with a digit and not an NNEF "
-                    "keyword");
+                    "use letters, digits and '_', not starting with a digit, not an NNEF "
+                    "keyword, and not starting with true, false or inf (tract reads those as "
+                    "literals)");
 }
 
 std::vector<std::string> inputNames(const ir::Graph& g, const ExportOptions& o) {

@@ -2,7 +2,10 @@
 #include "t2n/error.h"
 #include "util/strings.h"
 
+#include <charconv>
+#include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace t2n {
 
@@ -10,7 +13,56 @@ namespace {
 Error usage(std::string_view text, std::string why) {
     return Error(Stage::Load, ErrorCode::Usage, fmt::format("bad input spec '{}': {}", text, why),
                  "write NAME:SHAPE:DTYPE, e.g. input:1x3x224x224:f32 (dtype one of f32, f16, "
-                 "f64, i64, i32, i16, i8, u8, bool; SHAPE 'scalar' for a 0-d tensor)");
+                 "f64, i64, i32, i16, i8, u8, bool; SHAPE 'scalar' for a 0-d tensor), with "
+                 "values if they matter: lengths:1:i64=60, ids:1x4:i64=[3,1,4,1]");
+}
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && s.front() == ' ')
+        s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ')
+        s.remove_suffix(1);
+    return s;
+}
+
+// "60", "[3,1,4,1]" or nested "[[1,2],[3,4]]" (read flat, row-major).
+std::vector<double> parseValues(std::string_view spec, std::string_view text, DType dtype) {
+    std::string flat;
+    for (char c : text)
+        if (c != '[' && c != ']')
+            flat += c;
+    std::vector<double> out;
+    for (auto item : util::split(flat, ',')) {
+        item = trimmed(item);
+        double v = 0;
+        if (dtype == DType::Bool && (item == "true" || item == "false")) {
+            v = item == "true" ? 1 : 0;
+        } else {
+            auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+            if (item.empty() || ec != std::errc() || end != item.data() + item.size())
+                throw usage(spec, fmt::format("'{}' is not a number", item));
+        }
+        if (!isFloat(dtype) && v != std::floor(v))
+            throw usage(spec, fmt::format("{} is not an integer, and the dtype is {}", item,
+                                          dtypeName(dtype)));
+        if (dtype == DType::Bool && v != 0 && v != 1)
+            throw usage(spec, fmt::format("{} is not a boolean (0, 1, true or false)", item));
+        out.push_back(v);
+    }
+    return out;
+}
+
+int64_t elementCount(const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+        n *= d;
+    return n;
+}
+
+std::string formatValue(double v) {
+    if (v == std::floor(v) && std::abs(v) < 1e15)
+        return fmt::format("{}", static_cast<int64_t>(v));
+    return fmt::format("{}", v);
 }
 } // namespace
 
@@ -30,19 +82,27 @@ InputSpec InputSpec::parse(std::string_view text) {
                         "write NAME=@FILE.npy, NAME=@FILE.npz#MEMBER or NAME=@FILE.pt");
         return spec;
     }
+    const std::string_view whole = text;
+    std::string_view values;
+    if (auto eq = text.find('='); eq != std::string_view::npos) {
+        values = text.substr(eq + 1);
+        text = text.substr(0, eq);
+        if (trimmed(values).empty())
+            throw usage(whole, "nothing after '='");
+    }
     auto parts = util::split(text, ':');
     if (parts.size() < 2 || parts.size() > 3)
-        throw usage(text, "expected two or three ':'-separated fields");
+        throw usage(whole, "expected two or three ':'-separated fields");
     InputSpec spec;
     spec.name = std::string(parts[0]);
     if (spec.name.empty())
-        throw usage(text, "the name is empty");
+        throw usage(whole, "the name is empty");
     std::string_view shape = parts[1];
     if (!shape.empty() && shape != "scalar") {
         for (auto dim : util::split(shape, 'x')) {
             auto v = util::parseInt<int64_t>(dim);
             if (!v || *v < 0)
-                throw usage(text,
+                throw usage(whole,
                             fmt::format("'{}' is not a dimension (a non-negative integer)", dim));
             spec.shape.push_back(*v);
         }
@@ -50,8 +110,20 @@ InputSpec InputSpec::parse(std::string_view text) {
     if (parts.size() == 3) {
         auto dt = parseDType(parts[2]);
         if (!dt)
-            throw usage(text, fmt::format("unknown dtype '{}'", parts[2]));
+            throw usage(whole, fmt::format("unknown dtype '{}'", parts[2]));
         spec.dtype = *dt;
+    }
+    if (!values.empty()) {
+        spec.values = parseValues(whole, values, spec.dtype);
+        const int64_t n = elementCount(spec.shape);
+        if (spec.values.size() != 1 && static_cast<int64_t>(spec.values.size()) != n)
+            throw usage(whole, fmt::format("{} values for shape {} ({} elements): give one value "
+                                           "for every element, or a single value for all",
+                                           spec.values.size(),
+                                           spec.shape.empty()
+                                               ? std::string("scalar")
+                                               : fmt::format("{}", fmt::join(spec.shape, "x")),
+                                           n));
     }
     return spec;
 }
@@ -64,7 +136,12 @@ std::string InputSpec::toString() const {
         s += "scalar";
     for (size_t i = 0; i < shape.size(); ++i)
         s += (i ? "x" : "") + std::to_string(shape[i]);
-    return s + ":" + std::string(dtypeName(dtype));
+    s += ":" + std::string(dtypeName(dtype));
+    if (values.size() == 1)
+        return s + "=" + formatValue(values[0]);
+    for (size_t i = 0; i < values.size(); ++i)
+        s += (i ? "," : "=[") + formatValue(values[i]) + (i + 1 == values.size() ? "]" : "");
+    return s;
 }
 
 } // namespace t2n

@@ -101,6 +101,8 @@ Json inputJson(const InputSpec& s) {
         j["values_file"] = s.valuesFile;
         j["values_member"] = s.valuesMember;
     }
+    if (!s.values.empty())
+        j["values"] = s.values;
     return j;
 }
 
@@ -123,6 +125,18 @@ InputSpec inputFrom(const Json& j, const std::string& path) {
     o.field("values_file", [&](const Json& v, const std::string& p) { s.valuesFile = str(v, p); });
     o.field("values_member",
             [&](const Json& v, const std::string& p) { s.valuesMember = str(v, p); });
+    o.field("values", [&](const Json& v, const std::string& p) {
+        size_t i = 0;
+        for (const auto& x : array(v, p)) {
+            const std::string at = fmt::format("{}[{}]", p, i++);
+            if (x.is_boolean())
+                s.values.push_back(x.get<bool>() ? 1 : 0);
+            else if (x.is_number())
+                s.values.push_back(x.get<double>());
+            else
+                throw bad(at, "is not a number", "give the example values as numbers");
+        }
+    });
     o.done();
     if (s.name.empty())
         throw bad(path + ".name", "is missing or empty", "every input needs a name");

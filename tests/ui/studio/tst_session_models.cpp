@@ -90,6 +90,28 @@ private Q_SLOTS:
         QVERIFY(m.errorAt(1, 0).contains(QStringLiteral("already")));
     }
 
+    /// The values column also takes inline values (one for all elements, or
+    /// one per element): the engine's NAME:SHAPE:DTYPE=... spec, its count
+    /// errors shown on the cell, and a round trip through setSpecs.
+    void inputValuesInline() {
+        InputSpecsModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setSpecs({t2n::InputSpec::parse("ids:1x4:i64"), t2n::InputSpec::parse("lengths:1:i64")});
+        m.setData(m.index(0, 3), QStringLiteral("[3,1,4]"));
+        QVERIFY2(m.errorAt(0, 3).contains(QStringLiteral("3 values for shape 1x4")),
+                 qPrintable(m.errorAt(0, 3)));
+        m.setData(m.index(0, 3), QStringLiteral("[3,1,4,1]"));
+        m.setData(m.index(1, 3), QStringLiteral("60"));
+        QVERIFY2(m.isValid(), qPrintable(m.errors().join(QLatin1Char('\n'))));
+        const auto specs = m.specs();
+        QCOMPARE(specs.at(0).values, (std::vector<double>{3, 1, 4, 1}));
+        QCOMPARE(specs.at(1).toString(), std::string("lengths:1:i64=60"));
+        InputSpecsModel again;
+        again.setSpecs(specs);
+        QCOMPARE(again.cell(0, 3), QStringLiteral("[3,1,4,1]"));
+        QCOMPARE(again.cell(0, 1), QStringLiteral("1x4"));
+    }
+
     /// The values column takes a .npy/.npz/.pt file: a missing file or an
     /// unknown suffix is an error on that cell; a real file makes the row the
     /// engine's "NAME=@file" spec, and preparing with it gives the IR input

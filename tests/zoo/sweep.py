@@ -1,0 +1,362 @@
+#!/usr/bin/python3
+"""The library sweep: export and check every model of models.py with the real t2n binary.
+
+Usage:
+    /usr/bin/python3 tests/zoo/sweep.py --t2n BUILD/bin/t2n --out BUILD/zoo
+        [--page docs/model-zoo.md] [--only GLOB ...] [--subset ci] [--expect-pass]
+        [--keep-mb 150] [--timeout 1800] [--list] [--resume]
+
+For each entry of models.ENTRIES and each of its forms (traced, scripted) it
+  1. writes OUT/models/NAME.FORM.pt and NAME.inputs.npz (random weights, a fixed seed per
+     entry), unless the cached files were made from the same builder source;
+  2. runs `t2n export MODEL --input ... -o OUT/work/... --report ...`, one row at a time,
+     floating inputs given as NAME:SHAPE:DTYPE (t2n's seeded random values), integer
+     inputs as NAME=@NAME.inputs.npz#NAME (their values matter: lengths, token ids);
+  3. records the row in OUT/results.json: verdict `passes` (exit 0, the check passed),
+     `refused` (exit 4: unsupported operators, every node named) or `fails` (anything
+     else: a check mismatch, another error, exit 10, a timeout), the largest absolute
+     error of the check, the wall time of the t2n run and a note.
+The page (--page) is written from every recorded row, so a run with --only updates those
+rows and keeps the others.  Models above --keep-mb are deleted after their rows (they are
+regenerated when needed) so that the cache stays a few GB.  --expect-pass exits 1 unless
+every selected row passes (the CTest subset).  Nothing is downloaded.
+"""
+
+import argparse
+import fnmatch
+import hashlib
+import inspect
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import warnings
+import zlib
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import models  # noqa: E402  (after the path)
+
+GENERATOR_VERSION = "1"
+DTYPES = {torch.float32: "f32", torch.float16: "f16", torch.float64: "f64", torch.int64: "i64",
+          torch.int32: "i32", torch.int16: "i16", torch.int8: "i8", torch.uint8: "u8",
+          torch.bool: "bool"}
+
+
+def seed_of(name):
+    return zlib.crc32(name.encode("utf-8")) & 0x7FFFFFFF
+
+
+def entry_key(e):
+    h = hashlib.sha256()
+    h.update((GENERATOR_VERSION + torch.__version__ + models.torchvision.__version__ +
+              models.torchaudio.__version__ + models.source_key(e)).encode("utf-8"))
+    return h.hexdigest()
+
+
+def input_names(module, count):
+    params = [p for p in inspect.signature(module.forward).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    names = [p.name for p in params[:count]]
+    return names if len(names) == count else ["input_%d" % i for i in range(count)]
+
+
+def atomic_save(path, write):
+    tmp = path + ".tmp"
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def generate(e, mdir):
+    """Writes the entry's forms, inputs and metadata; returns the metadata."""
+    torch.manual_seed(seed_of(e.name))
+    started = time.time()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            module, inputs = e.build()
+        except Exception as ex:  # the library cannot build it (not t2n's business)
+            why = "%s: %s" % (type(ex).__name__, (str(ex).strip().splitlines() or [""])[0])
+            meta = {"name": e.name, "key": entry_key(e), "inputs": [], "params_mb": 0,
+                    "forms": {f: {"ok": False, "why": "building: " + why} for f in e.forms}}
+            atomic_save(os.path.join(mdir, e.name + ".json"),
+                        lambda p: open(p, "w").write(json.dumps(meta, indent=1)))
+            return meta
+        module.eval()
+        names = input_names(module, len(inputs))
+        meta = {"name": e.name, "key": entry_key(e), "forms": {},
+                "inputs": [{"name": n, "shape": list(x.shape), "dtype": DTYPES[x.dtype]}
+                           for n, x in zip(names, inputs)]}
+        atomic_save(os.path.join(mdir, e.name + ".inputs.npz"),
+                    lambda p: np.savez(open(p, "wb"), **{n: x.numpy() for n, x in
+                                                        zip(names, inputs)}))
+        for form in e.forms:
+            path = os.path.join(mdir, "%s.%s.pt" % (e.name, form))
+            try:
+                with torch.no_grad():
+                    if form == "traced":
+                        jit = torch.jit.trace(module, tuple(inputs), strict=False,
+                                              check_trace=False)
+                    else:
+                        jit = torch.jit.script(module)
+                atomic_save(path, lambda p: torch.jit.save(jit, p))
+                meta["forms"][form] = {"ok": True}
+            except Exception as ex:  # the library cannot make this form
+                first = (str(ex).strip().splitlines() or [""])[0]
+                meta["forms"][form] = {"ok": False, "why": "%s: %s" % (type(ex).__name__, first)}
+    meta["params_mb"] = sum(p.numel() * p.element_size() for p in module.parameters()) / 2**20
+    meta["generate_s"] = time.time() - started
+    atomic_save(os.path.join(mdir, e.name + ".json"),
+                lambda p: open(p, "w").write(json.dumps(meta, indent=1)))
+    return meta
+
+
+def cached_meta(e, mdir):
+    path = os.path.join(mdir, e.name + ".json")
+    try:
+        meta = json.load(open(path))
+    except (OSError, ValueError):
+        return None
+    if meta.get("key") != entry_key(e):
+        return None
+    for form, f in meta["forms"].items():
+        if f["ok"] and not os.path.exists(os.path.join(mdir, "%s.%s.pt" % (e.name, form))):
+            return None
+    return meta
+
+
+def cli_inputs(meta, mdir):
+    npz = os.path.join(mdir, meta["name"] + ".inputs.npz")
+    out = []
+    for i in meta["inputs"]:
+        if i["dtype"] in ("f32", "f16", "f64"):
+            shape = "x".join(map(str, i["shape"])) or "scalar"
+            out.append("%s:%s:%s" % (i["name"], shape, i["dtype"]))
+        else:
+            out.append("%s=@%s#%s" % (i["name"], npz, i["name"]))
+    return out
+
+
+def error_text(log):
+    """The error t2n printed (from 't2n: error:' or 't2n: internal error:' on), one line."""
+    m = re.search(r"t2n: (?:internal )?error: (.*)", log, re.S)
+    text = m.group(1) if m else log.strip().splitlines()[-1] if log.strip() else "no output"
+    return " ".join(text.split())
+
+
+def short(text, limit=300):
+    text = text.replace("|", "\\|")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def run_row(args, e, form, meta, mdir):
+    wdir = os.path.join(args.out, "work")
+    os.makedirs(os.path.join(args.out, "logs"), exist_ok=True)
+    os.makedirs(wdir, exist_ok=True)
+    stem = "%s.%s" % (e.name, form)
+    archive = os.path.join(wdir, stem + ".nnef.tgz")
+    report_path = os.path.join(wdir, stem + ".report.json")
+    for p in (archive, report_path):
+        if os.path.exists(p):
+            os.remove(p)
+    cmd = [args.t2n, "export", os.path.join(mdir, stem + ".pt")]
+    for spec in cli_inputs(meta, mdir):
+        cmd += ["--input", spec]
+    cmd += ["-o", archive, "--report", report_path]
+    started = time.time()
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              timeout=args.timeout)
+        rc, log = proc.returncode, proc.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as ex:
+        rc, log = None, (ex.output or b"").decode("utf-8", "replace")
+    seconds = time.time() - started
+    with open(os.path.join(args.out, "logs", stem + ".log"), "w") as f:
+        f.write(" ".join(cmd) + "\n\n" + log)
+    report = None
+    if os.path.exists(report_path):
+        try:
+            report = json.load(open(report_path))
+        except ValueError:
+            report = None
+    max_abs = None
+    if report and report.get("check"):
+        errs = [o["max_abs_error"] for o in report["check"]["outputs"]
+                if o.get("max_abs_error") is not None]
+        max_abs = max(errs) if errs else None
+    row = {"model": e.name, "form": form, "family": e.family, "exit": rc, "seconds": seconds,
+           "max_abs_error": max_abs, "note": e.note}
+    if rc == 0:
+        row["verdict"] = "passes"
+    elif rc == 4:
+        row["verdict"] = "refused"
+        row["why"] = error_text(log)
+    elif rc is None:
+        row["verdict"] = "fails"
+        row["why"] = "timeout after %d s" % args.timeout
+    elif rc == 1 and report and report.get("check"):
+        bad = [o for o in report["check"]["outputs"] if not o["ok"]]
+        row["verdict"] = "fails"
+        row["why"] = "check: " + "; ".join(
+            "%s max abs error %.3g, %d of %d elements off%s" % (
+                o["name"], o["max_abs_error"], o["mismatches"], o["elements"],
+                (" (" + o["note"] + ")") if o.get("note") else "") for o in bad)
+        div = report["check"].get("divergence")
+        if div:
+            row["why"] += "; first divergence at %s (%s)" % (div["operation"], div["torch_node"])
+    else:
+        row["verdict"] = "fails"
+        row["why"] = "exit %d%s: %s" % (rc, " (internal error, a bug)" if rc == 10 else "",
+                                         error_text(log))
+    for p in (archive, report_path):
+        if os.path.exists(p):
+            os.remove(p)
+    return row
+
+
+def selected(e, form, args):
+    if args.subset == "ci" and form not in e.ci:
+        return False
+    if args.only and not any(fnmatch.fnmatch(e.name, g) or fnmatch.fnmatch("%s.%s" % (e.name, form), g)
+                             for g in args.only):
+        return False
+    return True
+
+
+def write_page(path, results, unmade, total_s):
+    rows = [r for r in (results.get("%s/%s" % (e.name, f)) for e in models.ENTRIES
+                        for f in e.forms) if r]
+    counts = {v: sum(1 for r in rows if r["verdict"] == v) for v in ("passes", "refused", "fails")}
+    lines = [
+        "# Model zoo: torchvision 0.14 and torchaudio 0.13 through t2n",
+        "",
+        "Generated by `cmake --build build --target zoo` (`tests/zoo/sweep.py`); do not edit by hand.",
+        "Every model builder of torchvision 0.14 (classification, segmentation, video, optical flow,",
+        "quantized with qnnpack, the detection builders' backbones) and every model of",
+        "torchaudio 0.13's `torchaudio.models`, with random weights from a fixed seed per model",
+        "(BatchNorm statistics calibrated on seeded noise), traced (`torch.jit.trace`, strict=False)",
+        "and scripted (`torch.jit.script`) where the library supports it, exported with `t2n export`",
+        "(default target: the newest tract) and checked by t2n against the TorchScript model.",
+        "",
+        "`verdict`: `passes` (exit 0: the archive computes what the model computes within tract's",
+        "`approximate` tolerance), `refused` (exit 4: operators t2n does not translate, every node",
+        "named; the note says which) or `fails` (anything else). `max abs error`: the largest absolute",
+        "difference over the outputs in the check. `export s`: wall time of the `t2n export` run,",
+        "check included, one run at a time on a shared 2-core machine.",
+        "",
+        "**%d rows: %d passes (%.1f %%), %d refused, %d fails.**%s" % (
+            len(rows), counts["passes"], 100.0 * counts["passes"] / max(1, len(rows)),
+            counts["refused"], counts["fails"],
+            " Full sweep: %.0f min." % (total_s / 60) if total_s else ""),
+        "",
+        "| model | form (traced/scripted) | verdict | max abs error | export s | note |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        note = "; ".join(x for x in (r.get("note"), r.get("why")) if x)
+        err = "%.2g" % r["max_abs_error"] if r.get("max_abs_error") is not None else "—"
+        lines.append("| %s | %s | %s | %s | %.1f | %s |" % (
+            r["model"], r["form"], r["verdict"], err, r["seconds"], short(note)))
+    if unmade:
+        lines += ["", "## Forms the library itself cannot produce", "",
+                  "Not rows of the table: PyTorch fails before t2n is involved.", "",
+                  "| model | form | why |", "|---|---|---|"]
+        for (name, form), why in sorted(unmade.items()):
+            lines.append("| %s | %s | %s |" % (name, form, short(why, 200)))
+    with open(path + ".tmp", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(path + ".tmp", path)
+    return counts, len(rows)
+
+
+def save_results(path, saved, results, unmade):
+    saved["rows"] = results
+    saved["unmade"] = {"/".join(k): v for k, v in unmade.items()}
+    with open(path + ".tmp", "w") as f:
+        json.dump(saved, f, indent=1)
+    os.replace(path + ".tmp", path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--t2n", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--page")
+    ap.add_argument("--only", nargs="*", default=[])
+    ap.add_argument("--subset", choices=["all", "ci"], default="all")
+    ap.add_argument("--expect-pass", action="store_true")
+    ap.add_argument("--keep-mb", type=float, default=150)
+    ap.add_argument("--timeout", type=int, default=1800)
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--resume", action="store_true",
+                    help="skip the rows results.json already has (an interrupted sweep)")
+    args = ap.parse_args()
+
+    todo = [(e, [f for f in e.forms if selected(e, f, args)]) for e in models.ENTRIES]
+    todo = [(e, forms) for e, forms in todo if forms]
+    if args.list:
+        for e, forms in todo:
+            print(e.name, " ".join(forms), e.note)
+        return 0
+    mdir = os.path.join(args.out, "models")
+    os.makedirs(mdir, exist_ok=True)
+    results_path = os.path.join(args.out, "results.json")
+    try:
+        saved = json.load(open(results_path))
+    except (OSError, ValueError):
+        saved = {}
+    results, unmade = saved.get("rows", {}), {tuple(k.split("/")): v for k, v in
+                                              saved.get("unmade", {}).items()}
+    sweep_started = time.time()
+    bad = []
+    if args.resume:
+        todo = [(e, [f for f in forms if "%s/%s" % (e.name, f) not in results]) for e, forms in todo]
+        todo = [(e, forms) for e, forms in todo if forms]
+    for e, forms in todo:
+        meta = cached_meta(e, mdir)
+        if meta is None:
+            print("[zoo] generating %s" % e.name, flush=True)
+            meta = generate(e, mdir)
+        for form in forms:
+            key = "%s/%s" % (e.name, form)
+            if not meta["forms"][form]["ok"]:
+                unmade[(e.name, form)] = meta["forms"][form]["why"]
+                results.pop(key, None)
+                print("[zoo] %-40s %-8s not producible: %s" % (e.name, form,
+                                                               meta["forms"][form]["why"]))
+                continue
+            unmade.pop((e.name, form), None)
+            row = run_row(args, e, form, meta, mdir)
+            results[key] = row
+            print("[zoo] %-40s %-8s %-7s %6.1f s  %s" % (
+                e.name, form, row["verdict"], row["seconds"], short(row.get("why", ""), 200)),
+                flush=True)
+            if row["verdict"] != "passes":
+                bad.append(key)
+        if meta["params_mb"] > args.keep_mb:
+            for form in e.forms:
+                path = os.path.join(mdir, "%s.%s.pt" % (e.name, form))
+                if os.path.exists(path):
+                    os.remove(path)
+        save_results(results_path, saved, results, unmade)
+    total = time.time() - sweep_started
+    if args.subset == "all" and not args.only:
+        saved["full_sweep_s"] = total
+        save_results(results_path, saved, results, unmade)
+    if args.page:
+        counts, n = write_page(args.page, results, unmade, saved.get("full_sweep_s"))
+        print("[zoo] %d rows: %d passes, %d refused, %d fails; page %s" % (
+            n, counts["passes"], counts["refused"], counts["fails"], args.page))
+    print("[zoo] this run: %.0f s" % total)
+    if args.expect_pass and bad:
+        print("[zoo] not passing: %s" % ", ".join(bad))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
