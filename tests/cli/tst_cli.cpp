@@ -3,6 +3,8 @@
 #include "reader/archive_reader.h"
 #include "suite_macros.h"
 #include "support.h"
+#include "t2n/session.h"
+#include "translate/registry.h"
 
 #include "t2n/recipe.h"
 
@@ -14,6 +16,8 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
+
+#include <map>
 
 using namespace t2n::test;
 namespace fs = std::filesystem;
@@ -286,6 +290,33 @@ private Q_SLOTS:
                  "supported-operators` and commit it");
     }
 
+    // Every lowering declares the operations it may emit, with names the
+    // operation catalog or the version table knows; the table's Khronos and
+    // "since tract" columns follow from them.
+    void operatorsDeclareTheirOperations() {
+        QStringList problems;
+        for (const auto& p : t2n::translate::defaultRegistry().problems())
+            problems << QString::fromStdString(p);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join("\n")));
+        std::map<std::string, t2n::SupportedOp> ops;
+        for (auto& op : t2n::supportedOperators())
+            ops[op.kind] = op;
+        QCOMPARE(QString::fromStdString(ops.at("aten::relu").khronos), QString("yes"));
+        QCOMPARE(QString::fromStdString(ops.at("aten::topk").khronos),
+                 QString("no: tract_core_topk"));
+        // A tract-only choice with a standard fallback does not count.
+        QCOMPARE(QString::fromStdString(ops.at("aten::log_softmax").khronos), QString("yes"));
+        QVERIFY(ops.at("aten::log_softmax").sinceTract.empty());
+        QCOMPARE(QString::fromStdString(ops.at("aten::scatter_add").sinceTract), QString("0.23.0"));
+        // Only some forms need these: GELU's exact form, scatter's reduce.
+        QCOMPARE(QString::fromStdString(ops.at("aten::gelu").khronos),
+                 QString("partly: tract_core_erf"));
+        QCOMPARE(QString::fromStdString(ops.at("aten::scatter").sinceTract),
+                 QString("0.23.0 for some forms"));
+        // tract_core_gather is written gather for Khronos.
+        QCOMPARE(QString::fromStdString(ops.at("aten::flip").khronos), QString("yes"));
+    }
+
     // t2n check: 0 on a match, 1 on a mismatch naming the diverging operation,
     // and a debug bundle when asked.
     void checkCommand() {
@@ -396,7 +427,9 @@ private Q_SLOTS:
                      .hasMatch(),
                  qPrintable(line));
         for (const char* part :
-             {"--assert-output-bundle", "--allow-float-casts --approx approximate"})
+             {"tracted.nnef.tgz --nnef-tract-core --nnef-tract-pulse --nnef-tract-extra "
+              "--nnef-tract-transformers -O run --input-from-bundle",
+              "--assert-output-bundle", "--allow-float-casts --approx approximate"})
             QVERIFY2(line.contains(part), qPrintable(line));
         QFile written(out("tracted.nnef.tgz"));
         QVERIFY(written.open(QIODevice::ReadOnly));

@@ -107,6 +107,7 @@ class DebugBundleTest : public QObject {
                 "--nnef-tract-core",
                 "--nnef-tract-pulse",
                 "--nnef-tract-extra",
+                "--nnef-tract-transformers",
                 "-O",
                 "run",
                 "--input-from-bundle",
@@ -256,7 +257,7 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         r = t2n::test::run(QString::fromStdString((x / "b" / "run.sh").string()), {});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QCOMPARE(readLines(root_ / "default.txt").mid(0, 13), list(expectedArgs()));
+        QCOMPARE(readLines(root_ / "default.txt").mid(0, 14), list(expectedArgs()));
         QCOMPARE(std::distance(fs::directory_iterator(root_), fs::directory_iterator()),
                  6L); // in, odd dir, b.tgz, b2.tgz, x, default.txt: no temporary files
     }

@@ -84,7 +84,7 @@ private Q_SLOTS:
         QVERIFY(SemVer::parse("0.22.0") > SemVer::parse("0.21.15"));
         QVERIFY(SemVer::parse("v0.23.6-pre") == SemVer::parse("0.23.6"));
         // An unknown version works with a warning; a too old one is refused.
-        t2n::TargetSpec spec = t2n::TargetSpec::parse("tract@0.21.9");
+        t2n::TargetSpec spec = t2n::TargetSpec::parse("tract@0.24.0");
         QVERIFY(!t2n::target::TractTarget(spec).versionWarning().empty());
         QVERIFY(t2n::target::TractTarget(t2n::TargetSpec::parse("tract@0.22.0"))
                     .versionWarning()

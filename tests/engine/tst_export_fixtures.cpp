@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 
 using namespace t2n::test;
 
@@ -31,7 +32,10 @@ class ExportFixturesTest : public QObject {
         QString archive;
         int variables = 0;
         t2n::CheckReport check;
+        std::map<std::string, int> torchOps; ///< kinds translated
+        std::vector<std::string> warnings;
         QJsonObject verified;
+        QString khronosError; ///< op fixtures: translating for Khronos ("" = it works)
     };
     std::map<QString, Outcome> outcomes_;
     QStringList names_;
@@ -76,8 +80,20 @@ private Q_SLOTS:
                 session.load(fixtureModel(name));
                 t2n::ExportReport report = session.exportModel(out, options);
                 std::ofstream(reportPath) << report.toJson();
+                if (name.startsWith("op_")) {
+                    t2n::ExportOptions khronos = options;
+                    khronos.target = t2n::TargetSpec::parse("khronos");
+                    khronos.dynamicAxes.clear(); // Khronos inputs have fixed shapes
+                    try {
+                        session.translate(khronos);
+                    } catch (const t2n::Error& e) {
+                        o.khronosError = QString::fromStdString(e.render());
+                    }
+                }
                 o.archive = QString::fromStdString(report.artifact.path.string());
                 o.check = report.check;
+                o.torchOps = report.torchOps;
+                o.warnings = report.warnings;
                 o.variables = static_cast<int>(report.variables.size());
                 jobs.append(QJsonObject{{"archive", o.archive},
                                         {"model", QString::fromStdString(fixtureModel(name))},
@@ -146,6 +162,9 @@ private Q_SLOTS:
             QSKIP(qPrintable("expected failure: " + known));
         }
         QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
+        // Every operation emitted was declared by its lowering (registry.h).
+        for (const auto& w : o.warnings)
+            QVERIFY2(!QString::fromStdString(w).contains("t2n bug"), w.c_str());
         QVERIFY(o.check.ran);
         QStringList problems;
         for (const auto& p : o.check.structureProblems)
@@ -176,6 +195,73 @@ private Q_SLOTS:
                 resized += out.name.find(" @ ") != std::string::npos;
             QCOMPARE(resized, fixtureInfo(name).value("num_outputs").toInt());
         }
+    }
+
+    // Every kind of the supported-operator table is translated by a fixture
+    // whose export checks against TorchScript here (numbers from PyTorch), or
+    // is checked by the suite named below.
+    void everySupportedKindIsChecked() {
+        if (std::getenv("T2N_FIXTURES"))
+            QSKIP("only some fixtures were exported (T2N_FIXTURES)");
+        static const std::map<std::string, std::string> elsewhere{
+            {"aten::quantize_per_tensor", "quantized"},
+            {"aten::dequantize", "quantized"},
+            {"quantized::conv2d", "quantized"},
+            {"quantized::conv2d_relu", "quantized"},
+            {"quantized::linear", "quantized"},
+            {"quantized::linear_relu", "quantized"},
+            {"quantized::add", "quantized"},
+            {"quantized::add_relu", "quantized"},
+            // Hardening folds every tuple unpack of a tuple it can see
+            // (fold_tuple_unpack_through_tuple_construct); the lowering stays
+            // for the others.
+            {"prim::TupleUnpack", "harden_folds"},
+        };
+        std::set<std::string> checked;
+        for (const auto& [name, o] : outcomes_)
+            if (o.error.isEmpty() && o.check.passed)
+                for (const auto& [kind, count] : o.torchOps)
+                    checked.insert(kind);
+        QStringList missing;
+        for (const auto& op : t2n::supportedOperators())
+            if (!checked.count(op.kind) && !elsewhere.count(op.kind))
+                missing << QString::fromStdString(op.kind);
+        for (const QString& kind : missing)
+            qWarning("no passing fixture translates %s", qPrintable(kind));
+        QVERIFY2(missing.isEmpty(), qPrintable(QString("%1 kind(s) without a passing fixture "
+                                                       "(listed above)")
+                                                   .arg(missing.size())));
+    }
+
+    // The Khronos column of the supported-operator table, held against what
+    // the Khronos target does with each operator fixture: one whose kinds
+    // all say "yes" translates for Khronos, one with a "no" kind is refused.
+    void khronosColumnHolds() {
+        std::map<std::string, std::string> column;
+        for (const auto& op : t2n::supportedOperators())
+            column[op.kind] = op.khronos;
+        int yes = 0, no = 0;
+        for (const auto& [name, o] : outcomes_) {
+            if (!name.startsWith("op_") || !o.error.isEmpty() || o.torchOps.empty())
+                continue;
+            bool anyNo = false, allYes = true;
+            for (const auto& [kind, count] : o.torchOps) {
+                const std::string& c = column[kind];
+                anyNo = anyNo || c.starts_with("no");
+                allYes = allYes && c == "yes";
+            }
+            if (allYes) {
+                ++yes;
+                QVERIFY2(o.khronosError.isEmpty(),
+                         qPrintable(name + ": every kind says yes, but: " + o.khronosError));
+            } else if (anyNo) {
+                ++no;
+                QVERIFY2(!o.khronosError.isEmpty(),
+                         qPrintable(name + ": a kind says no, but Khronos translates it"));
+            }
+        }
+        if (!std::getenv("T2N_FIXTURES"))
+            QVERIFY(yes > 100 && no > 10);
     }
 
     // Model weights are stored as the parameters themselves: every

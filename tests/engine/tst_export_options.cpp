@@ -104,19 +104,39 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(t2n::Error, translate("naming_blocks", o));
     }
 
-    // Operator choices follow the target version (tract_core_log_softmax
-    // arrived in tract 0.21.14), and the version is recorded.
+    // Operator choices follow the target version through the version table:
+    // tract_core_log_softmax is in 0.21.15 (a backport) and 0.22.0, not in
+    // 0.21.14 nor in 0.21.13; the version is recorded.
+    void targetVersion_data() {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<bool>("native");
+        QTest::newRow("0.21.13") << "0.21.13" << false;
+        QTest::newRow("0.21.14") << "0.21.14" << false;
+        QTest::newRow("0.21.15 backport") << "0.21.15" << true;
+        QTest::newRow("0.21.17") << "0.21.17" << true;
+        QTest::newRow("0.22.0") << "0.22.0" << true;
+        QTest::newRow("0.23.9") << "0.23.9" << true;
+    }
     void targetVersion() {
+        QFETCH(QString, version);
+        QFETCH(bool, native);
         t2n::ExportOptions o = fixtureOptions("op_softmax_log_neg1");
-        auto newest = translate("op_softmax_log_neg1", o);
-        QVERIFY(newest.nnef.contains("tract_core_log_softmax("));
-        QVERIFY(newest.nnef.contains("extension tract_registry tract_core;"));
-        o.target = t2n::TargetSpec::parse("tract@0.21.13");
+        o.target = t2n::TargetSpec::parse("tract@" + version.toStdString());
         auto pinned = translate("op_softmax_log_neg1", o);
-        QVERIFY(!pinned.nnef.contains("tract_core_log_softmax"));
-        QVERIFY(pinned.nnef.contains("max_reduce("));
-        QVERIFY(pinned.nnef.contains("(\"tract_target_version\", \"0.21.13\")"));
-        QVERIFY(!pinned.nnef.contains("tract_registry"));
+        QCOMPARE(pinned.nnef.contains("tract_core_log_softmax("), native);
+        QCOMPARE(pinned.nnef.contains("max_reduce("), !native);
+        QCOMPARE(pinned.nnef.contains("extension tract_registry tract_core;"), native);
+        QVERIFY(pinned.nnef.contains(QString("(\"tract_target_version\", \"%1\")").arg(version)));
+        QVERIFY(pinned.report.warnings.empty());
+    }
+
+    // The default target is the newest version t2n knows.
+    void defaultTargetIsNewest() {
+        auto newest = translate("op_softmax_log_neg1", fixtureOptions("op_softmax_log_neg1"));
+        QVERIFY(newest.nnef.contains(
+            QString("(\"tract_target_version\", \"%1\")")
+                .arg(QString::fromStdString(t2n::knownTractVersions().back()))));
+        QCOMPARE(QString::fromStdString(t2n::knownTractVersions().back()), QString("0.23.9"));
     }
 
     // A registry is declared only when its operations are used.

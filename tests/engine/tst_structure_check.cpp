@@ -3,13 +3,16 @@
 // t2n command line, which must pass with no problem at all.
 #include "check/structure_check.h"
 #include "reader/model_reader.h"
+#include "target/op_catalog.h"
+#include "target/tract_versions.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"
-#include "target/op_catalog.h"
+#include "t2n/options.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <set>
 #include <string_view>
 
@@ -126,6 +129,34 @@ private Q_SLOTS:
         strict("output is an input (Khronos allows it)",
                "version 1.0;\ngraph g(x) -> (x)\n{\n  x = external(shape = [1]);\n}\n", true, "", 0,
                "");
+
+        // The tract version the properties name limits operations and parameters.
+        auto versioned = [&](const QString& version, const QString& body) {
+            return "version 1.0;\nextension tract_registry tract_core;\nfragment "
+                   "tract_core_properties(\n) -> (properties: (string, tensor<scalar>)[])\n{\n  "
+                   "properties = [(\"tract_target_version\", \"" +
+                   version +
+                   "\")];\n}\ngraph g(x) -> (y)\n{\n  x = external<scalar>(shape = [1, 2]);\n" +
+                   body + "}\n";
+        };
+        const QString logSoftmax = "  y = tract_core_log_softmax(x, axes = [1]);\n";
+        tract("log_softmax in 0.21.14", versioned("0.21.14", logSoftmax), "tract-version", 11,
+              "operation 'tract_core_log_softmax' needs tract 0.21.15 or newer on the 0.21 line, "
+              "0.22.0 or newer after it, but the archive targets tract 0.21.14");
+        tract("log_softmax in 0.21.15 (backport)", versioned("0.21.15", logSoftmax), "", 0, "");
+        tract("log_softmax in 0.22.0", versioned("0.22.0", logSoftmax), "", 0, "");
+        const QString scatter =
+            "  i = [[0, 1]];\n  y = tract_core_scatter_elements(x, i, x, axis = 1, reduction = "
+            "'add');\n";
+        tract("scatter reduction in 0.22.3", versioned("0.22.3", scatter), "tract-version", 12,
+              "parameter 'tract_core_scatter_elements:reduction' needs tract 0.23.0 or newer");
+        tract("scatter reduction in 0.23.0", versioned("0.23.0", scatter), "", 0, "");
+        tract("no version property: not judged",
+              tractGraph(logSoftmax, "extension tract_registry tract_core;\n"), "", 0, "");
+        tract("negative unsqueeze axis", tractGraph("  y = unsqueeze(x, axes = [-1]);\n"),
+              "negative-axis", 5, "'unsqueeze' has a negative axes");
+        tract("negative reduce axis", tractGraph("  y = sum_reduce(x, axes = [0, -1]);\n"),
+              "negative-axis", 5, "'sum_reduce' has a negative axes");
 
         const QString variable = "  w = variable<scalar>(shape = [2, 3], label = 'w');\n  y = "
                                  "mul(x, w);\n";
@@ -371,6 +402,61 @@ private Q_SLOTS:
         QCOMPARE(t2n::target::canonicalRegistry("pulse"), std::string_view("tract_pulse"));
         QCOMPARE(t2n::target::canonicalRegistry("tract_core"), std::string_view("tract_core"));
         QVERIFY(t2n::target::canonicalRegistry("tract_frobnicate").empty());
+    }
+
+    // The version table: rows name catalogued operations (or their
+    // parameters, or tract CLI flags), their versions parse, and the choices
+    // read from tract's history hold.
+    void tractVersionTable() {
+        using t2n::nnef::SemVer;
+        using t2n::nnef::tractHas;
+        std::set<std::string_view> seen;
+        for (const auto& g : t2n::nnef::tractGates()) {
+            QVERIFY2(seen.insert(g.what).second, g.what.data());
+            const std::string_view op = g.what.substr(0, g.what.find(':'));
+            QVERIFY2(g.what.starts_with("cli:--") || g.what.starts_with("literal:") ||
+                         t2n::nnef::findOp(op),
+                     g.what.data());
+            QVERIFY2(!g.since.empty(), g.what.data());
+            QVERIFY(SemVer::parse(g.since) >= SemVer::parse("0.18.0"));
+        }
+        auto has = [](const char* what, const char* v) { return tractHas(what, SemVer::parse(v)); };
+        QVERIFY(!has("tract_core_log_softmax", "0.21.13"));
+        QVERIFY(!has("tract_core_log_softmax", "0.21.14"));
+        QVERIFY(has("tract_core_log_softmax", "0.21.15"));
+        QVERIFY(has("tract_core_log_softmax", "0.21.17"));
+        QVERIFY(has("tract_core_log_softmax", "0.22.0"));
+        QVERIFY(has("tract_core_log_softmax", "0.23.9"));
+        QVERIFY(!has("tract_core_log_softmax", "0.20.22"));
+        for (const char* moved :
+             {"tract_core_rms_norm", "tract_core_silu", "tract_core_gelu_approx",
+              "tract_core_is_inf", "tract_core_is_nan"}) {
+            QVERIFY2(!has(moved, "0.22.3") && has(moved, "0.23.0"), moved);
+        }
+        for (const char* alias : {"tract_transformers_rms_norm", "tract_transformers_silu",
+                                  "tract_transformers_gelu_approx"}) {
+            QVERIFY2(!has(alias, "0.21.12") && has(alias, "0.21.13") && has(alias, "0.23.9"),
+                     alias);
+        }
+        QVERIFY(!has("tract_core_scatter_nd:reduction", "0.22.3"));
+        QVERIFY(has("tract_core_scatter_nd:reduction", "0.23.0"));
+        QVERIFY(!has("tract_core_grid_sample", "0.23.2") &&
+                has("tract_core_grid_sample", "0.23.3"));
+        QVERIFY(has("tract_core_topk", "0.20.22")); // no limit in t2n's range
+        QVERIFY(has("relu", "0.18.0"));             // no row: always there
+        QCOMPARE(t2n::nnef::tractSince("tract_core_log_softmax"), std::string_view("0.21.15"));
+        QVERIFY(t2n::nnef::tractSince("relu").empty());
+        // Operations tract removed in 0.23.0 are gone from the catalog.
+        for (const char* removed : {"tract_core_load", "tract_core_store", "tract_core_force_eval"})
+            QVERIFY2(t2n::nnef::findOp(removed) == nullptr, removed);
+        QVERIFY(t2n::nnef::findOp("tract_transformers_gelu_approx") != nullptr);
+        // Every release from 0.21.0 to 0.23.9 is known, oldest first.
+        const auto& known = t2n::knownTractVersions();
+        for (const char* v : {"0.21.0", "0.21.14", "0.21.17", "0.22.3", "0.23.6", "0.23.9"})
+            QVERIFY2(std::find(known.begin(), known.end(), v) != known.end(), v);
+        QVERIFY(std::is_sorted(known.begin(), known.end(), [](const auto& a, const auto& b) {
+            return SemVer::parse(a) < SemVer::parse(b);
+        }));
     }
 
     void manyUsesAreReportedOnce() {

@@ -145,14 +145,22 @@ private Q_SLOTS:
             << "0.21.10"
             << "custom:1e-3,1e-3,0" << false
             << base + " --nnef-tract-extra " + run + " --approx-custom 0.001,0.001,0" << 0;
-        QTest::newRow("0.21.13") << "0.21.13"
+        // --nnef-tract-transformers came with the registry, in 0.21.13.
+        QTest::newRow("0.21.12") << "0.21.12"
                                  << "approximate" << false
                                  << base + " --nnef-tract-extra " + run + " --approx approximate"
+                                 << 0;
+        QTest::newRow("0.21.13") << "0.21.13"
+                                 << "approximate" << false
+                                 << base + " --nnef-tract-extra --nnef-tract-transformers " + run +
+                                        " --approx approximate"
                                  << 0;
         QTest::newRow("0.21.13 allclose")
             << "0.21.13"
             << "allclose" << false
-            << base + " --nnef-tract-extra " + run + " --approx-custom 1e-08,1e-05,0" << 1;
+            << base + " --nnef-tract-extra --nnef-tract-transformers " + run +
+                   " --approx-custom 1e-08,1e-05,0"
+            << 1;
         QTest::newRow("0.22.0") << "0.22.0"
                                 << "approximate" << false
                                 << base + " --nnef-tract-extra --nnef-tract-transformers " + run +
@@ -376,6 +384,7 @@ private Q_SLOTS:
                                        "--nnef-tract-core",
                                        "--nnef-tract-pulse",
                                        "--nnef-tract-extra",
+                                       "--nnef-tract-transformers", // from 0.21.13
                                        "-O",
                                        "run",
                                        "--input-from-bundle",

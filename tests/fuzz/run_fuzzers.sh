@@ -43,8 +43,9 @@ FLAGS=(-std=c++20 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all 
 COMMON=(engine/src/util/dtype.cpp engine/src/util/tensor_data.cpp engine/src/util/error.cpp
         engine/src/util/strings.cpp engine/src/util/memory_limits.cpp)
 PARSER=(engine/src/reader/lexer.cpp engine/src/reader/parser.cpp engine/src/reader/parser_expr.cpp
-        engine/src/target/op_catalog.cpp)
-STRUCTURE=(engine/src/check/structure_check.cpp engine/src/check/structure_body.cpp)
+        engine/src/target/op_catalog.cpp engine/src/target/tract_versions.cpp)
+STRUCTURE=(engine/src/check/structure_check.cpp engine/src/check/structure_body.cpp
+           engine/src/check/structure_versions.cpp)
 DAT=(engine/src/reader/dat_reader.cpp)
 ARCHIVE=(engine/src/reader/archive_reader.cpp engine/src/reader/model_reader.cpp)
 NPY=(engine/src/load/npy_reader.cpp)

@@ -21,11 +21,22 @@ struct UncoveredKind {
 /// they never reach the translator.
 std::vector<UncoveredKind> uncoveredOperators(const ir::Graph& graph);
 
-/// The list of aten kinds the translator supports, with family and notes.
+/// The list of aten kinds the translator supports, with family and notes,
+/// and what follows from the NNEF operations each lowering declares it may
+/// emit.
 struct SupportedOp {
     std::string kind;
     std::string family;
     std::string note;
+    /// The declared operations: "" when the lowering declares none yet.
+    std::vector<std::string> emits;
+    /// Whether the kind exports for Khronos NNEF 1.0.5: "yes", or "no" with
+    /// the operations that have no standard form ("no: tract_core_topk");
+    /// "" when undeclared.
+    std::string khronos;
+    /// The oldest tract release that has every operation (and parameter) it
+    /// may need beyond its fallbacks: "0.23.0"; "" for any version t2n targets.
+    std::string sinceTract;
 };
 std::vector<SupportedOp> supportedOperators();
 

@@ -42,7 +42,7 @@ struct TargetSpec {
 
     /// "tract", "tract@0.21.13", "khronos" or "khronos@1.0.5". Throws t2n::Error (Usage).
     static TargetSpec parse(std::string_view text);
-    /// "tract@0.23.5" or "khronos@1.0.5"; with resolveDefault false an unpinned
+    /// "tract@0.23.9" or "khronos@1.0.5"; with resolveDefault false an unpinned
     /// target keeps its bare name ("tract", "khronos"), as recipes store it so
     /// that they follow the newest tract t2n knows.
     std::string toString(bool resolveDefault = true) const;

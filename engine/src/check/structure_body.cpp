@@ -4,6 +4,7 @@
 #include "check/structure_internal.h"
 
 #include "target/op_catalog.h"
+#include "target/tract_versions.h"
 
 #include <fmt/format.h>
 
@@ -199,6 +200,27 @@ void Checker::uses(const ast::ExprPtr& e, const Scope& scope, std::vector<std::s
     }
 }
 
+namespace {
+
+// An integer literal below 0, alone or in an array (an `axes` argument).
+bool hasNegativeInteger(const ast::ExprPtr& e) {
+    if (!e)
+        return false;
+    if (e->kind == K::Unary && e->op == "-" && !e->items.empty() && e->items[0] &&
+        e->items[0]->kind == K::Integer)
+        return e->items[0]->integer > 0;
+    if (e->kind == K::Integer)
+        return e->integer < 0;
+    if (e->kind != K::Array)
+        return false;
+    for (const auto& item : e->items)
+        if (hasNegativeInteger(item))
+            return true;
+    return false;
+}
+
+} // namespace
+
 void Checker::operations(const ast::ExprPtr& e, bool inGraph) {
     if (!e)
         return;
@@ -206,6 +228,21 @@ void Checker::operations(const ast::ExprPtr& e, bool inGraph) {
         auto& use = opUses[e->text];
         if (use.count++ == 0)
             use.first = e->loc;
+        for (const auto& [name, value] : e->args) {
+            if (mode == ReadMode::Tract && (name == "axes" || name == "axis") &&
+                hasNegativeInteger(value))
+                error("negative-axis", value->loc,
+                      fmt::format("'{}' has a negative {}: tract panics on negative unsqueeze "
+                                  "axes in some versions and its reductions fail on them with "
+                                  "symbolic shapes; count axes from 0",
+                                  e->text, name));
+            const std::string key = e->text + ":" + name;
+            if (!name.empty() && nnef::findTractGate(key)) {
+                auto& param = gatedParamUses[key];
+                if (param.count++ == 0)
+                    param.first = value ? value->loc : e->loc;
+            }
+        }
         if (!inGraph && (isExternal(e->text) || e->text == "variable" || e->text == "update"))
             error("fragment-body", e->loc,
                   fmt::format("'{}' is not allowed inside a fragment body", e->text));

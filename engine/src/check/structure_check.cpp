@@ -208,6 +208,7 @@ std::vector<Problem> checkStructure(const nnef::LoadedModel& model, ReadMode mod
     c.quantRules();
     c.unusedTensors();
     c.operationsSummary();
+    c.versionRules();
     return std::move(c.problems);
 }
 

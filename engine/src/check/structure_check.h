@@ -2,8 +2,9 @@
 // back by t2n's own reader (reader/model_reader.h). Single assignment, defined
 // before use, graph inputs and outputs, variables against their .dat files,
 // graph.quant keys, the operations the target knows, and the target's own
-// rules (tract: template-safe text, registries declared; Khronos: KHR
-// extensions only, no keywords as names, version 1.0).
+// rules (tract: template-safe text, registries declared, operations that the
+// tract version named by tract_core_properties has; Khronos: KHR extensions
+// only, no keywords as names, version 1.0).
 #pragma once
 
 #include "reader/ast.h"

@@ -33,6 +33,8 @@ struct Checker {
         int count = 0;
     };
     std::map<std::string, OpUse> opUses; ///< every invoked operation name
+    /// Named parameters the version table limits ("tract_core_scatter_nd:reduction").
+    std::map<std::string, OpUse> gatedParamUses;
 
     /// Names visible in one body (graph or fragment).
     struct Scope {
@@ -57,6 +59,9 @@ struct Checker {
     void fragment(const nnef::ast::Fragment& f);
     void graph();
     void operationsSummary();
+
+    // structure_versions.cpp
+    void versionRules();
     void body(const std::vector<nnef::ast::Assignment>& body, Scope& scope);
     void uses(const nnef::ast::ExprPtr& e, const Scope& scope, std::vector<std::string>& locals,
               bool shapeContext);

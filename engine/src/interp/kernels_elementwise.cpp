@@ -10,6 +10,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <type_traits>
 
 namespace t2n::interp::kernels {
 
@@ -136,6 +137,31 @@ at::Tensor scalarLike(double v, const at::Tensor& like) {
     return at::scalar_tensor(v, like.options());
 }
 
+// tract_shl / tract_shr (ShiftLeft / ShiftRight): Rust's `a << b` / `a >> b`
+// on integers as a release build computes them, the shift amount taken
+// modulo the bit width (wrapping_shl / wrapping_shr); `>>` of a signed
+// integer is arithmetic.
+at::Tensor shift(const at::Tensor& x, const at::Tensor& y, bool left, std::string_view op) {
+    if (x.is_floating_point() || x.scalar_type() == at::kBool)
+        throw InterpError(fmt::format("{} needs integer tensors, got {}", op, describeTensor(x)));
+    const at::Tensor a = x.contiguous();
+    const at::Tensor b = y.to(x.scalar_type()).contiguous();
+    at::Tensor out = at::empty_like(a);
+    AT_DISPATCH_INTEGRAL_TYPES(a.scalar_type(), "shift", [&] {
+        const scalar_t* pa = a.data_ptr<scalar_t>();
+        const scalar_t* pb = b.data_ptr<scalar_t>();
+        scalar_t* po = out.data_ptr<scalar_t>();
+        constexpr auto bits = static_cast<int64_t>(sizeof(scalar_t) * 8);
+        using U = std::make_unsigned_t<scalar_t>;
+        for (int64_t i = 0; i < a.numel(); ++i) {
+            const auto n = static_cast<int>(static_cast<int64_t>(pb[i]) & (bits - 1));
+            po[i] = left ? static_cast<scalar_t>(static_cast<U>(pa[i]) << n)
+                         : static_cast<scalar_t>(pa[i] >> n);
+        }
+    });
+    return out;
+}
+
 } // namespace
 
 at::Tensor applyBinary(std::string_view op, const Value& a, const Value& b) {
@@ -182,6 +208,10 @@ at::Tensor applyBinary(std::string_view op, const Value& a, const Value& b) {
         return at::bitwise_or(x, y);
     if (op == "tract_core_bitxor")
         return at::bitwise_xor(x, y);
+    if (op == "tract_shl" || op == "tract_shr") {
+        const auto shape = at::infer_size(x.sizes(), y.sizes());
+        return shift(x.expand(shape), y.expand(shape), op == "tract_shl", op);
+    }
     throw InterpError(fmt::format("no binary kernel for '{}'", op));
 }
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <numeric>
 
 namespace t2n::interp::kernels {
@@ -157,8 +158,27 @@ std::vector<Value> kTopk(const Call& call) {
     const int64_t k = call.integer("k");
     if (k < 0 || k > x.size(axis))
         throw InterpError(fmt::format("topk k = {} for axis {} of {}", k, axis, describeTensor(x)));
-    auto [values, indices] = at::topk(x, k, axis, call.logical("largest"), true);
-    return {Value::makeTensor(values), Value::makeTensor(indices)};
+    // Topk::eval: per lane, a stable sort of (index, value) pairs by value,
+    // reversed for `largest` (equal values keep their order), the first k.
+    const bool largest = call.logical("largest");
+    const at::Tensor lanes = x.movedim(axis, -1).contiguous().to(at::kDouble);
+    const int64_t n = x.size(axis), count = n == 0 ? 0 : lanes.numel() / n;
+    std::vector<int64_t> shape = lanes.sizes().vec();
+    shape.back() = k;
+    at::Tensor indices = at::empty(shape, at::kLong);
+    const double* v = lanes.data_ptr<double>();
+    int64_t* out = indices.data_ptr<int64_t>();
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    for (int64_t lane = 0; lane < count; ++lane) {
+        const double* row = v + lane * n;
+        std::iota(order.begin(), order.end(), int64_t{0});
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+            return largest ? row[a] > row[b] : row[a] < row[b];
+        });
+        std::copy_n(order.begin(), k, out + lane * k);
+    }
+    indices = indices.movedim(-1, axis).contiguous();
+    return {Value::makeTensor(x.gather(axis, indices)), Value::makeTensor(indices)};
 }
 
 std::vector<Value> kMatmul(const Call& call) {

@@ -99,6 +99,8 @@
     X("tract_core_bitand", Tract, "x: tensor, y: tensor", kBinary)                                 \
     X("tract_core_bitor", Tract, "x: tensor, y: tensor", kBinary)                                  \
     X("tract_core_bitxor", Tract, "x: tensor, y: tensor", kBinary)                                 \
+    X("tract_shl", Tract, "x: tensor, y: tensor", kBinary)                                         \
+    X("tract_shr", Tract, "x: tensor, y: tensor", kBinary)                                         \
     X("select", Both, "condition: tensor, true_value: tensor, false_value: tensor", kSelect)       \
     X("cast", Khronos, "input: tensor", kCast)                                                     \
     X("tract_core_cast", Tract, "input: tensor, to = ''", kCast)                                   \
@@ -132,6 +134,13 @@
       kDynSlice)                                                                                   \
     X("tract_core_trilu", Tract, "input: tensor, k: tensor, upper", kTrilu)                        \
     X("tract_core_shape_of", Tract, "input: tensor", kShapeOf)                                     \
+    X("tract_core_scatter_elements", Tract,                                                        \
+      "input: tensor, indices: tensor, updates: tensor, axis, reduction = 'none'",                 \
+      kScatterElements)                                                                            \
+    X("tract_core_scatter_nd", Tract,                                                              \
+      "input: tensor, indices: tensor, updates: tensor, reduction = 'none'", kScatterNd)           \
+    X("tract_core_one_hot", Tract, "input: tensor, axis, dim, value_off = 0.0, value_on = 1.0",    \
+      kOneHot)                                                                                     \
     X("tract_core_range", Tract, "start: tensor, end: tensor, step: tensor", kRange)               \
     /* reductions, softmax, matrix products, normalisation (§1.3, §2.3) */                         \
     X("sum_reduce", Both, "input: tensor, axes, normalize = false", kReduce)                       \

@@ -31,13 +31,15 @@ public:
     /// "tract" or "Khronos NNEF 1.0.5", for messages.
     virtual std::string displayName() const = 0;
 
-    /// True when lowerings may use what tract `tractVersion` added (a
-    /// tract_core_* operation of that version): never for Khronos, whose
-    /// lowerings then take their spelled-out standard form.
-    virtual bool atLeast(std::string_view tractVersion) const = 0;
+    /// True when lowerings may use `what`, an operation or parameter of
+    /// tract's that the version table (nnef/tract_versions.h) limits to some
+    /// versions ("tract_core_log_softmax", "tract_core_scatter_nd:reduction"):
+    /// never for Khronos, whose lowerings then take their spelled-out
+    /// standard form or refuse.
+    virtual bool has(std::string_view what) const = 0;
     /// tract reads `inf` and `-inf` as numeric literals since 0.20.19 (its
     /// nnef crate's numeric_literal); Khronos NNEF has no such literal.
-    bool readsInfinityLiterals() const { return atLeast("0.20.19"); }
+    bool readsInfinityLiterals() const { return has("literal:inf"); }
     /// The border name of the spec's 'replicate' padding.
     virtual std::string_view replicateBorder() const = 0;
     /// Whether small non-parameter tensors may be written as nested-array

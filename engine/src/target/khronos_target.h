@@ -15,7 +15,7 @@ class KhronosTarget final : public InferenceTarget {
 public:
     TargetKind kind() const override { return TargetKind::Khronos; }
     std::string displayName() const override;
-    bool atLeast(std::string_view) const override { return false; }
+    bool has(std::string_view) const override { return false; }
     std::string_view replicateBorder() const override { return "replicate"; }
     bool inlineTensorLiterals() const override { return false; }
     const std::string& versionWarning() const override { return noWarning_; }

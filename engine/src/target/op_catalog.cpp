@@ -2,7 +2,10 @@
 // registry that provides it ("" when tract lacks it), and a note. Sources:
 // Khronos stdlib.nnef 1.0.5 (119 operations, §1.3 of the reference notes),
 // tract's standard registry and stdlib (§2.2) and tract's extension
-// registries (§2.3).
+// registries (§2.3), as of tract 0.23.9: operations tract removed (0.23.0
+// dropped tract_core_load, _store and _force_eval) are not listed, and which
+// versions have a listed operation is the version table's business
+// (tract_versions.h).
 #include "target/op_catalog.h"
 
 #include <algorithm>
@@ -193,9 +196,6 @@ constexpr OpInfo kOps[] = {
     {"tract_core_grid_sample", kTractOnly, Core, ""},
     {"tract_core_rms_norm", kTractOnly, Core, ""},
     {"tract_core_submodel", kTractOnly, Core, ""},
-    {"tract_core_load", kTractOnly, Core, ""},
-    {"tract_core_store", kTractOnly, Core, ""},
-    {"tract_core_force_eval", kTractOnly, Core, ""},
     {"tract_core_lstm_epilogue", kTractOnly, Core, ""},
     {"tract_core_gru_epilogue", kTractOnly, Core, ""},
     {"tract_core_scan", kTractOnly, Core, ""},
@@ -210,8 +210,9 @@ constexpr OpInfo kOps[] = {
     {"tract_transformers_window_kv_sdpa", kTractOnly, Transformers, ""},
     {"tract_transformers_causal_conv1d_update", kTractOnly, Transformers, ""},
     {"tract_transformers_gdn_recurrent", kTractOnly, Transformers, ""},
-    {"tract_transformers_silu", kTractOnly, Transformers, ""},
-    {"tract_transformers_rms_norm", kTractOnly, Transformers, ""},
+    {"tract_transformers_silu", kTractOnly, Transformers, "an alias of tract_core_silu from tract 0.23.0"},
+    {"tract_transformers_gelu_approx", kTractOnly, Transformers, "an alias of tract_core_gelu_approx from tract 0.23.0"},
+    {"tract_transformers_rms_norm", kTractOnly, Transformers, "an alias of tract_core_rms_norm from tract 0.23.0"},
     {"tract_pulse_delay", kTractOnly, Pulse, ""},
     {"tract_pulse_mask", kTractOnly, Pulse, ""},
     {"tract_pulse_pulse_pad", kTractOnly, Pulse, ""},

@@ -1,28 +1,15 @@
 #include "target/tract_target.h"
 
+#include "target/op_catalog.h"
 #include "t2n/error.h"
 #include "target/properties.h"
 #include "util/strings.h"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <set>
 
 namespace t2n::target {
-
-SemVer SemVer::parse(std::string_view s) {
-    if (!s.empty() && s.front() == 'v')
-        s.remove_prefix(1);
-    s = s.substr(0, s.find_first_of("-+"));
-    SemVer v;
-    auto parts = util::split(s, '.');
-    for (size_t i = 0; i < parts.size() && i < 3; ++i)
-        v.parts[i] = util::parseInt<int>(parts[i]).value_or(0);
-    return v;
-}
-
-std::string SemVer::str() const {
-    return fmt::format("{}.{}.{}", parts[0], parts[1], parts[2]);
-}
 
 TractTarget::TractTarget(const TargetSpec& spec) {
     const auto& known = knownTractVersions();
@@ -48,19 +35,20 @@ void TractTarget::finishDocument(nnef::Document& doc, const ir::Graph&,
 }
 
 void TractTarget::declareRegistries(nnef::Document& doc) const {
-    bool core = false, transformers = false;
-    for (const auto& inv : doc.body) {
-        core = core || inv.op.starts_with("tract_core_");
-        transformers = transformers || inv.op.starts_with("tract_transformers_");
-    }
-    for (const auto& frag : doc.fragments) {
-        core = core || frag.find("tract_core_") != std::string::npos;
-        transformers = transformers || frag.find("tract_transformers_") != std::string::npos;
-    }
-    if (core)
-        doc.addExtension("tract_registry tract_core");
-    if (transformers)
-        doc.addExtension("tract_registry tract_transformers");
+    // The registry of every operation the body calls (the catalog knows
+    // tract_shl lives in tract_core), and of the tract_* names fragments use.
+    std::set<std::string_view> used;
+    for (const auto& inv : doc.body)
+        if (const nnef::OpInfo* op = nnef::findOp(inv.op); op && !op->tract.empty())
+            used.insert(op->tract);
+    for (const auto& frag : doc.fragments)
+        for (const auto& op : nnef::opCatalog())
+            if (!op.tract.empty() && op.tract != nnef::kTractStandardRegistry &&
+                op.name.starts_with("tract_") && frag.find(op.name) != std::string::npos)
+                used.insert(op.tract);
+    for (const auto registry : nnef::tractRegistries())
+        if (registry != nnef::kTractStandardRegistry && used.count(registry))
+            doc.addExtension("tract_registry " + std::string(registry));
 }
 
 void TractTarget::checkDocument(const nnef::Document& doc, const std::string& text,
@@ -72,6 +60,20 @@ void TractTarget::checkDocument(const nnef::Document& doc, const std::string& te
     for (const auto& inv : doc.body)
         if (inv.op == "rcp" || inv.op == "split" || inv.op == "constant")
             fail(fmt::format("operation '{}' is not available in tract", inv.op));
+    // tract panics on negative unsqueeze axes in some versions and its
+    // reductions fail on negative axes with symbolic shapes: lowerings
+    // normalize every axis against the rank.
+    for (const auto& inv : doc.body)
+        for (const auto& [name, value] : inv.kwargs) {
+            if (name != "axes" && name != "axis")
+                continue;
+            bool negative = value.kind == nnef::Expr::Kind::Integer && value.integer < 0;
+            for (const auto& item : value.items)
+                negative = negative || (item.kind == nnef::Expr::Kind::Integer && item.integer < 0);
+            if (negative)
+                fail(fmt::format("'{}' has a negative {} ({}); tract needs axes counted from 0",
+                                 inv.op, name, nnef::printExpr(value)));
+        }
     for (const char* marker : {"{{", "{%", "{#"})
         if (text.find(marker) != std::string::npos)
             fail(fmt::format("graph.nnef contains '{}', which tract's template pass would rewrite",

@@ -3,21 +3,16 @@
 #pragma once
 
 #include "nnef/document.h"
+#include "target/tract_versions.h"
 #include "t2n/options.h"
 #include "target/inference_target.h"
 
-#include <array>
 #include <string>
 #include <string_view>
 
 namespace t2n::target {
 
-struct SemVer {
-    std::array<int, 3> parts{0, 0, 0};
-    static SemVer parse(std::string_view s); ///< "0.21.13", "v0.22.0", "0.23.6-pre"
-    std::string str() const;
-    auto operator<=>(const SemVer&) const = default;
-};
+using nnef::SemVer;
 
 class TractTarget final : public InferenceTarget {
 public:
@@ -26,7 +21,7 @@ public:
     TargetKind kind() const override { return TargetKind::Tract; }
     std::string displayName() const override { return "tract"; }
     const SemVer& version() const { return version_; }
-    bool atLeast(std::string_view v) const override { return version_ >= SemVer::parse(v); }
+    bool has(std::string_view what) const override { return nnef::tractHas(what, version_); }
     /// A warning when the version is not one t2n has rules for; else empty.
     const std::string& versionWarning() const override { return versionWarning_; }
 

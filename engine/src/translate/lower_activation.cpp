@@ -42,7 +42,7 @@ void lowerHardtanh(Context& ctx) {
 // x * clamp(x + 3, 0, 6) / 6 (tract_core_hard_swish from tract 0.19.9)
 void lowerHardswish(Context& ctx) {
     Expr x = in0(ctx);
-    if (ctx.target().atLeast("0.19.9")) {
+    if (ctx.target().has("tract_core_hard_swish")) {
         ctx.emitOut("tract_core_hard_swish", {x});
         return;
     }
@@ -59,9 +59,14 @@ void lowerHardsigmoid(Context& ctx) {
     ctx.emitOut("clamp", {s, lit(ctx, 0), lit(ctx, 1)});
 }
 
-// x * sigmoid(x)
+// x * sigmoid(x); tract_core_silu from tract 0.23.0 (tract_transformers_silu
+// before that needs a registry tract's CLI check does not always load).
 void lowerSilu(Context& ctx) {
     Expr x = in0(ctx);
+    if (ctx.target().has("tract_core_silu")) {
+        ctx.emitOut("tract_core_silu", {x});
+        return;
+    }
     Expr s = ctx.emitTemp("sigmoid", {x}, {}, "sigmoid");
     ctx.emitOut("mul", {x, s});
 }
@@ -74,8 +79,8 @@ void lowerGelu(Context& ctx) {
     if (mode == "none") {
         // Khronos has no erf at all: the target refuses tract_core_erf itself,
         // with the hint to export for tract.
-        if (!ctx.target().isKhronos() && !ctx.target().atLeast("0.19.9"))
-            ctx.unsupported("exact GELU needs tract_core_erf (tract 0.19.9 or newer)",
+        if (!ctx.target().isKhronos() && !ctx.target().has("tract_core_erf"))
+            ctx.unsupported("exact GELU needs tract_core_erf (tract 0.19.0 or newer)",
                             "target a newer tract, or use approximate='tanh' in the model");
         Expr s = ctx.emitTemp("mul", {x, lit(ctx, 1.0 / std::numbers::sqrt2)}, {}, "scaled");
         inner = ctx.emitTemp("tract_core_erf", {s}, {}, "erf");
@@ -163,11 +168,12 @@ void lowerSoftmax(Context& ctx) {
     ctx.emitOut("softmax", {in0(ctx)}, {{"axes", Expr::ints({a})}});
 }
 
-// tract_core_log_softmax from tract 0.21.14, else x - max - log(sum(exp(x - max))).
+// tract_core_log_softmax where tract has it (0.21.15 on the 0.21 line, 0.22.0
+// and newer; not 0.21.14), else x - max - log(sum(exp(x - max))).
 void lowerLogSoftmax(Context& ctx) {
     int64_t a = softmaxAxis(ctx);
     Expr x = in0(ctx);
-    if (ctx.target().atLeast("0.21.14")) {
+    if (ctx.target().has("tract_core_log_softmax")) {
         ctx.emitOut("tract_core_log_softmax", {x}, {{"axes", Expr::ints({a})}});
         return;
     }
@@ -191,7 +197,7 @@ void registerActivationOps(Registry& r) {
     r.add("aten::hardtanh", lowerHardtanh, "clamp");
     r.add("aten::hardswish", lowerHardswish, "tract_core_hard_swish (tract >= 0.19.9)");
     r.add("aten::hardsigmoid", lowerHardsigmoid, "clamp(x / 6 + 0.5, 0, 1)");
-    r.add("aten::silu", lowerSilu, "x * sigmoid(x)");
+    r.add("aten::silu", lowerSilu, "tract_core_silu (tract >= 0.23.0), else x * sigmoid(x)");
     r.add("aten::gelu", lowerGelu, "exact (tract_core_erf) and tanh approximations");
     r.add("aten::leaky_relu", lowerLeakyRelu);
     r.add("aten::prelu", lowerPrelu, "one slope or one per channel");
@@ -200,7 +206,8 @@ void registerActivationOps(Registry& r) {
     r.add("aten::softmax", lowerSoftmax, "no dtype argument");
     r.add("aten::_softmax", lowerSoftmax);
     r.add("aten::log_softmax", lowerLogSoftmax,
-          "tract_core_log_softmax (tract >= 0.21.14), else spelled out");
+          "tract_core_log_softmax (tract >= 0.21.15 on the 0.21 line, >= 0.22.0), else spelled "
+          "out");
 }
 
 } // namespace t2n::translate

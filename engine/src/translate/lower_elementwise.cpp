@@ -193,7 +193,6 @@ void registerElementwiseOps(Registry& r) {
     r.add("aten::rsub", lowerAlphaBinary<kSub, true>);
     r.add("aten::mul", lowerMul);
     r.add("aten::div", lowerDiv, "rounding modes floor and trunc");
-    r.add("aten::true_divide", lowerDiv);
     r.add("aten::floor_divide", lowerFloorDivide);
     r.add("aten::pow", lowerPow);
     r.add("aten::neg", lowerUnary<kNeg>);
@@ -235,7 +234,6 @@ void registerElementwiseOps(Registry& r) {
     r.add("aten::minimum", lowerMinimum);
     r.add("aten::maximum", lowerMaximum);
     r.add("aten::clamp", lowerClamp);
-    r.add("aten::clip", lowerClamp);
     r.add("aten::clamp_min", lowerClampMin);
     r.add("aten::clamp_max", lowerClampMax);
 }

@@ -245,7 +245,6 @@ void registerListOps(Registry& r) {
     r.add("prim::ListUnpack", lowerUnpack);
     r.add("prim::TupleUnpack", lowerUnpack);
     r.add("aten::cat", lowerCat);
-    r.add("aten::concat", lowerCat);
     r.add("aten::stack", lowerStack);
     r.add("aten::chunk", lowerChunk, "static axis");
     r.add("aten::unsafe_chunk", lowerChunk, "static axis");

@@ -11,30 +11,12 @@ namespace t2n::translate {
 
 namespace {
 
-// Input i broadcast to the output rank in the output's dtype (or `t`).
 Expr arg(Context& ctx, size_t i, std::optional<DType> t = {}) {
-    return ctx.operand(ctx.node().inputs.at(i), rankOf(ctx.out()), t.value_or(ctx.out().dtype));
-}
-
-// The dtype arithmetic runs in: the output's when float, else f32 (the
-// result is cast back).
-DType computeType(Context& ctx) {
-    return isFloat(ctx.out().dtype) ? ctx.out().dtype : DType::F32;
+    return outOperand(ctx, i, t);
 }
 
 Expr lit(double v, DType t) {
     return Context::scalarLiteral(v, t);
-}
-
-// Emits the final `op`; casts to the output dtype when it was computed in `t`.
-void finish(Context& ctx, const std::string& op, std::vector<Expr> args, DType t) {
-    if (ctx.out().dtype == t) {
-        ctx.emitOut(op, std::move(args));
-        return;
-    }
-    Expr v = ctx.emitTemp(op, std::move(args), {}, "computed");
-    ctx.emitOut("tract_core_cast", {v},
-                {{"to", Expr::str(std::string(dtypeName(ctx.out().dtype)))}});
 }
 
 // trunc(q) = q < 0 ? ceil(q) : floor(q)
@@ -52,12 +34,12 @@ void lowerErf(Context& ctx) {
 // remainder(a, b) = a - b * floor(a / b) (sign of the divisor);
 // fmod(a, b) = a - b * trunc(a / b) (sign of the dividend).
 template <bool Floor> void lowerModulo(Context& ctx) {
-    DType t = computeType(ctx);
+    DType t = floatComputeType(ctx);
     Expr a = arg(ctx, 0, t), b = arg(ctx, 1, t);
     Expr q = ctx.emitTemp("div", {a, b}, {}, "quotient");
     Expr whole = Floor ? ctx.emitTemp("floor", {q}, {}, "floor") : truncOf(ctx, q, t);
     Expr back = ctx.emitTemp("mul", {b, whole}, {}, "multiple");
-    finish(ctx, "sub", {a, back}, t);
+    emitFinal(ctx, "sub", {a, back}, t);
 }
 
 void lowerSquare(Context& ctx) {

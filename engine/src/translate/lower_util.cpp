@@ -1,9 +1,11 @@
 #include "translate/lower_util.h"
 
 #include "translate/tensor_convert.h"
+#include "target/tract_versions.h"
 
 #include <algorithm>
 #include <cstring>
+#include <fmt/format.h>
 
 namespace t2n::translate {
 
@@ -42,6 +44,34 @@ Expr emitBinary(Context& ctx, const std::string& op, std::optional<DType> comput
     Expr a = ctx.operand(ctx.node().inputs.at(0), rank, t);
     Expr b = ctx.operand(ctx.node().inputs.at(1), rank, t);
     return ctx.emitOut(op, {a, b});
+}
+
+Expr outOperand(Context& ctx, size_t i, std::optional<DType> t) {
+    return ctx.operand(ctx.node().inputs.at(i), rankOf(ctx.out()), t.value_or(ctx.out().dtype));
+}
+
+DType floatComputeType(Context& ctx) {
+    return isFloat(ctx.out().dtype) ? ctx.out().dtype : DType::F32;
+}
+
+void emitFinal(Context& ctx, const std::string& op, std::vector<Expr> args, DType t) {
+    if (ctx.out().dtype == t) {
+        ctx.emitOut(op, std::move(args));
+        return;
+    }
+    Expr v = ctx.emitTemp(op, std::move(args), {}, "computed");
+    ctx.emitOut("tract_core_cast", {v},
+                {{"to", Expr::str(std::string(dtypeName(ctx.out().dtype)))}});
+}
+
+Expr signBitOf(Context& ctx, Expr x, DType t, const std::string& tag) {
+    Expr neg = ctx.emitTemp("lt", {x, Context::scalarLiteral(0.0, t)}, {}, tag + "_negative");
+    if (!isFloat(t))
+        return neg;
+    Expr inv = ctx.emitTemp("div", {Context::scalarLiteral(1.0, t), x}, {}, tag + "_reciprocal");
+    Expr negZero =
+        ctx.emitTemp("lt", {inv, Context::scalarLiteral(0.0, t)}, {}, tag + "_negative_zero");
+    return ctx.emitTemp("or", {neg, negZero}, {}, tag + "_sign");
 }
 
 Expr emitStep(Context& ctx, bool last, const std::string& op, std::vector<Expr> args, Kwargs kwargs,
@@ -108,6 +138,16 @@ void emitReduce(Context& ctx, const std::string& op, std::vector<int64_t> axes, 
     }
     Expr r = ctx.emitTemp(op, {e}, k, op);
     ctx.emitOut("squeeze", {r}, {{"axes", Expr::ints(axes)}}, out);
+}
+
+void requireTract(Context& ctx, std::string_view what, const std::string& why) {
+    if (ctx.target().isKhronos() || ctx.target().has(what))
+        return;
+    const nnef::TractGate* gate = nnef::findTractGate(what);
+    const std::string versions = gate ? nnef::describeGate(*gate) : std::string("a newer tract");
+    ctx.unsupported(
+        fmt::format("{} needs {} ({}), which the target tract version lacks", why, what, versions),
+        fmt::format("export for {} (--target tract@X.Y.Z)", versions));
 }
 
 namespace {

@@ -22,6 +22,20 @@ Expr emitUnary(Context& ctx, const std::string& op, Kwargs kwargs = {});
 /// `compute` (default: the output dtype), bound to output 0.
 Expr emitBinary(Context& ctx, const std::string& op, std::optional<DType> compute = {});
 
+/// Input i broadcast (leading unit axes) to the output rank, in `t` (default:
+/// the output dtype).
+Expr outOperand(Context& ctx, size_t i, std::optional<DType> t = {});
+/// The dtype element-wise math runs in: the output's when it is a float,
+/// else f32 (integer results are cast back by emitFinal).
+DType floatComputeType(Context& ctx);
+/// Emits the node's final `op`, computed in `t`, then cast to the output
+/// dtype when that differs.
+void emitFinal(Context& ctx, const std::string& op, std::vector<Expr> args, DType t);
+
+/// The sign bit of `x` (of dtype `t`) as a boolean: x < 0, and for floats
+/// also a negative zero (1 / -0 = -inf < 0). NaN gives false.
+Expr signBitOf(Context& ctx, Expr x, DType t, const std::string& tag);
+
 /// emitOut when this is the node's last operation, else emitTemp(suffix).
 Expr emitStep(Context& ctx, bool last, const std::string& op, std::vector<Expr> args, Kwargs kwargs,
               const std::string& suffix);
@@ -50,6 +64,12 @@ void emitReduce(Context& ctx, const std::string& op, std::vector<int64_t> axes, 
 /// but a 0-d value becomes [1, ..., 1] too (operand() leaves it a scalar, which
 /// elementwise ops broadcast but tile cannot repeat).
 Expr rankedOperand(Context& ctx, ir::ValueId id, int64_t rank, DType dtype);
+
+/// Refuses the node (Unsupported, naming `what` and the tract versions that
+/// have it) unless the target has `what`, a row of the version table
+/// (nnef/tract_versions.h). Khronos targets pass: the Khronos target refuses
+/// every tract operation itself, with its own message.
+void requireTract(Context& ctx, std::string_view what, const std::string& why);
 
 /// Constant tables computed by a lowering (gather indices, weights).
 Expr indexTable(Context& ctx, const std::vector<int64_t>& values, std::vector<int64_t> shape,

@@ -54,10 +54,19 @@ std::optional<LogLevel> parseLogLevel(std::string_view n) {
 }
 
 const std::vector<std::string>& knownTractVersions() {
-    // torch_to_nnef's officially supported versions over its releases, plus the
-    // last tract tag read for reference/nnef-and-tract.md.
-    static const std::vector<std::string> versions{"0.20.22", "0.21.13", "0.21.15", "0.22.0",
-                                                   "0.22.1",  "0.23.0",  "0.23.3",  "0.23.5"};
+    // Every tract release from 0.21.0 to 0.23.9 (and 0.20.22, the oldest one
+    // torch_to_nnef still sweeps), oldest first: the last one is the default
+    // target. What each version has is in nnef/tract_versions.cpp.
+    static const std::vector<std::string> versions = [] {
+        std::vector<std::string> v{"0.20.22"};
+        for (int patch = 0; patch <= 17; ++patch)
+            v.push_back(fmt::format("0.21.{}", patch));
+        for (int patch = 0; patch <= 3; ++patch)
+            v.push_back(fmt::format("0.22.{}", patch));
+        for (int patch = 0; patch <= 9; ++patch)
+            v.push_back(fmt::format("0.23.{}", patch));
+        return v;
+    }();
     return versions;
 }
 
