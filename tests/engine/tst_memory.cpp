@@ -119,7 +119,7 @@ private Q_SLOTS:
             text += "  y" + std::to_string(i) + " = add(y" + std::to_string(i - 1) + ", x);\n";
         text += "}\n";
         const auto model = interp_test::modelOf(text);
-        t2n::check::Interpreter interpreter(model);
+        t2n::interp::Interpreter interpreter(model);
         const at::Tensor x = at::ones({n});
         const double before = statusMiB("VmRSS");
         resetPeak();
@@ -159,10 +159,10 @@ graph(%self : Tensor, %x : Tensor):
                 !dependent.count(valueNamed("zero")) && !dependent.count(g->inputs()[0]));
 
         const at::Tensor x = at::arange(-3, 3, at::kFloat).reshape({2, 3});
-        t2n::harden::RunOptions run;
+        t2n::jit::RunOptions run;
         run.shapeOnly = dependent;
         run.shapeOnly.erase(valueNamed("w"));
-        auto recorded = t2n::harden::runGraph(nullptr, *g, {at::zeros({}), x}, run);
+        auto recorded = t2n::jit::runGraph(nullptr, *g, {at::zeros({}), x}, run);
         const at::Tensor y = recorded.at(valueNamed("y")).toTensor();
         QCOMPARE(y.sizes().vec(), (std::vector<int64_t>{2, 3}));
         QCOMPARE(y.scalar_type(), at::kFloat);

@@ -408,14 +408,14 @@ private Q_SLOTS:
     // parameters, or tract CLI flags), their versions parse, and the choices
     // read from tract's history hold.
     void tractVersionTable() {
-        using t2n::nnef::SemVer;
-        using t2n::nnef::tractHas;
+        using t2n::target::SemVer;
+        using t2n::target::tractHas;
         std::set<std::string_view> seen;
-        for (const auto& g : t2n::nnef::tractGates()) {
+        for (const auto& g : t2n::target::tractGates()) {
             QVERIFY2(seen.insert(g.what).second, g.what.data());
             const std::string_view op = g.what.substr(0, g.what.find(':'));
             QVERIFY2(g.what.starts_with("cli:--") || g.what.starts_with("literal:") ||
-                         t2n::nnef::findOp(op),
+                         t2n::target::findOp(op),
                      g.what.data());
             QVERIFY2(!g.since.empty(), g.what.data());
             QVERIFY(SemVer::parse(g.since) >= SemVer::parse("0.18.0"));
@@ -444,12 +444,12 @@ private Q_SLOTS:
                 has("tract_core_grid_sample", "0.23.3"));
         QVERIFY(has("tract_core_topk", "0.20.22")); // no limit in t2n's range
         QVERIFY(has("relu", "0.18.0"));             // no row: always there
-        QCOMPARE(t2n::nnef::tractSince("tract_core_log_softmax"), std::string_view("0.21.15"));
-        QVERIFY(t2n::nnef::tractSince("relu").empty());
+        QCOMPARE(t2n::target::tractSince("tract_core_log_softmax"), std::string_view("0.21.15"));
+        QVERIFY(t2n::target::tractSince("relu").empty());
         // Operations tract removed in 0.23.0 are gone from the catalog.
         for (const char* removed : {"tract_core_load", "tract_core_store", "tract_core_force_eval"})
-            QVERIFY2(t2n::nnef::findOp(removed) == nullptr, removed);
-        QVERIFY(t2n::nnef::findOp("tract_transformers_gelu_approx") != nullptr);
+            QVERIFY2(t2n::target::findOp(removed) == nullptr, removed);
+        QVERIFY(t2n::target::findOp("tract_transformers_gelu_approx") != nullptr);
         // Every release from 0.21.0 to 0.23.9 is known, oldest first.
         const auto& known = t2n::knownTractVersions();
         for (const char* v : {"0.21.0", "0.21.14", "0.21.17", "0.22.3", "0.23.6", "0.23.9"})

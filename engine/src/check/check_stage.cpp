@@ -42,9 +42,8 @@ std::vector<at::Tensor> referenceOutputs(const torch::jit::Module& model,
         return flattenOutputs(const_cast<torch::jit::Module&>(model).forward(args));
     } catch (const std::exception& e) {
         const auto* c10e = dynamic_cast<const c10::Error*>(&e);
-        throw harden::modelRunError(Stage::Check,
-                                    "the TorchScript model failed on the check inputs",
-                                    c10e ? c10e->what_without_backtrace() : e.what());
+        throw jit::modelRunError(Stage::Check, "the TorchScript model failed on the check inputs",
+                                 c10e ? c10e->what_without_backtrace() : e.what());
     }
 }
 
@@ -75,8 +74,8 @@ std::optional<Divergence> firstVariableDifference(const CheckInputs& in,
         if (it == loaded.tensors.end())
             continue; // the structural check reports missing files
         const TensorData& got = it->second;
-        if (got.identity() == v.data.identity() && got.shape() == v.data.shape() &&
-            got.dtype() == v.data.dtype())
+        if (got.identity() == v.data->identity() && got.shape() == v.data->shape() &&
+            got.dtype() == v.data->dtype())
             continue; // the reader matched the file to these very bytes as it streamed
         std::string why;
         const TensorData& exported = *v.data;
@@ -194,8 +193,8 @@ CheckReport runCheck(const CheckInputs& in) {
     // streams, and read as that tensor when equal, so that the archive is
     // never held in memory beside the model it came from.
     std::map<std::string, TensorData> written;
-    for (const auto& v : in.translation->doc.variables)
-        written.emplace(v.label, v.data);
+    for (const auto& v : in.exported)
+        written.emplace(v.label, *v.data);
     try {
         nnef::ReadOptions readOptions;
         readOptions.mode = readMode;

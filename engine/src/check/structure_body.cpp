@@ -237,7 +237,7 @@ void Checker::operations(const ast::ExprPtr& e, bool inGraph) {
                                   "symbolic shapes; count axes from 0",
                                   e->text, name));
             const std::string key = e->text + ":" + name;
-            if (!name.empty() && nnef::findTractGate(key)) {
+            if (!name.empty() && target::findTractGate(key)) {
                 auto& param = gatedParamUses[key];
                 if (param.count++ == 0)
                     param.first = value ? value->loc : e->loc;

@@ -20,7 +20,7 @@ namespace {
 
 // ("tract_target_version", "0.21.15") among the tuples of the properties
 // fragment's body.
-std::optional<std::pair<nnef::SemVer, ast::Location>> targetVersion(const ast::Document& doc) {
+std::optional<std::pair<target::SemVer, ast::Location>> targetVersion(const ast::Document& doc) {
     for (const auto& f : doc.fragments) {
         if (f.name != "tract_core_properties")
             continue;
@@ -32,7 +32,7 @@ std::optional<std::pair<nnef::SemVer, ast::Location>> targetVersion(const ast::D
                     item->items[0]->kind == K::String &&
                     item->items[0]->text == "tract_target_version" &&
                     item->items[1]->kind == K::String)
-                    return std::pair{nnef::SemVer::parse(item->items[1]->text), item->loc};
+                    return std::pair{target::SemVer::parse(item->items[1]->text), item->loc};
         }
     }
     return std::nullopt;
@@ -46,17 +46,17 @@ void Checker::versionRules() {
     const auto version = targetVersion(model.document);
     if (!version)
         return;
-    const nnef::SemVer& v = version->first;
+    const target::SemVer& v = version->first;
     auto judge = [&](const std::string& what, const OpUse& use, std::string_view kind) {
-        const nnef::TractGate* gate = nnef::findTractGate(what);
-        if (!gate || nnef::tractHas(what, v) || fragments.count(what))
+        const target::TractGate* gate = target::findTractGate(what);
+        if (!gate || target::tractHas(what, v) || fragments.count(what))
             return;
         const std::string times =
             use.count > 1 ? fmt::format(" (used {} times)", use.count) : std::string();
         error("tract-version", use.first,
               fmt::format("{} '{}'{} needs {}, but the archive targets tract {} "
                           "(tract_target_version)",
-                          kind, what, times, nnef::describeGate(*gate), v.str()));
+                          kind, what, times, target::describeGate(*gate), v.str()));
     };
     for (const auto& [name, use] : opUses)
         judge(name, use, "operation");

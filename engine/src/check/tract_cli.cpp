@@ -88,10 +88,10 @@ bool isBenign(std::string_view line) {
 ToleranceLevel nearestNamed(const Bounds& want, const SemVer& v) {
     std::vector<ToleranceLevel> levels{ToleranceLevel::Exact, ToleranceLevel::Close,
                                        ToleranceLevel::Approximate};
-    if (nnef::tractHas("cli:--approx=very", v))
+    if (target::tractHas("cli:--approx=very", v))
         levels.push_back(ToleranceLevel::Very);
     levels.push_back(ToleranceLevel::Super);
-    if (nnef::tractHas("cli:--approx=ultra", v))
+    if (target::tractHas("cli:--approx=ultra", v))
         levels.push_back(ToleranceLevel::Ultra);
     for (auto level : levels) {
         const Bounds b = Tolerance::named(level).bounds(ElementClass::Float);
@@ -104,7 +104,7 @@ ToleranceLevel nearestNamed(const Bounds& want, const SemVer& v) {
 void addApprox(const TractCommandOptions& o, TractCommand& cmd) {
     const SemVer& v = o.version;
     Tolerance tol = o.tolerance;
-    if (!nnef::tractHas("cli:--approx", v)) {
+    if (!target::tractHas("cli:--approx", v)) {
         if (tol.level != ToleranceLevel::Close)
             cmd.warnings.push_back(fmt::format(
                 "tract {} has no --approx (it came in 0.21.7): tract checks at its default "
@@ -118,7 +118,7 @@ void addApprox(const TractCommandOptions& o, TractCommand& cmd) {
         tol = Tolerance::makeCustom(tol.custom.atol, tol.custom.rtol, 0);
     }
     if (tol.level == ToleranceLevel::Custom) {
-        if (nnef::tractHas("cli:--approx-custom", v)) {
+        if (target::tractHas("cli:--approx-custom", v)) {
             cmd.args.insert(cmd.args.end(),
                             {"--approx-custom", fmt::format("{},{},{}", tol.custom.atol,
                                                             tol.custom.rtol, tol.custom.outliers)});
@@ -131,8 +131,8 @@ void addApprox(const TractCommandOptions& o, TractCommand& cmd) {
         tol = Tolerance::named(level);
     }
     // tract 0.21.7 knew exact, close, approximate and super only.
-    if ((tol.level == ToleranceLevel::Very && !nnef::tractHas("cli:--approx=very", v)) ||
-        (tol.level == ToleranceLevel::Ultra && !nnef::tractHas("cli:--approx=ultra", v))) {
+    if ((tol.level == ToleranceLevel::Very && !target::tractHas("cli:--approx=very", v)) ||
+        (tol.level == ToleranceLevel::Ultra && !target::tractHas("cli:--approx=ultra", v))) {
         cmd.warnings.push_back(
             fmt::format("tract {} has no --approx {}: using --approx super", v.str(), tol.str()));
         tol = Tolerance::named(ToleranceLevel::Super);
@@ -186,14 +186,14 @@ TractCommand buildTractCommand(const TractCommandOptions& o) {
     const SemVer& v = o.version;
     TractCommand cmd;
     cmd.args = {o.archive, "--nnef-tract-core", "--nnef-tract-pulse"};
-    if (nnef::tractHas("cli:--nnef-tract-extra", v))
+    if (target::tractHas("cli:--nnef-tract-extra", v))
         cmd.args.push_back("--nnef-tract-extra");
-    if (nnef::tractHas("cli:--nnef-tract-transformers", v))
+    if (target::tractHas("cli:--nnef-tract-transformers", v))
         cmd.args.push_back("--nnef-tract-transformers");
     if (o.usesResource)
         cmd.args.push_back("--nnef-tract-resource");
     cmd.args.push_back("-O");
-    if (!nnef::tractHas("cli:--input-from-bundle", v))
+    if (!target::tractHas("cli:--input-from-bundle", v))
         cmd.args.insert(cmd.args.end(), {"--input-bundle", o.ioBundle, "run",
                                          "--assert-output-bundle", o.ioBundle});
     else

@@ -56,13 +56,13 @@ std::unordered_map<const Node*, int64_t> countIterations(const PassContext& ctx,
     auto b = copy->nodes().begin();
     for (auto a = ctx.graph->nodes().begin(); a != ctx.graph->nodes().end(); ++a, ++b)
         twin.emplace(*a, *b);
-    RunOptions options;
+    jit::RunOptions options;
     options.stage = Stage::Harden;
     std::vector<const Value*> counters;
     for (const Node* loop : loops)
         counters.push_back(addCounter(*copy, twin.at(loop)));
     options.wanted = counters;
-    Recorded rec = runGraph(ctx.module ? &*ctx.module : nullptr, *copy, ctx.exampleInputs, options);
+    Recorded rec = jit::runGraph(ctx.module ? &*ctx.module : nullptr, *copy, ctx.exampleInputs, options);
     std::unordered_map<const Node*, int64_t> out;
     for (size_t i = 0; i < loops.size(); ++i)
         if (auto it = rec.find(counters[i]); it != rec.end() && it->second.isInt())

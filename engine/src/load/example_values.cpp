@@ -34,7 +34,7 @@ std::vector<char> readFile(const InputSpec& s) {
 template <class Read> at::Tensor read(const InputSpec& s, Read&& readTensor) {
     try {
         // The reader's copy is this tensor's alone: no second copy.
-        return tensors::toTensor(readTensor());
+        return jit::toTensor(readTensor());
     } catch (const Error& e) {
         throw bad(s, e.message());
     }

@@ -39,15 +39,15 @@ void TractTarget::declareRegistries(nnef::Document& doc) const {
     // tract_shl lives in tract_core), and of the tract_* names fragments use.
     std::set<std::string_view> used;
     for (const auto& inv : doc.body)
-        if (const nnef::OpInfo* op = nnef::findOp(inv.op); op && !op->tract.empty())
+        if (const target::OpInfo* op = target::findOp(inv.op); op && !op->tract.empty())
             used.insert(op->tract);
     for (const auto& frag : doc.fragments)
-        for (const auto& op : nnef::opCatalog())
-            if (!op.tract.empty() && op.tract != nnef::kTractStandardRegistry &&
+        for (const auto& op : target::opCatalog())
+            if (!op.tract.empty() && op.tract != target::kTractStandardRegistry &&
                 op.name.starts_with("tract_") && frag.find(op.name) != std::string::npos)
                 used.insert(op.tract);
-    for (const auto registry : nnef::tractRegistries())
-        if (registry != nnef::kTractStandardRegistry && used.count(registry))
+    for (const auto registry : target::tractRegistries())
+        if (registry != target::kTractStandardRegistry && used.count(registry))
             doc.addExtension("tract_registry " + std::string(registry));
 }
 

@@ -12,7 +12,6 @@
 
 namespace t2n::target {
 
-using nnef::SemVer;
 
 class TractTarget final : public InferenceTarget {
 public:
@@ -21,7 +20,7 @@ public:
     TargetKind kind() const override { return TargetKind::Tract; }
     std::string displayName() const override { return "tract"; }
     const SemVer& version() const { return version_; }
-    bool has(std::string_view what) const override { return nnef::tractHas(what, version_); }
+    bool has(std::string_view what) const override { return target::tractHas(what, version_); }
     /// A warning when the version is not one t2n has rules for; else empty.
     const std::string& versionWarning() const override { return versionWarning_; }
 

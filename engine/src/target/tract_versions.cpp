@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <vector>
 
-namespace t2n::nnef {
+namespace t2n::target {
 
 namespace {
 
@@ -68,6 +68,8 @@ constexpr TractGate kGates[] = {
     {"tract_transformers_causal_conv1d_update", "0.23.5", "", ""},
     // the NNEF text tract reads (nnef/src/ast/parse.rs)
     {"literal:inf", "0.20.19", "", "inf and -inf as numeric literals"},
+    // slice's begin and end as expressions of a symbol (nnef/src/ops/nnef/deser.rs)
+    {"slice:symbolic-bounds", "0.19.6", "", "older: begin and end are fixed integers"},
     // the tract command line (cli/src/main.rs, params.rs)
     {"cli:--input-from-bundle", "0.18.0", "", "older: --input-bundle"},
     {"cli:--nnef-tract-extra", "0.20.20", "", ""},
@@ -162,4 +164,4 @@ std::string describeGate(const TractGate& gate) {
     return out;
 }
 
-} // namespace t2n::nnef
+} // namespace t2n::target

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace t2n::nnef {
+namespace t2n::target {
 
 struct SemVer {
     std::array<int, 3> parts{0, 0, 0};
@@ -54,4 +54,4 @@ std::string_view tractSince(std::string_view what);
 /// "tract before 0.23.0".
 std::string describeGate(const TractGate& gate);
 
-} // namespace t2n::nnef
+} // namespace t2n::target

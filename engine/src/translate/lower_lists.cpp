@@ -126,7 +126,7 @@ void lowerUnbind(Context& ctx) {
 // fixed integers (nnef/src/ops/nnef/deser.rs, `TVec<i64>`).
 Kwargs sliceExprs(Context& ctx, int64_t axis, Expr begin, Expr end, int64_t stride) {
     const bool symbolic = begin.kind != Expr::Kind::Integer || end.kind != Expr::Kind::Integer;
-    if (symbolic && !ctx.target().atLeast("0.19.6"))
+    if (symbolic && !ctx.target().has("slice:symbolic-bounds"))
         ctx.unsupported(fmt::format("a slice whose bounds follow a dynamic axis (begin {}, end "
                                     "{}) needs tract 0.19.6 or newer",
                                     nnef::printExpr(begin), nnef::printExpr(end)),

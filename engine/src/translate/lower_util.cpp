@@ -143,8 +143,8 @@ void emitReduce(Context& ctx, const std::string& op, std::vector<int64_t> axes, 
 void requireTract(Context& ctx, std::string_view what, const std::string& why) {
     if (ctx.target().isKhronos() || ctx.target().has(what))
         return;
-    const nnef::TractGate* gate = nnef::findTractGate(what);
-    const std::string versions = gate ? nnef::describeGate(*gate) : std::string("a newer tract");
+    const target::TractGate* gate = target::findTractGate(what);
+    const std::string versions = gate ? target::describeGate(*gate) : std::string("a newer tract");
     ctx.unsupported(
         fmt::format("{} needs {} ({}), which the target tract version lacks", why, what, versions),
         fmt::format("export for {} (--target tract@X.Y.Z)", versions));
@@ -171,7 +171,7 @@ Expr rankedOperand(Context& ctx, ir::ValueId id, int64_t rank, DType dtype) {
         return ctx.operand(id, rank, dtype);
     const std::vector<int64_t> ones(static_cast<size_t>(rank), 1);
     if (const auto* d = v.constant ? std::get_if<TensorData>(&*v.constant) : nullptr) {
-        TensorData t = d->dtype() == dtype ? *d : util::convertDType(*d, dtype);
+        TensorData t = d->dtype() == dtype ? *d : convertDType(*d, dtype);
         return ctx.constantTensor(t.reshaped(ones), d->dtype() == dtype ? v.paramName : "",
                                   v.debugName);
     }

@@ -48,8 +48,8 @@ std::vector<std::string> Registry::problems() const {
             const std::string name = t[0] == '?' || t[0] == '+' ? t.substr(1) : t;
             if (name == "-" || name == "!khronos")
                 continue;
-            if (name.find(':') != std::string::npos ? !nnef::findTractGate(name)
-                                                    : !nnef::findOp(name))
+            if (name.find(':') != std::string::npos ? !target::findTractGate(name)
+                                                    : !target::findOp(name))
                 out.push_back(e.kind + ": '" + t +
                               "' is neither an operation nor a "
                               "version-table parameter");
@@ -135,8 +135,8 @@ std::string khronosColumn(const std::vector<std::string>& tokens) {
         if (name.empty() || name[0] == '?' || name == "-" || name.find(':') != std::string::npos)
             continue;
         const auto standard = target::standardEquivalent(name);
-        const nnef::OpInfo* info =
-            nnef::findOp(standard.empty() ? std::string_view(name) : standard);
+        const target::OpInfo* info =
+            target::findOp(standard.empty() ? std::string_view(name) : standard);
         if (!info || !info->khronos)
             (optional ? some : always).push_back(name);
     }
@@ -157,17 +157,17 @@ std::string khronosColumn(const std::vector<std::string>& tokens) {
 // and, when newer, among those some forms need ("+" tokens): the oldest
 // tract that exports the kind at all, and every form of it.
 std::string sinceColumn(const std::vector<std::string>& tokens) {
-    const nnef::SemVer oldestKnown = nnef::SemVer::parse(knownTractVersions().front());
-    nnef::SemVer always = oldestKnown, some = oldestKnown;
+    const target::SemVer oldestKnown = target::SemVer::parse(knownTractVersions().front());
+    target::SemVer always = oldestKnown, some = oldestKnown;
     for (const auto& t : tokens) {
         if (t.empty() || t[0] == '?' || t[0] == '!')
             continue;
         const bool optional = t[0] == '+';
-        const auto since = nnef::tractSince(optional ? std::string_view(t).substr(1) : t);
+        const auto since = target::tractSince(optional ? std::string_view(t).substr(1) : t);
         if (since.empty())
             continue;
-        nnef::SemVer& bound = optional ? some : always;
-        bound = std::max(bound, nnef::SemVer::parse(since));
+        target::SemVer& bound = optional ? some : always;
+        bound = std::max(bound, target::SemVer::parse(since));
     }
     std::string out = always > oldestKnown ? always.str() : std::string();
     if (some > always)

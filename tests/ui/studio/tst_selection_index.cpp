@@ -6,6 +6,7 @@
 #include "session/graph_adapters.h"
 #include "session/nnef_graph.h"
 #include "session/selection_index.h"
+#include "session/session_state.h"
 #include "suite_macros.h"
 #include "support.h"
 
