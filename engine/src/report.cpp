@@ -81,7 +81,6 @@ std::string ExportReport::toJson() const {
                {"tract", check.tract},
                {"seconds", check.seconds},
                {"torch_forward_seconds", check.torchForwardSeconds},
-               {"reference_outputs", check.reference},
                {"interpreter_seconds", check.interpreterSeconds}};
         if (!check.tractCommand.empty())
             c["tract_command"] = check.tractCommand;

@@ -69,9 +69,6 @@ struct Session::Impl {
     std::optional<ir::Graph> graph;
     std::vector<const torch::jit::Value*> jitValues; // per IR value id
     // forward()'s outputs as the trace computed them, and on which inputs.
-    std::vector<at::Tensor> traceOutputs;
-    std::vector<InputSpec> traceInputs;
-    uint64_t traceSeed = 0;
     std::optional<translate::Translation> translation;
     /// The translation's manifest, or one read beside a checked archive.
     std::optional<CheckManifest> manifest;
@@ -117,7 +114,6 @@ void Session::load(const std::filesystem::path& model) {
     d->modelPath = model;
     d->prepared.reset();
     d->graph.reset();
-    d->traceOutputs.clear();
     d->translation.reset();
     d->manifest.reset();
     d->report.model = model.string();
@@ -297,21 +293,6 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     auto& main = *recorded;
     for (const auto& w : torchWarnings)
         d->warn("PyTorch: " + w);
-    // The graph's result on the example inputs: the check's reference when
-    // it runs on the same inputs (a forward saved).
-    d->traceOutputs.clear();
-    bool whole = true;
-    for (const torch::jit::Value* out : d->prepared->graph->outputs()) {
-        auto it = main.find(out);
-        whole = whole && it != main.end();
-        if (whole)
-            for (auto& t : check::flattenOutputs(it->second))
-                d->traceOutputs.push_back(std::move(t));
-    }
-    if (!whole)
-        d->traceOutputs.clear();
-    d->traceInputs = options.inputs;
-    d->traceSeed = options.seed;
     d->step(Stage::Trace, 0.5, "probing the dynamic axes");
     std::optional<jit::Recorded> probe;
     bool dynamic = false;
@@ -483,9 +464,6 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
     StageScope scope(Stage::Check, d->observer, d->report);
     check::CheckInputs in;
     in.model = &d->requireModule();
-    if (options.inputs == d->traceInputs && options.seed == d->traceSeed &&
-        !d->traceOutputs.empty())
-        in.traceOutputs = &d->traceOutputs;
     in.prepared = &*d->prepared;
     in.manifest = &*d->manifest;
     if (d->translation)

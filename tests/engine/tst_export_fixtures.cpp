@@ -217,6 +217,11 @@ private Q_SLOTS:
             // for the others.
             {"prim::TupleUnpack", "harden_folds"},
         };
+        // Kinds no numeric comparison can check: empty's contents are
+        // unspecified (t2n writes zeros), so PyTorch gives no reference
+        // values. Their shapes follow S as ones' do (op_sym_filled).
+        static const std::set<std::string> unspecifiedValues{"aten::empty", "aten::empty_like",
+                                                             "aten::new_empty"};
         std::set<std::string> checked;
         for (const auto& [name, o] : outcomes_)
             if (o.error.isEmpty() && o.check.passed)
@@ -224,7 +229,8 @@ private Q_SLOTS:
                     checked.insert(kind);
         QStringList missing;
         for (const auto& op : t2n::supportedOperators())
-            if (!checked.count(op.kind) && !elsewhere.count(op.kind))
+            if (!checked.count(op.kind) && !elsewhere.count(op.kind) &&
+                !unspecifiedValues.count(op.kind))
                 missing << QString::fromStdString(op.kind);
         for (const QString& kind : missing)
             qWarning("no passing fixture translates %s", qPrintable(kind));

@@ -172,19 +172,6 @@ graph(%self : Tensor, %x : Tensor):
         QVERIFY(at::equal(recorded.at(valueNamed("z")).toTensor(), at::zeros({2, 3})));
     }
 
-    void checkReusesTheTraceOutputs() {
-        auto o = fixtureOptions(kModel);
-        const auto report = session_.exportModel(freshDir("memory_check") / "m.nnef.tar", o);
-        QVERIFY(report.check.passed);
-        QCOMPARE(report.check.reference, std::string("trace"));
-        QCOMPARE(report.check.torchForwardSeconds, 0.0);
-        // Other inputs: the trace's outputs do not apply, the model runs.
-        o.seed += 1;
-        const auto& other = session_.check(report.artifact.path, o);
-        QVERIFY(other.passed);
-        QCOMPARE(other.reference, std::string("forward"));
-    }
-
 private:
     static constexpr const char* kModel = "naming_blocks";
     t2n::Session session_;

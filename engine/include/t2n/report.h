@@ -91,10 +91,6 @@ struct CheckReport {
     std::string debugBundle; ///< where the debug bundle was written, if any
     double seconds = 0;
     double torchForwardSeconds = 0; ///< the TorchScript model's forward on the inputs
-    /// Where the TorchScript outputs came from: "trace" (the trace's run of
-    /// the hardened graph on the same inputs: no second forward) or "forward"
-    /// (the loaded model's forward(), timed in torchForwardSeconds).
-    std::string reference;
     double interpreterSeconds = 0; ///< the reference interpreter on the same inputs
 };
 

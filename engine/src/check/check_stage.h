@@ -31,15 +31,10 @@ struct ExportedVariable {
 };
 
 struct CheckInputs {
-    /// The model as loaded (not hardened): the reference of the comparisons,
-    /// unless `traceOutputs` already holds its outputs.
+    /// The model as loaded (not hardened): the reference of every comparison.
     const torch::jit::Module* model = nullptr;
     /// The hardened module: its values are what NNEF values are compared
     /// with when looking for the first diverging operation.
-    /// forward()'s outputs on the check's inputs (options.inputs and seed),
-    /// flattened, when the trace computed them (its run of the hardened graph
-    /// on those very inputs): the check then spends no second forward.
-    const std::vector<at::Tensor>* traceOutputs = nullptr;
     const harden::PreparedModule* prepared = nullptr;
     /// The translation's manifest: inputs, outputs, identifier -> value.
     const CheckManifest* manifest = nullptr;

@@ -69,6 +69,10 @@ public:
     /// A varying scalar (an int from size arithmetic) as a one-element tensor
     /// of `dtype`: tract_core_cast of its expression.
     Expr sizeTensor(ir::ValueId id, DType dtype);
+    /// Whether statement `index` of the document reads a size from the graph
+    /// (dimExpr, sizeTensor): the context's doing, not the lowering's, so the
+    /// registry's declarations need not list it.
+    bool readsSize(size_t index) const { return sizeStatements_.count(index) > 0; }
 
     // --- NNEF expressions for IR values --------------------------------------
     /// An identifier or literal for a tensor value (materializing constants).
@@ -176,6 +180,7 @@ private:
     SymbolicSizes sizes_;
     std::map<ir::ValueId, Expr> shapes_;                   // tract_core_shape_of per tensor
     std::map<std::pair<ir::ValueId, int64_t>, Expr> dims_; // one axis of it
+    std::set<size_t> sizeStatements_;                      // see readsSize()
 };
 
 } // namespace t2n::translate

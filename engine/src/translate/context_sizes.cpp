@@ -118,6 +118,7 @@ Expr Context::dimExpr(ir::ValueId id, int64_t axis) {
     auto key = std::make_pair(id, axis);
     if (auto it = dims_.find(key); it != dims_.end())
         return it->second;
+    const size_t first = doc_.body.size();
     auto shape = shapes_.find(id);
     if (shape == shapes_.end())
         shape =
@@ -126,6 +127,8 @@ Expr Context::dimExpr(ir::ValueId id, int64_t axis) {
                       fmt::format("dim{}_slice", axis));
     Expr d = emitTemp("squeeze", {s}, {{"axes", Expr::ints({0})}}, fmt::format("dim{}", axis));
     dims_.emplace(key, d);
+    for (size_t i = first; i < doc_.body.size(); ++i)
+        sizeStatements_.insert(i);
     return d;
 }
 
@@ -140,8 +143,13 @@ Expr Context::sizeTensor(ir::ValueId id, DType dtype) {
                                 graph_.value(id).debugName, symbolList(graph_), sizes_.reason()));
     }
     markRederived(id);
-    return emitTemp("tract_core_cast", {sizeExpr(e)},
-                    {{"to", Expr::str(std::string(dtypeName(dtype)))}}, "size");
+    const size_t first = doc_.body.size();
+    Expr size = sizeExpr(e);
+    Expr out = emitTemp("tract_core_cast", {size}, {{"to", Expr::str(std::string(dtypeName(dtype)))}},
+                        "size");
+    for (size_t i = first; i < doc_.body.size(); ++i)
+        sizeStatements_.insert(i);
+    return out;
 }
 
 } // namespace t2n::translate

@@ -213,7 +213,7 @@ void checkDeclared(Context& ctx, const OpEntry& entry, const nnef::Document& doc
         return;
     for (size_t i = from; i < doc.body.size(); ++i) {
         const std::string& op = doc.body[i].op;
-        if (!declares(entry, op) && reported.emplace(entry.kind, op).second)
+        if (!ctx.readsSize(i) && !declares(entry, op) && reported.emplace(entry.kind, op).second)
             ctx.warn(fmt::format("t2n bug: the lowering of {} emitted '{}', which its registry "
                                  "entry does not declare (`t2n ops` may misreport its Khronos "
                                  "and tract-version columns)",

@@ -227,7 +227,7 @@ ExportRecipe recipeFromJson(std::string_view text) {
     Json j;
     try {
         j = Json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse_error; out_of_range for 1e999
         throw bad("$", fmt::format("is not JSON ({})", e.what()), "check the file's syntax");
     }
     ExportRecipe r;

@@ -40,6 +40,15 @@ SnippetExport exportSnippet(const char* ir, const std::vector<std::string>& inpu
     auto graph = std::make_shared<torch::jit::Graph>();
     torch::jit::parseIR(ir, graph.get());
     graph->inputs().at(0)->setType(module.type());
+    // A saved method returns one value: several returns become one tuple
+    // (forward() returning `a, b`), which the export flattens again.
+    if (graph->outputs().size() > 1) {
+        std::vector<torch::jit::Value*> outs(graph->outputs().begin(), graph->outputs().end());
+        torch::jit::Value* tuple = graph->insertNode(graph->createTuple(outs))->output();
+        while (!graph->outputs().empty())
+            graph->eraseOutput(0);
+        graph->registerOutput(tuple);
+    }
     auto* forward =
         cu->create_function(c10::QualifiedName(*module.type()->name(), "forward"), graph);
     module.type()->addMethod(forward);
