@@ -305,7 +305,7 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
                 jit::RunOptions probeRun;
                 probeRun.shapeOnly = run.shapeOnly;
                 probe = jit::runGraph(&m, *d->prepared->graph,
-                                     load::makeExampleInputs(specs, options.seed + 1), probeRun);
+                                      load::makeExampleInputs(specs, options.seed + 1), probeRun);
                 break;
             } catch (const Error& e) {
                 if (delta == 2)

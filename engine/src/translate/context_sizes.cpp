@@ -145,8 +145,8 @@ Expr Context::sizeTensor(ir::ValueId id, DType dtype) {
     markRederived(id);
     const size_t first = doc_.body.size();
     Expr size = sizeExpr(e);
-    Expr out = emitTemp("tract_core_cast", {size}, {{"to", Expr::str(std::string(dtypeName(dtype)))}},
-                        "size");
+    Expr out = emitTemp("tract_core_cast", {size},
+                        {{"to", Expr::str(std::string(dtypeName(dtype)))}}, "size");
     for (size_t i = first; i < doc_.body.size(); ++i)
         sizeStatements_.insert(i);
     return out;

@@ -98,8 +98,7 @@ void registerFactoryOps(Registry& r) {
         r.add(k, lowerFilled, std::string(note) + " (tract_core_broadcast)",
               "tract_core_broadcast");
     r.add("prim::NumToTensor", lowerNumToTensor, std::string(note) + " (tract_core_cast)", "-");
-    r.add("aten::scalar_tensor", lowerNumToTensor, std::string(note) + " (tract_core_cast)",
-          "-");
+    r.add("aten::scalar_tensor", lowerNumToTensor, std::string(note) + " (tract_core_cast)", "-");
 }
 
 } // namespace t2n::translate

@@ -2,6 +2,7 @@
 
 #include "engine/defined_model_util.h"
 
+#include <QCoreApplication>
 #include <fmt/format.h>
 
 namespace t2n::test {
@@ -53,7 +54,9 @@ SnippetExport exportSnippet(const char* ir, const std::vector<std::string>& inpu
         cu->create_function(c10::QualifiedName(*module.type()->name(), "forward"), graph);
     module.type()->addMethod(forward);
 
-    const auto dir = freshDir(QStringLiteral("translate-snippet"));
+    // One folder per process: the family suites run in parallel under CTest.
+    const auto dir =
+        freshDir(QStringLiteral("translate-snippet-%1").arg(QCoreApplication::applicationPid()));
     const auto model = dir / "snippet.pt";
     module.save(model.string());
 
