@@ -6,6 +6,7 @@
 #   fuzz_npy_reader      bytes -> readNpy, readNpzMember (.npy, .npz zip)
 #   fuzz_recipe          bytes -> recipeFromJson, and the round trip of what it accepts
 #   fuzz_archive_reader  bytes -> readArchive, readModel (tar, gzipped tar)
+# Inputs that once crashed a target are kept in tests/fuzz/regressions/TARGET/.
 #
 # usage: tests/fuzz/run_fuzzers.sh SECONDS [OUTDIR [TARGET...]]
 #
@@ -101,6 +102,13 @@ for t in "${TARGETS[@]}"; do
 done
 
 # --- seeds
+# Inputs that once crashed a target (tests/fuzz/regressions/TARGET/) start its
+# corpus, so a regression fails the first run.
+for t in "${ALL[@]}"; do
+    if [[ -d "$ROOT/tests/fuzz/regressions/$t" ]]; then
+        cp "$ROOT/tests/fuzz/regressions/$t"/* "$OUT/seeds/$t/"
+    fi
+done
 for hex in "$ROOT"/tests/golden/dat/*.hex; do
     sed -e 's/#.*//' "$hex" | xxd -r -p >"$OUT/seeds/fuzz_dat_reader/$(basename "$hex" .hex).dat"
 done

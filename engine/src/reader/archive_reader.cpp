@@ -17,6 +17,11 @@ namespace fs = std::filesystem;
 namespace t2n::archive {
 
 namespace {
+// libarchive's message, which can be null (fmt refuses a null string).
+const char* errorText(struct archive* a) {
+    const char* text = archive_error_string(a);
+    return text ? text : "unknown libarchive error";
+}
 
 [[noreturn]] void refuse(const std::string& artifact, const std::string& entry,
                          const std::string& why) {
@@ -205,8 +210,7 @@ public:
             if (r == ARCHIVE_EOF) {
                 end_ = true;
             } else if (r < ARCHIVE_WARN) {
-                refuse(artifact_, raw_,
-                       fmt::format("cannot be read: {}", archive_error_string(a_)));
+                refuse(artifact_, raw_, fmt::format("cannot be read: {}", errorText(a_)));
             } else {
                 pending_ = {static_cast<const std::byte*>(block), size};
                 hole_ = offset > static_cast<la_int64_t>(done_)
@@ -256,8 +260,7 @@ ArchiveContents visitTar(const fs::path& file, const Visitor& visit, const ReadL
         archive_read_support_filter_gzip(a.get());
     // 1 MiB reads: a large .dat then costs a few hundred read() calls.
     if (archive_read_open_filename(a.get(), artifact.c_str(), kPiece) != ARCHIVE_OK)
-        refuse(artifact, "",
-               fmt::format("not a readable tar archive: {}", archive_error_string(a.get())));
+        refuse(artifact, "", fmt::format("not a readable tar archive: {}", errorText(a.get())));
     Budget budget(limits, artifact);
     std::set<std::string> seen;
     while (true) {
@@ -268,7 +271,7 @@ ArchiveContents visitTar(const fs::path& file, const Visitor& visit, const ReadL
         if (r < ARCHIVE_WARN)
             refuse(artifact, "",
                    fmt::format("broken tar archive after {} entries: {}", seen.size(),
-                               archive_error_string(a.get())));
+                               errorText(a.get())));
         const char* rawName = archive_entry_pathname(e);
         if (!rawName || !*rawName)
             refuse(artifact, "", fmt::format("entry #{} has no usable path", seen.size() + 1));

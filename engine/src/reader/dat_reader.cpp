@@ -237,7 +237,10 @@ DatDecoder::Header parseHeader(std::span<const std::byte> bytes, const std::stri
         const uint32_t extent = u32(bytes, 12 + 4 * i);
         if (i < rank) {
             shape.push_back(extent);
-            count = count == 0 || extent == 0 ? 0 : std::min(kSaturated, count * extent);
+            // (count <= 2^40 and extent < 2^32: the product could wrap 64 bits.)
+            count = count == 0 || extent == 0     ? 0
+                    : count > kSaturated / extent ? kSaturated
+                                                  : std::min(kSaturated, count * extent);
         } else if (extent != 0) {
             bad(f, fmt::format("extent {} (offset {}) is {}, but a rank-{} tensor must leave "
                                "unused extents 0",

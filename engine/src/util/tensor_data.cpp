@@ -1,5 +1,6 @@
 #include "t2n/tensor_data.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -17,6 +18,10 @@ TensorData TensorData::copyOf(DType dtype, std::vector<int64_t> shape,
 }
 
 int64_t TensorData::numel() const {
+    // An empty axis first: [2^40, 2^40, 0] has no items, and multiplying the
+    // other extents first would overflow (a .dat header can say so).
+    if (std::find(shape_.begin(), shape_.end(), 0) != shape_.end())
+        return 0;
     int64_t n = 1;
     for (int64_t d : shape_)
         n *= d;
