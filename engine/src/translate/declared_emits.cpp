@@ -42,7 +42,7 @@ constexpr Declared kDeclared[] = {
     {"aten::hardswish", "?tract_core_hard_swish add clamp mul div"},
     {"aten::hardsigmoid", "div add clamp"},
     {"aten::silu", "?tract_core_silu sigmoid mul"},
-    {"aten::gelu", "mul add tanh +tract_core_erf"},
+    {"aten::gelu", "mul add tanh ?tract_core_erf +abs +sign +rcp +exp +neg"},
     {"aten::leaky_relu", "leaky_relu"},
     {"aten::prelu", "prelu"},
     {"aten::elu", "elu mul exp sub gt select"},
@@ -64,7 +64,7 @@ constexpr Declared kDeclared[] = {
      "matmul add mul reshape transpose softmax ne select slice mean_reduce squeeze"},
     {"aten::_transformer_encoder_layer_fwd",
      "matmul add mul div sub sqrt reshape transpose softmax ne select slice mean_reduce relu "
-     "+tract_core_erf"},
+     "?tract_core_erf +abs +sign +rcp +exp +neg"},
     // convolution
     {"aten::_convolution", "conv deconv"},
     {"aten::convolution", "conv deconv"},
@@ -124,7 +124,7 @@ constexpr Declared kDeclared[] = {
     {"aten::clamp", "clamp max min"},
     {"aten::clamp_min", "clamp max min"},
     {"aten::clamp_max", "clamp max min"},
-    {"aten::erf", "tract_core_erf"},
+    {"aten::erf", "?tract_core_erf +abs +sign +mul +add +rcp +exp +neg"},
     {"aten::remainder", "div floor ceil lt select mul sub"},
     {"aten::fmod", "div floor ceil lt select mul sub"},
     {"aten::square", "mul"},

@@ -155,7 +155,7 @@ void lowerEncoderLayer(Context& ctx) {
         Expr h = linear3(ctx, in, 14, 15, "ffn1");
         if (gelu) {
             Expr half = ctx.emitTemp("mul", {h, lit(M_SQRT1_2, t)}, {}, "gelu_scaled");
-            Expr erf = ctx.emitTemp("tract_core_erf", {half}, {}, "gelu_erf");
+            Expr erf = erfOf(ctx, half, t, "gelu_erf");
             Expr one = ctx.emitTemp("add", {erf, lit(1.0, t)}, {}, "gelu_one");
             h = ctx.emitTemp("mul", {ctx.emitTemp("mul", {h, lit(0.5, t)}, {}, "gelu_half"), one},
                              {}, "gelu");

@@ -137,7 +137,7 @@ void lowerExp2(Context& ctx) {
 // erfc(x) = 1 - erf(x)
 void lowerErfc(Context& ctx) {
     const DType t = floatComputeType(ctx);
-    Expr e = ctx.emitTemp("tract_core_erf", {outOperand(ctx, 0, t)}, {}, "erf");
+    Expr e = erfOf(ctx, outOperand(ctx, 0, t), t, "erf");
     emitFinal(ctx, "sub", {lit(1.0, t), e}, t);
 }
 
@@ -197,7 +197,8 @@ void registerBinaryMathOps(Registry& r) {
     r.add("aten::deg2rad", lowerScaleByPi<0, 180>, "", "mul tract_core_cast");
     r.add("aten::rad2deg", lowerScaleByPi<180, 1>, "", "mul tract_core_cast");
     r.add("aten::exp2", lowerExp2, "pow(2, x)", "pow tract_core_cast");
-    r.add("aten::erfc", lowerErfc, "1 - tract_core_erf(x)", "tract_core_erf sub tract_core_cast");
+    r.add("aten::erfc", lowerErfc, "1 - erf(x)",
+          "?tract_core_erf +abs +sign +mul +add +rcp +exp +neg sub tract_core_cast");
     r.add("aten::logit", lowerLogit, "log(z / (1 - z)), eps clamps",
           "clamp div sub log tract_core_cast");
     r.add("aten::sgn", lowerSgn, "sign (real tensors)", "sign");

@@ -90,13 +90,13 @@ void registerFactoryOps(Registry& r) {
     r.beginFamily("factories");
     const char* note = "folded; computed in the graph when a size follows a dynamic axis";
     r.add("aten::arange", lowerArange, std::string(note) + " (tract_core_range)",
-          "tract_core_range");
+          "+tract_core_range");
     for (const char* k :
          {"aten::ones", "aten::zeros", "aten::full", "aten::empty", "aten::ones_like",
           "aten::zeros_like", "aten::full_like", "aten::empty_like", "aten::new_ones",
           "aten::new_zeros", "aten::new_full", "aten::new_empty"})
         r.add(k, lowerFilled, std::string(note) + " (tract_core_broadcast)",
-              "tract_core_broadcast");
+              "+tract_core_broadcast");
     r.add("prim::NumToTensor", lowerNumToTensor, std::string(note) + " (tract_core_cast)", "-");
     r.add("aten::scalar_tensor", lowerNumToTensor, std::string(note) + " (tract_core_cast)", "-");
 }

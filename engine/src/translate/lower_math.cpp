@@ -28,7 +28,12 @@ Expr truncOf(Context& ctx, Expr q, DType t) {
 }
 
 void lowerErf(Context& ctx) {
-    emitUnary(ctx, "tract_core_erf");
+    if (ctx.target().has("tract_core_erf") && !ctx.target().isKhronos()) {
+        emitUnary(ctx, "tract_core_erf");
+        return;
+    }
+    const DType t = ctx.out().dtype;
+    ctx.bindOut(erfOf(ctx, ctx.operand(ctx.node().inputs[0], rankOf(ctx.out()), t), t, "erf"));
 }
 
 // remainder(a, b) = a - b * floor(a / b) (sign of the divisor);
@@ -228,7 +233,7 @@ void lowerRrelu(Context& ctx) {
 
 void registerMathOps(Registry& r) {
     r.beginFamily("elementwise");
-    r.add("aten::erf", lowerErf, "tract_core_erf");
+    r.add("aten::erf", lowerErf, "tract_core_erf; standard operations for Khronos");
     r.add("aten::remainder", lowerModulo<true>, "a - b * floor(a / b); integers through f32");
     r.add("aten::fmod", lowerModulo<false>, "a - b * trunc(a / b); integers through f32");
     r.add("aten::square", lowerSquare, "x * x");

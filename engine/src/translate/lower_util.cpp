@@ -1,7 +1,7 @@
 #include "translate/lower_util.h"
 
-#include "translate/tensor_convert.h"
 #include "target/tract_versions.h"
+#include "translate/tensor_convert.h"
 
 #include <algorithm>
 #include <cstring>
@@ -180,6 +180,28 @@ Expr rankedOperand(Context& ctx, ir::ValueId id, int64_t rank, DType dtype) {
         axes[static_cast<size_t>(a)] = a;
     return ctx.emitTemp("unsqueeze", {ctx.operand(id, 0, dtype)}, {{"axes", Expr::ints(axes)}},
                         "ranked");
+}
+
+Expr erfOf(Context& ctx, Expr x, DType dtype, const std::string& suffix) {
+    if (ctx.target().has("tract_core_erf") && !ctx.target().isKhronos())
+        return ctx.emitTemp("tract_core_erf", {std::move(x)}, {}, suffix);
+    auto lit = [&](double v) { return Context::scalarLiteral(v, dtype); };
+    auto step = [&](const char* op, std::vector<Expr> args, const char* name) {
+        return ctx.emitTemp(op, std::move(args), {}, suffix + "_" + name);
+    };
+    // Handbook of Mathematical Functions (1964), 7.1.26.
+    constexpr double p = 0.3275911;
+    constexpr double a[] = {0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429};
+    Expr z = step("abs", {x}, "abs");
+    Expr t = step("rcp", {step("add", {step("mul", {z, lit(p)}, "pz"), lit(1.0)}, "den")}, "t");
+    Expr poly = lit(a[4]);
+    for (int k = 3; k >= 0; --k)
+        poly = step("add", {step("mul", {poly, t}, "horner"), lit(a[k])}, "poly");
+    poly = step("mul", {poly, t}, "series");
+    Expr gauss = step("exp", {step("neg", {step("mul", {z, z}, "sq")}, "negsq")}, "gauss");
+    Expr tail = step("mul", {poly, gauss}, "tail");
+    Expr magnitude = step("add", {step("neg", {tail}, "negtail"), lit(1.0)}, "magnitude");
+    return step("mul", {step("sign", {x}, "sign"), magnitude}, "value");
 }
 
 Expr floatTable(Context& ctx, const std::vector<float>& values, std::vector<int64_t> shape,

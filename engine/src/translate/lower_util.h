@@ -71,6 +71,14 @@ Expr rankedOperand(Context& ctx, ir::ValueId id, int64_t rank, DType dtype);
 /// every tract operation itself, with its own message.
 void requireTract(Context& ctx, std::string_view what, const std::string& why);
 
+/// erf(x) of a float tensor: tract_core_erf when the target has it, else (the
+/// Khronos target, whose standard has no erf) Abramowitz & Stegun 7.1.26 in
+/// standard operations: erf(x) = sign(x) (1 - t (a1 + t (a2 + ... + t a5))
+/// exp(-x^2)), t = 1 / (1 + p |x|), with |error| <= 1.5e-7 for every x, about
+/// one f32 rounding step of values near 1. A lowering using it declares
+/// "?tract_core_erf +abs +sign +mul +add +rcp +exp +neg".
+Expr erfOf(Context& ctx, Expr x, DType dtype, const std::string& suffix);
+
 /// Constant tables computed by a lowering (gather indices, weights).
 Expr indexTable(Context& ctx, const std::vector<int64_t>& values, std::vector<int64_t> shape,
                 const std::string& hint);

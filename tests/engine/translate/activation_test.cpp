@@ -41,6 +41,28 @@ graph(%self : Tensor, %x : Tensor):
         EXPECT_NNEF("# CHECK: tract_core_erf(\n# CHECK: tanh(", e);
     }
 
+    /// For Khronos, which has no erf, exact gelu and erf itself are written
+    /// with standard operations (Abramowitz & Stegun 7.1.26) and still match
+    /// TorchScript at the approximate level, on inputs out to |x| = 6.
+    void erfForKhronos() {
+        t2n::ExportOptions khronos;
+        khronos.target = t2n::TargetSpec::parse("khronos");
+        khronos.checkIoNamesQuantityMatch = false;
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %none : str = prim::Constant[value="none"]()
+  %three : float = prim::Constant[value=3.]()
+  %wide : Tensor = aten::mul(%x, %three)
+  %a : Tensor = aten::gelu(%wide, %none)
+  %b : Tensor = aten::erf(%wide)
+  return (%a, %b)
+)IR",
+                               {"x:4x64:f32"}, {}, khronos);
+        EXPECT_NNEF("# CHECK-NOT: tract_core_erf\n# CHECK: exp(\n# CHECK: sign(", e);
+        for (const auto& out : e.report.check.outputs)
+            QVERIFY2(out.maxAbsError < 1e-6, out.name.c_str());
+    }
+
     /// softmax over a negative axis becomes NNEF softmax over the positive one.
     void softmaxLastAxis() {
         auto e = exportSnippet(R"IR(
