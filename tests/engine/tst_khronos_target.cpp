@@ -78,32 +78,19 @@ private Q_SLOTS:
     // tract operation, extension or property in it.
     void cnnFixturesExportAndCheck_data() {
         QTest::addColumn<QString>("name");
-        for (const char* n : {"op_conv_2d_basic",
-                              "op_conv_2d_replicate",
-                              "op_conv_transpose2d_groups",
-                              "op_pool_max2d",
-                              "op_pool_avg2d_include_pad",
-                              "op_pool_adaptive_avg2d_1x1",
-                              "op_bn_2d",
-                              "op_matmul_linear_r2",
-                              "op_act_relu",
-                              "op_act_hardswish",
-                              "op_act_gelu_tanh",
-                              "op_act_gelu", // erf in standard operations (A&S 7.1.26)
-                              "op_attn_decoder",
-                              "op_tf_instance_norm_2d_affine",
-                              "tv_mobilenet_v3_small",
-                              "op_softmax_dim1",
-                              "op_softmax_log_neg1",
-                              "op_shape_flatten_start1",
-                              "op_pad_replicate_r4",
-                              "op_tf_embedding",
-                              "op_tf_index_select",
-                              "op_conv_2d_depthwise",
-                              "naming_blocks",
-                              "tv_squeezenet1_1",
-                              "tv_resnet18",
-                              "scripted_tv_resnet18"})
+        for (const char* n :
+             {"op_conv_2d_basic", "op_conv_2d_replicate", "op_conv_transpose2d_groups",
+              "op_pool_max2d", "op_pool_avg2d_include_pad", "op_pool_adaptive_avg2d_1x1",
+              "op_bn_2d", "op_matmul_linear_r2", "op_act_relu", "op_act_hardswish",
+              "op_act_gelu_tanh",
+              "op_act_gelu", // erf in standard operations (A&S 7.1.26)
+              "op_attn_decoder",
+              // einsum as transposes, reshapes and one matmul
+              "op_tf_einsum_bmm", "op_tf_einsum_attn", "op_tf_einsum_outer",
+              "op_tf_instance_norm_2d_affine", "tv_mobilenet_v3_small", "op_softmax_dim1",
+              "op_softmax_log_neg1", "op_shape_flatten_start1", "op_pad_replicate_r4",
+              "op_tf_embedding", "op_tf_index_select", "op_conv_2d_depthwise", "naming_blocks",
+              "tv_squeezenet1_1", "tv_resnet18", "scripted_tv_resnet18"})
             QTest::newRow(n) << QString(n);
     }
     void cnnFixturesExportAndCheck() {
@@ -204,8 +191,6 @@ private Q_SLOTS:
     void tractOnlyOperatorsAreRefused_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("kind");
-        QTest::newRow("einsum") << "op_tf_einsum_bmm"
-                                << "aten::einsum";
         QTest::newRow("triu") << "op_tf_triu_tril"
                               << "aten::triu";
         QTest::newRow("topk") << "op_tf_topk"

@@ -182,7 +182,7 @@ constexpr Declared kDeclared[] = {
     {"aten::linear", "linear matmul add"},
     {"aten::addmm", "matmul mul add"},
     {"aten::t", "transpose"},
-    {"aten::einsum", "tract_core_einsum"},
+    {"aten::einsum", "?tract_core_einsum +transpose +reshape +matmul"},
     {"aten::baddbmm", "matmul mul add"},
     {"aten::mv", "matmul squeeze"},
     {"aten::addmv", "matmul squeeze mul add"},

@@ -5,7 +5,9 @@
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <set>
 
 namespace t2n::translate {
 
@@ -100,6 +102,114 @@ template <bool Upper> void lowerTrilu(Context& ctx) {
     ctx.emitOut("tract_core_trilu", {ctx.input(0), Expr::i(k)}, {{"upper", Expr::b(Upper)}});
 }
 
+// einsum of two operands as one batched matmul, for targets without
+// tract_core_einsum (Khronos NNEF has none; attention blocks such as MaxViT's
+// write `bhid,bhjd->bhij`). Each index must be a batch index (both operands
+// and the output), contracted (both operands only) or free (one operand and
+// the output); static shapes. A is laid out [batch, freeA, contracted], B
+// [batch, contracted, freeB], both flattened to rank batch + 2, multiplied,
+// unflattened and transposed to the output's order. False when the equation
+// is not of that form.
+bool einsumAsMatmul(Context& ctx, const std::string& eq, const std::vector<ir::ValueId>& ids) {
+    const auto arrow = eq.find("->");
+    const auto comma = eq.find(',');
+    if (ids.size() != 2 || comma == std::string::npos || comma > arrow)
+        return false;
+    const std::string a = eq.substr(0, comma), b = eq.substr(comma + 1, arrow - comma - 1),
+                      o = eq.substr(arrow + 2);
+    const ir::Value& va = ctx.graph().value(ids[0]);
+    const ir::Value& vb = ctx.graph().value(ids[1]);
+    auto unique = [](const std::string& s) {
+        return std::set<char>(s.begin(), s.end()).size() == s.size();
+    };
+    auto symbolic = [](const ir::Value& v) {
+        return std::any_of(v.symbols.begin(), v.symbols.end(),
+                           [](const std::string& s) { return !s.empty(); });
+    };
+    if (!unique(a) || !unique(b) || !unique(o) || rankOf(va) != std::ssize(a) ||
+        rankOf(vb) != std::ssize(b) || symbolic(va) || symbolic(vb))
+        return false;
+    auto has = [](const std::string& s, char c) { return s.find(c) != std::string::npos; };
+    std::string batch, contracted, freeA, freeB;
+    for (char c : o) {
+        if (has(a, c) && has(b, c))
+            batch += c;
+        else if (has(a, c))
+            freeA += c;
+        else if (has(b, c))
+            freeB += c;
+        else
+            return false;
+    }
+    for (char c : a)
+        if (has(b, c) && !has(o, c))
+            contracted += c;
+        else if (!has(b, c) && !has(o, c))
+            return false; // summed over one operand alone
+    for (char c : b)
+        if (!has(a, c) && !has(o, c))
+            return false;
+    auto size = [&](char c) {
+        const auto at = a.find(c);
+        return at != std::string::npos ? va.shape[at] : vb.shape[b.find(c)];
+    };
+    auto product = [&](const std::string& labels) {
+        int64_t n = 1;
+        for (char c : labels)
+            n *= size(c);
+        return n;
+    };
+    for (char c : batch + contracted)
+        if (va.shape[a.find(c)] != vb.shape[b.find(c)])
+            return false; // broadcast batch axes: left to tract_core_einsum
+    const DType t = ctx.out().dtype;
+    // `x` (labelled `from`) transposed to `to` and reshaped to `shape`.
+    auto arrange = [&](Expr x, const std::string& from, const std::string& to,
+                       std::vector<int64_t> shape, const std::string& name) {
+        std::vector<int64_t> perm;
+        for (char c : to)
+            perm.push_back(static_cast<int64_t>(from.find(c)));
+        bool identity = true;
+        for (size_t i = 0; i < perm.size(); ++i)
+            identity = identity && perm[i] == static_cast<int64_t>(i);
+        if (!identity)
+            x = ctx.emitTemp("transpose", {x}, {{"axes", Expr::ints(perm)}}, name + "_t");
+        std::vector<int64_t> dims;
+        for (char c : to)
+            dims.push_back(size(c));
+        if (dims != shape)
+            x = ctx.emitTemp("reshape", {x}, {{"shape", Expr::ints(shape)}}, name + "_r");
+        return x;
+    };
+    std::vector<int64_t> lead;
+    for (char c : batch)
+        lead.push_back(size(c));
+    auto with = [&](std::vector<int64_t> tail) {
+        std::vector<int64_t> s = lead;
+        s.insert(s.end(), tail.begin(), tail.end());
+        return s;
+    };
+    Expr x = arrange(ctx.operand(ids[0], rankOf(va), t), a, batch + freeA + contracted,
+                     with({product(freeA), product(contracted)}), "lhs");
+    Expr y = arrange(ctx.operand(ids[1], rankOf(vb), t), b, batch + contracted + freeB,
+                     with({product(contracted), product(freeB)}), "rhs");
+    Expr m =
+        ctx.emitTemp("matmul", {x, y},
+                     {{"transposeA", Expr::b(false)}, {"transposeB", Expr::b(false)}}, "product");
+    // Unflatten to [batch, freeA, freeB], then the output's order.
+    const std::string got = batch + freeA + freeB;
+    std::vector<int64_t> dims;
+    for (char c : got)
+        dims.push_back(size(c));
+    if (with({product(freeA), product(freeB)}) != dims)
+        m = ctx.emitTemp("reshape", {m}, {{"shape", Expr::ints(dims)}}, "unflat");
+    std::vector<int64_t> perm;
+    for (char c : o)
+        perm.push_back(static_cast<int64_t>(got.find(c)));
+    ctx.emitOut("transpose", {m}, {{"axes", Expr::ints(perm)}});
+    return true;
+}
+
 // einsum(equation, tensors, path?)
 void lowerEinsum(Context& ctx) {
     std::string eq = ctx.stringArg(0);
@@ -113,6 +223,8 @@ void lowerEinsum(Context& ctx) {
         ctx.unsupported("einsum of integer tensors");
     std::vector<Expr> items;
     const auto& elems = ctx.graph().value(ctx.node().inputs[1]).elements;
+    if (!ctx.target().has("tract_core_einsum") && einsumAsMatmul(ctx, eq, elems))
+        return;
     if (elems.empty())
         items = ctx.list(ctx.node().inputs[1]);
     for (ir::ValueId id : elems)
@@ -253,7 +365,9 @@ void registerTransformerOps(Registry& r) {
     r.add("aten::tril", lowerTrilu<false>, "tract_core_trilu");
     r.add("aten::topk", lowerTopk, "tract_core_topk; results always sorted");
     r.beginFamily("matmul");
-    r.add("aten::einsum", lowerEinsum, "tract_core_einsum; explicit '->', no ellipsis");
+    r.add("aten::einsum", lowerEinsum,
+          "tract_core_einsum; explicit '->', no ellipsis; without tract_core_einsum (Khronos): "
+          "two operands in batched-matmul form, static shapes");
     r.add("aten::baddbmm", lowerBaddbmm, "beta and alpha");
     r.add("aten::mv", lowerMv);
     r.add("aten::addmv", lowerAddmv, "beta and alpha");

@@ -35,6 +35,43 @@ graph(%self : Tensor, %a : Tensor, %b : Tensor):
         EXPECT_NNEF("# CHECK: matmul(", e);
     }
 
+    /// Without tract_core_einsum (Khronos), an einsum in batched-matmul form
+    /// is transposes, reshapes and one matmul: a contraction over two axes with
+    /// free axes on both sides and a batch axis the output moves last.
+    void einsumAsMatmulForKhronos() {
+        t2n::ExportOptions khronos;
+        khronos.target = t2n::TargetSpec::parse("khronos");
+        khronos.checkIoNamesQuantityMatch = false;
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %a : Tensor, %b : Tensor):
+  %eq : str = prim::Constant[value="bkcx,ckyb->xyb"]()
+  %ops : Tensor[] = prim::ListConstruct(%a, %b)
+  %none : NoneType = prim::Constant()
+  %y : Tensor = aten::einsum(%eq, %ops, %none)
+  return (%y)
+)IR",
+                               {"a:2x3x4x5:f32", "b:4x3x6x2:f32"}, {}, khronos);
+        EXPECT_NNEF("# CHECK-NOT: tract_core_einsum\n# CHECK: matmul(\n# CHECK: transpose(", e);
+    }
+
+    /// An einsum that is no matmul (a diagonal) is refused for Khronos,
+    /// naming the node.
+    void einsumDiagonalRefusedForKhronos() {
+        t2n::ExportOptions khronos;
+        khronos.target = t2n::TargetSpec::parse("khronos");
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %a : Tensor):
+  %eq : str = prim::Constant[value="ii->i"]()
+  %ops : Tensor[] = prim::ListConstruct(%a)
+  %none : NoneType = prim::Constant()
+  %y : Tensor = aten::einsum(%eq, %ops, %none)
+  return (%y)
+)IR",
+                               {"a:4x4:f32"}, {}, khronos);
+        QVERIFY2(e.error.find("aten::einsum") != std::string::npos, e.error.c_str());
+        QVERIFY2(e.error.find("tract_core_einsum") != std::string::npos, e.error.c_str());
+    }
+
     /// bmm: batched matmul.
     void bmm() {
         auto e = exportSnippet(R"IR(
