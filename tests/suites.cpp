@@ -13,6 +13,7 @@
     X(export_errors, ExportErrorsTest)                                                             \
     X(harden_eliminate_dead_code, EliminateDeadCodeTest)                                           \
     X(harden_fold_constant_ifs, FoldConstantIfsTest)                                               \
+    X(harden_fold_dict_writes, FoldDictWritesTest)                                                 \
     X(harden_fold_constant_scalar_arithmetic, FoldConstantScalarArithmeticTest)                    \
     X(harden_fold_data_dependent_ifs, FoldDataDependentIfsTest)                                    \
     X(harden_fold_tuple_index_through_tuple_construct, FoldTupleIndexThroughTupleConstructTest)    \

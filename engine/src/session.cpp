@@ -3,6 +3,7 @@
 #include "archive/write_document.h"
 #include "check/check_stage.h"
 #include "check/semantic_bisect.h"
+#include "harden/default_arguments.h"
 #include "harden/harden.h"
 #include "ir/ir_builder.h"
 #include "ir/naming.h"
@@ -151,8 +152,12 @@ std::vector<ForwardArgument> Session::forwardSignature() const {
 }
 
 namespace {
-void checkInputSpecs(const std::vector<InputSpec>& specs, const std::vector<std::string>& args) {
-    if (specs.size() == args.size())
+// One spec per forward() argument; trailing arguments with defaults may be
+// left out (hardening binds their defaults: harden/default_arguments.h).
+void checkInputSpecs(const std::vector<InputSpec>& specs, const torch::jit::Module& model) {
+    const std::vector<std::string> args = load::forwardArgumentNames(model);
+    if (specs.size() == args.size() ||
+        (specs.size() < args.size() && !harden::defaultedArguments(model, specs.size()).empty()))
         return;
     std::string expected;
     for (const auto& a : args)
@@ -214,7 +219,7 @@ void Session::harden(const ExportOptions& options) {
     // as trace(), so the branches they keep are the ones the recording sees.
     std::vector<at::Tensor> examples;
     if (!options.inputs.empty()) {
-        checkInputSpecs(options.inputs, forwardArgumentNames());
+        checkInputSpecs(options.inputs, d->requireModule());
         examples = load::makeExampleInputs(options.inputs, options.seed);
     }
     CancelBetweenPasses poll(d->observer);
@@ -242,7 +247,7 @@ BisectReport Session::bisectHardening(const ExportOptions& options) {
     if (options.inputs.empty())
         throw Error(Stage::Harden, ErrorCode::Usage, "semantic bisect needs example inputs",
                     "give one --input per forward() argument");
-    checkInputSpecs(options.inputs, forwardArgumentNames());
+    checkInputSpecs(options.inputs, d->requireModule());
     return check::bisectHardening(m, load::makeExampleInputs(options.inputs, options.seed),
                                   options.harden, check::Tolerance::parse(options.checkTolerance),
                                   options.outputNames);
@@ -254,7 +259,7 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     StageScope scope(Stage::Trace, d->observer, d->report);
     // Shapes of inputs whose values come from files, for the dynamic axes.
     const std::vector<InputSpec> inputs = load::withFileShapes(options.inputs);
-    checkInputSpecs(inputs, forwardArgumentNames());
+    checkInputSpecs(inputs, d->requireModule());
     d->step(Stage::Trace, 0, "running the hardened graph on the example inputs");
     // Which input axes are dynamic, by input position.
     std::vector<std::map<int, std::string>> symbols(inputs.size());
@@ -539,7 +544,7 @@ ExportReport Session::exportModel(const std::filesystem::path& output, const Exp
 
 std::vector<double> Session::forwardSeconds(const ExportOptions& options, int runs) {
     auto& m = const_cast<torch::jit::Module&>(d->requireModule());
-    checkInputSpecs(options.inputs, forwardArgumentNames());
+    checkInputSpecs(options.inputs, d->requireModule());
     const auto inputs = load::makeExampleInputs(options.inputs, options.seed);
     const std::vector<c10::IValue> args(inputs.begin(), inputs.end());
     torch::NoGradGuard noGrad;

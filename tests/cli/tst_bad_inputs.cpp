@@ -140,6 +140,9 @@ std::vector<BadCase> makeCases() {
     add("model is garbage",
         {"export", "{fx}/err_garbage.pt", "--input", "x:1x4:f32", "-o", "{out}"}, 3, "load",
         "not a TorchScript archive");
+    add("model code LibTorch rejects",
+        {"export", "{fx}/err_code_rejected.pt", "--input", "x:2x3:f32", "-o", "{out}"}, 3, "load",
+        "LibTorch cannot compile the code");
     add("model is an NNEF archive",
         {"export", "{out}", "--input", "image:1x3x32x32:f32", "-o", "{dir}/other.nnef.tgz"}, 3,
         "load", "not a TorchScript archive");

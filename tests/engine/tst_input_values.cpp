@@ -144,6 +144,43 @@ private Q_SLOTS:
         QCOMPARE(maxAbsError(e.report), 0.0);
     }
 
+    /// forward(waveforms, lengths: Optional[Tensor] = None) as torchaudio's Wav2Vec2Model is
+    /// scripted: giving only the first input binds the others to their defaults (the `is None`
+    /// branch folds away), and the archive computes what LibTorch computes with the defaults.
+    void leftOutArgumentsTakeDefaults() {
+        auto model = saveDefined(dir_, "defaults",
+                                 "def forward(self, x, lengths: Optional[Tensor] = None, "
+                                 "scale: float = 3.0):\n"
+                                 "    if lengths is None:\n"
+                                 "        return x * scale\n"
+                                 "    return x * lengths\n");
+        t2n::ExportOptions o;
+        o.inputs = {spec("x:2x5:f32")};
+        o.identityProperties = false;
+        auto e = exportDefined(model, o, "defaults");
+        QVERIFY(e.report.check.passed);
+        QCOMPARE(maxAbsError(e.report), 0.0);
+        QCOMPARE(e.report.inputs, std::vector<std::string>{"x"});
+        bool told = false;
+        for (const auto& w : e.report.warnings)
+            told =
+                told || w.find("argument 'lengths' takes its default (None)") != std::string::npos;
+        QVERIFY(told);
+        QVERIFY2(e.graph.find("mul(x, 3.0)") != std::string::npos, e.graph.c_str());
+
+        // An argument without a default cannot be left out.
+        auto needs =
+            saveDefined(dir_, "no_default", "def forward(self, x, y):\n    return x + y\n");
+        try {
+            exportDefined(needs, o, "no_default");
+            QFAIL("exported with an argument missing");
+        } catch (const t2n::Error& err) {
+            QCOMPARE(err.code(), t2n::ErrorCode::Usage);
+            QVERIFY2(err.render().find("--input y:SHAPE:DTYPE") != std::string::npos,
+                     err.render().c_str());
+        }
+    }
+
     /// `t2n export --help` shows both the inline and the file forms.
     void helpShowsTheForms() {
         auto r = runT2n({"export", "--help"});

@@ -210,11 +210,32 @@ for _arch in tvm.list_models(module=tvm.quantization):
 # torchvision: detection backbones (the builders' `.backbone`)
 # ---------------------------------------------------------------------------
 
+def calibrate_frozen_batch_norm(model, inputs):
+    """The ResNet bodies of the detection builders use FrozenBatchNorm2d (weight 1, bias 0,
+    mean 0, var 1 without weights): nothing normalises them, activations grow through
+    the depth and an output's rounding then exceeds any element-wise tolerance, as no
+    trained network's does. Each one, in order, gets the per-channel mean and variance
+    of its own input on the seeded image, as a train-mode BatchNorm pass would give."""
+    from torchvision.ops.misc import FrozenBatchNorm2d
+    frozen = [m for m in model.modules() if isinstance(m, FrozenBatchNorm2d)]
+    for bn in frozen:
+        seen = {}
+        hook = bn.register_forward_pre_hook(lambda m, args: seen.setdefault("x", args[0]))
+        with torch.no_grad():
+            model(*inputs)
+        hook.remove()
+        x = seen["x"]
+        bn.running_mean.copy_(x.mean(dim=(0, 2, 3)))
+        bn.running_var.copy_(x.var(dim=(0, 2, 3), unbiased=False))
+    return bool(frozen)
+
+
 def tv_detection_backbone(arch, size):
     model = getattr(tvm.detection, arch)(weights=None, weights_backbone=None)
     body = DictToTuple(model.backbone)
     inputs = image(1, 3, size, size)
     calibrate(body, inputs)
+    calibrate_frozen_batch_norm(body.eval(), inputs)
     return body.eval(), inputs
 
 

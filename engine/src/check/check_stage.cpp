@@ -31,6 +31,9 @@ void flatten(const c10::IValue& v, std::vector<at::Tensor>& out) {
     } else if (v.isList()) {
         for (const auto& e : v.toListRef())
             flatten(e, out);
+    } else if (v.isGenericDict()) { // insertion order, as ir_builder's flattenOutput
+        for (const auto& e : v.toGenericDict())
+            flatten(e.value(), out);
     }
 }
 

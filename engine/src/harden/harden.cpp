@@ -1,5 +1,6 @@
 #include "harden/harden.h"
 
+#include "harden/default_arguments.h"
 #include "harden/graph_utils.h"
 #include "t2n/error.h"
 
@@ -34,6 +35,11 @@ PreparedModule hardenForExport(const torch::jit::Module& model,
     // passes edit the clone's forward graph, never the caller's.
     torch::jit::Module working = model.clone(/*inplace=*/true);
     working.eval();
+    // Arguments the caller left out (Optional lengths = None) take their
+    // defaults before anything runs the graph on the example inputs.
+    std::vector<std::string> defaulted;
+    if (!exampleInputs.empty() && !defaultedArguments(working, exampleInputs.size()).empty())
+        defaulted = bindDefaultArguments(working, exampleInputs.size());
     RewriteBudget budget{options.rewriteLimit, 0};
     PassContext ctx(working.get_method("forward").graph(), &budget);
     ctx.module = working;
@@ -54,6 +60,7 @@ PreparedModule hardenForExport(const torch::jit::Module& model,
     d.rewriteLimit = options.rewriteLimit;
     d.rewrites = budget.used;
     d.nodesAfter = countNodes(*ctx.graph);
+    ctx.warnings.insert(ctx.warnings.begin(), defaulted.begin(), defaulted.end());
     d.warnings = ctx.warnings;
     d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -4,6 +4,7 @@
 #include "harden/fold_constant_ifs.h"
 #include "harden/fold_constant_scalar_arithmetic.h"
 #include "harden/fold_data_dependent_ifs.h"
+#include "harden/fold_dict_writes.h"
 #include "harden/fold_list_appends.h"
 #include "harden/fold_list_indexing.h"
 #include "harden/fold_tuple_index_through_tuple_construct.h"
@@ -43,6 +44,9 @@ constexpr Statistic kTupleUnpack[] = {
 constexpr Statistic kAppends[] = {
     {"lists_rebuilt", "lists grown by appends rebuilt as one construct per state"},
     {"appends_folded", "aten::append calls replaced"}};
+constexpr Statistic kDicts[] = {
+    {"dicts_rebuilt", "dicts filled by constant-key writes in one block folded to their values"},
+    {"dict_writes_folded", "aten::_set_item calls replaced"}};
 constexpr Statistic kListReads[] = {
     {"items_folded", "list items (list[k], unpacking) replaced by the element"},
     {"lengths_folded", "len(list) replaced by the number of elements"},
@@ -86,6 +90,8 @@ constexpr PassInfo kPasses[] = {
      kListReads, true, true, &foldListIndexing},
     {"fold_list_appends", "lists grown by appends in one block -> one construct per state",
      kAppends, true, true, &foldListAppends},
+    {"fold_dict_writes", "dicts filled by constant-key writes in one block -> their values", kDicts,
+     true, true, &foldDictWrites},
     {"strip_prim_data", "prim::data(t) -> t", kData, true, true, &stripPrimData},
     {"strip_assertion_ifs", "drop input checks whose one branch only raises", kAsserts, true, true,
      &stripAssertionIfs},

@@ -544,6 +544,13 @@ private:
                 flattenOutput(in);
             return;
         }
+        // A dict (segmentation models return {"out": ..., "aux": ...}): its
+        // values in insertion order, as the check flattens the model's result.
+        if (p->kind() == c10::prim::DictConstruct) {
+            for (size_t i = 1; i < p->inputs().size(); i += 2)
+                flattenOutput(p->inputs()[i]);
+            return;
+        }
         // An output that is always None (GoogLeNet's and Inception's aux logits
         // in eval mode) holds no data: the check's reference leaves it out too.
         if (out->type()->kind() == c10::TypeKind::NoneType) {

@@ -72,6 +72,35 @@ torch::jit::Module loadTorchScript(const std::filesystem::path& path) {
                              "module with torch.jit.save(torch.jit.trace(model, example), path)"
                            : "save the model with torch.jit.save; the file may be truncated or "
                              "written by an incompatible PyTorch");
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        // LibTorch compiles the archive's code/ on load: code it rejects (an
+        // ErrorReport, e.g. a float constant that PyTorch serialized as an
+        // integer) is a model file LibTorch 1.13 cannot read, not a t2n bug.
+        const std::string what = e.what();
+        // Its first non-empty line, and the line saying what was expected.
+        std::string first, expected;
+        for (size_t at = 0; at < what.size();) {
+            const size_t end = std::min(what.find('\n', at), what.size());
+            const std::string line = what.substr(at, end - at);
+            const auto text = line.find_first_not_of(' ');
+            if (first.empty() && line.find_first_not_of(" :") != std::string::npos)
+                first = line.substr(text);
+            else if (expected.empty() && line.find("Expected") != std::string::npos)
+                expected = " " + line.substr(text);
+            at = end + 1;
+        }
+        first += expected;
+        std::string where;
+        if (const auto file = what.find("File \""); file != std::string::npos)
+            where = " (" + what.substr(file, what.find('\n', file) - file) + ")";
+        throw Error(Stage::Load, ErrorCode::ModelFile,
+                    fmt::format("LibTorch cannot compile the code of '{}': {}{}", path.string(),
+                                first, where),
+                    "the file's TorchScript code is rejected by this LibTorch; save the model "
+                    "again with the PyTorch version t2n was built with, or with torch.jit.script "
+                    "instead of torch.jit.trace");
     }
 }
 
@@ -112,7 +141,9 @@ std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, u
         // Values are made as f64 (inline), f32 or i64 (random) and converted:
         // room for those first.
         util::checkedTensorBytes(s.shape, s.dtype, Stage::Load, fmt::format("input '{}'", s.name),
-                                 !s.values.empty() ? 8 : isFloat(s.dtype) ? 4 : 8);
+                                 !s.values.empty()  ? 8
+                                 : isFloat(s.dtype) ? 4
+                                                    : 8);
         if (!s.values.empty()) {
             out.push_back(inlineValues(s));
             continue;

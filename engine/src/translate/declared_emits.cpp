@@ -163,6 +163,7 @@ constexpr Declared kDeclared[] = {
     // lists, slicing
     {"prim::ListConstruct", kUnpack},
     {"prim::TupleConstruct", kUnpack},
+    {"prim::DictConstruct", kUnpack},
     {"prim::ListUnpack", kUnpack},
     {"prim::TupleUnpack", kUnpack},
     {"aten::cat", "concat"},

@@ -242,6 +242,8 @@ void registerListOps(Registry& r) {
     r.beginFamily("lists");
     r.add("prim::ListConstruct", lowerConstruct, "tensor lists");
     r.add("prim::TupleConstruct", lowerConstruct, "tensor tuples");
+    r.add("prim::DictConstruct", lowerConstruct,
+          "a dict forward() returns: its values are the outputs, in insertion order");
     r.add("prim::ListUnpack", lowerUnpack);
     r.add("prim::TupleUnpack", lowerUnpack);
     r.add("aten::cat", lowerCat);
