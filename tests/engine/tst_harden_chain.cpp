@@ -36,6 +36,12 @@ std::vector<at::Tensor> flatten(const c10::IValue& v) {
     if (v.isTensor())
         return {v.toTensor()};
     std::vector<at::Tensor> out;
+    if (v.isGenericDict()) { // insertion order, as t2n's outputs
+        for (const auto& e : v.toGenericDict())
+            for (const auto& t : flatten(e.value()))
+                out.push_back(t);
+        return out;
+    }
     for (const auto& e : v.toTupleRef().elements())
         for (const auto& t : flatten(e))
             out.push_back(t);

@@ -116,6 +116,37 @@ void lowerSplit(Context& ctx) {
                false);
 }
 
+// tensor_split(x, sections, dim): `sections` pieces, the first (n % sections)
+// one longer; tensor_split(x, indices, dim): cut before each index (Python
+// slice bounds: negative from the end, clamped to the axis).
+void lowerTensorSplit(Context& ctx) {
+    const int64_t axis =
+        ctx.axis(ctx.numInputs() > 2 ? ctx.intArg(2) : 0, rankOf(ctx.in(0)));
+    const int64_t n = dimSize(ctx, axis);
+    std::vector<int64_t> sizes;
+    if (ctx.in(1).kind == ir::ValueKind::Int) {
+        const int64_t sections = ctx.intArg(1);
+        if (sections <= 0)
+            ctx.unsupported(fmt::format("tensor_split into {} sections", sections));
+        for (int64_t i = 0; i < sections; ++i)
+            sizes.push_back(n / sections + (i < n % sections ? 1 : 0));
+    } else if (ctx.in(1).kind == ir::ValueKind::IntList) {
+        int64_t begin = 0;
+        for (int64_t cut : ctx.intsArg(1)) {
+            cut = std::clamp(cut < 0 ? cut + n : cut, int64_t{0}, n);
+            sizes.push_back(std::max<int64_t>(0, cut - begin));
+            begin = std::max(begin, cut);
+        }
+        sizes.push_back(n - begin);
+    } else {
+        ctx.unsupported("tensor_split by a tensor of indices",
+                        "pass the sections or indices as Python ints");
+    }
+    if (std::find(sizes.begin(), sizes.end(), 0) != sizes.end())
+        ctx.unsupported("tensor_split with an empty piece");
+    emitPieces(ctx, axis, sizes, false);
+}
+
 void lowerUnbind(Context& ctx) {
     int64_t axis = ctx.axis(ctx.numInputs() > 1 ? ctx.intArg(1) : 0, rankOf(ctx.in(0)));
     emitPieces(ctx, axis, std::vector<int64_t>(static_cast<size_t>(dimSize(ctx, axis)), 1), true);
@@ -253,6 +284,8 @@ void registerListOps(Registry& r) {
     r.add("aten::split", lowerSplit, "static axis");
     r.add("aten::split_with_sizes", lowerSplit, "static axis");
     r.add("aten::unbind", lowerUnbind, "static axis");
+    r.add("aten::tensor_split", lowerTensorSplit,
+          "static axis; sections or int indices, no empty piece", "slice");
     r.add("aten::slice", lowerSlice, "bounds from a dynamic axis become expressions");
     r.add("aten::select", lowerSelectOrNarrow);
     r.add("aten::narrow", lowerSelectOrNarrow);

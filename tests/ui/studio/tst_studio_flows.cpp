@@ -585,12 +585,12 @@ private Q_SLOTS:
     }
 
     /// A refused export lists each refused node in the Results tab; activating
-    /// an entry selects that node in the views (einsum has no standard NNEF
+    /// an entry selects that node in the views (topk has no standard NNEF
     /// form, so the Khronos target refuses it with the node's source line).
     void errorEntriesSelectTheirNode() {
-        const QString name = QStringLiteral("op_tf_einsum_bmm");
+        const QString name = QStringLiteral("op_tf_topk");
         if (!std::filesystem::exists(t2n::test::fixtureModel(name)))
-            QSKIP("fixture op_tf_einsum_bmm not generated");
+            QSKIP("fixture op_tf_topk not generated");
         t2n::ExportOptions o = t2n::test::fixtureOptions(name);
         o.target = t2n::TargetSpec::parse("khronos");
         MainWindow w;
@@ -600,12 +600,12 @@ private Q_SLOTS:
         auto* problems = w.results()->findChild<QListWidget*>(QStringLiteral("problemList"));
         QVERIFY(problems);
         QVERIFY(problems->count() > 0);
-        QVERIFY(problems->item(0)->text().contains(QStringLiteral("einsum")));
+        QVERIFY(problems->item(0)->text().contains(QStringLiteral("topk")));
         Q_EMIT problems->itemActivated(problems->item(0));
         const int selected = w.selectedIrNode();
         QVERIFY(selected >= 0);
         QCOMPARE(QString::fromStdString(w.controller()->state()->graph.node(selected).kind),
-                 QStringLiteral("aten::einsum"));
+                 QStringLiteral("aten::topk"));
     }
 
     /// An archive whose relu was swapped for a sigmoid fails the check, and
