@@ -166,6 +166,7 @@ def run_row(args, e, form, meta, mdir):
     cmd = [args.t2n, "export", os.path.join(mdir, stem + ".pt")]
     for spec in cli_inputs(meta, mdir):
         cmd += ["--input", spec]
+    cmd += list(e.flags)
     cmd += ["-o", archive, "--report", report_path]
     started = time.time()
     try:

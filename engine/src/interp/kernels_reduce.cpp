@@ -202,11 +202,14 @@ std::vector<Value> kEinsum(const Call& call) {
 }
 
 std::vector<Value> kBatchNorm(const Call& call) {
-    // Khronos' own PyTorch interpreter runs F.batch_norm: the same rounding as
-    // PyTorch's model, which torch.allclose's bounds need (per-channel
-    // parameters, or single values, over axis 1 of a rank >= 2 input).
+    // Per-channel parameters (or single values) over axis 1 of a rank >= 2
+    // input: F.batch_norm, as Khronos' own PyTorch interpreter runs it and as
+    // the model ran. The stdlib body below computes the same function in four
+    // roundings, a few ulps away per layer, which deep networks amplify past
+    // the check's tolerance (an Inception v3 reached 2e-4, FPN bodies 5e-4,
+    // where this gives 0).
     const at::Tensor x = call.tensor("input");
-    if (!call.tract() && x.dim() >= 2) {
+    if (x.dim() >= 2) {
         std::vector<at::Tensor> perChannel;
         for (const char* name : {"scale", "offset", "mean", "variance"}) {
             at::Tensor p = call.tensor(name).to(x.scalar_type());

@@ -120,8 +120,7 @@ void lowerSplit(Context& ctx) {
 // one longer; tensor_split(x, indices, dim): cut before each index (Python
 // slice bounds: negative from the end, clamped to the axis).
 void lowerTensorSplit(Context& ctx) {
-    const int64_t axis =
-        ctx.axis(ctx.numInputs() > 2 ? ctx.intArg(2) : 0, rankOf(ctx.in(0)));
+    const int64_t axis = ctx.axis(ctx.numInputs() > 2 ? ctx.intArg(2) : 0, rankOf(ctx.in(0)));
     const int64_t n = dimSize(ctx, axis);
     std::vector<int64_t> sizes;
     if (ctx.in(1).kind == ir::ValueKind::Int) {

@@ -171,6 +171,50 @@ void lowerAdd(Context& ctx, bool relu) {
     ctx.emitOut("relu", {s});
 }
 
+/// A quantized operand as the real numbers it holds: tract_core_cast to f32.
+Expr realValue(Context& ctx, ir::ValueId id, int64_t rank) {
+    if (!ctx.graph().value(id).quant)
+        ctx.unsupported(
+            fmt::format("%{} is not a quantized tensor", ctx.graph().value(id).debugName));
+    return ctx.emitTemp("tract_core_cast", {ctx.operand(id, rank)}, {{"to", Expr::str("f32")}},
+                        "real");
+}
+
+/// quantized::cat, quantized::mul and quantized::hardswish compute on the real
+/// numbers and requantize to the result's scale (their output_scale and
+/// zero_point): exactly that, in f32 between casts. The final cast's type
+/// comes from the result's graph.quant entry, as quantize_per_tensor's does,
+/// so operands of different scales need nothing from tract.
+void lowerRequantized(Context& ctx) {
+    const std::string& kind = ctx.node().kind;
+    const int64_t rank = rankOf(ctx.out());
+    Expr real;
+    if (kind == "quantized::cat") {
+        const auto& parts = ctx.graph().value(ctx.node().inputs[0]).elements;
+        if (parts.empty())
+            ctx.unsupported("quantized::cat of a list t2n cannot see through");
+        std::vector<Expr> items;
+        for (ir::ValueId id : parts)
+            items.push_back(realValue(ctx, id, rank));
+        real = ctx.emitTemp("concat", {Expr::array(std::move(items))},
+                            {{"axis", Expr::i(ctx.axis(ctx.intArg(1), rank))}}, "joined");
+    } else if (kind == "quantized::mul") {
+        real = ctx.emitTemp("mul",
+                            {realValue(ctx, ctx.node().inputs[0], rank),
+                             realValue(ctx, ctx.node().inputs[1], rank)},
+                            {}, "product");
+    } else { // quantized::hardswish: x * clamp(x + 3, 0, 6) / 6
+        Expr x = realValue(ctx, ctx.node().inputs[0], rank);
+        auto lit = [](double v) { return Context::scalarLiteral(v, DType::F32); };
+        Expr gate = ctx.emitTemp(
+            "clamp", {ctx.emitTemp("add", {x, lit(3.0)}, {}, "shifted"), lit(0.0), lit(6.0)}, {},
+            "gate");
+        real = ctx.emitTemp("div", {ctx.emitTemp("mul", {x, gate}, {}, "gated"), lit(6.0)}, {},
+                            "hardswish");
+    }
+    ctx.emitOut("tract_core_cast", {real});
+}
+
 /// aten::quantize_per_tensor(x, scale, zero_point, dtype): a cast whose
 /// target type tract reads from the result's graph.quant entry.
 void lowerQuantize(Context& ctx) {
@@ -229,6 +273,15 @@ void registerQuantizedOps(Registry& r) {
     r.add(
         "quantized::add_relu", [](Context& c) { lowerAdd(c, true); },
         "add then relu on the result's scale");
+    r.add("quantized::cat", lowerRequantized,
+          "operands of any scales: real values concatenated, requantized to the result's",
+          "tract_core_cast concat");
+    r.add("quantized::mul", lowerRequantized,
+          "two quantized operands: real product requantized to the result's scale",
+          "tract_core_cast mul");
+    r.add("quantized::hardswish", lowerRequantized,
+          "x * clamp(x + 3, 0, 6) / 6 on the real values, requantized",
+          "tract_core_cast add clamp mul div");
 }
 
 } // namespace t2n::translate

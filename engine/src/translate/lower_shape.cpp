@@ -203,6 +203,47 @@ void lowerRepeat(Context& ctx) {
     ctx.emitOut("tile", {e}, {{"repeats", Expr::array(std::move(repeats))}});
 }
 
+// repeat_interleave(x, repeats, dim): each item along `dim` repeated in
+// place, as unsqueeze after dim, tile by `repeats` there, and a reshape that
+// merges the two axes (WaveRNN stretches spectrograms so). One count for all
+// items (an int, or a constant tensor of one value); no dim: flattened first.
+void lowerRepeatInterleave(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    if (ctx.numInputs() < 2 || x.kind != ir::ValueKind::Tensor)
+        ctx.unsupported("repeat_interleave(repeats) building an index (its values vary)");
+    int64_t repeats = 0;
+    const ir::Value& r = ctx.in(1);
+    if (r.kind == ir::ValueKind::Int) {
+        repeats = ctx.intArg(1);
+    } else {
+        const auto* t = r.constant ? std::get_if<TensorData>(&*r.constant) : nullptr;
+        if (!t || t->numel() < 1)
+            ctx.unsupported("repeat_interleave with repeats the model computes");
+        repeats = t->asInt(0);
+        for (int64_t i = 1; i < t->numel(); ++i)
+            if (t->asInt(i) != repeats)
+                ctx.unsupported("repeat_interleave with different counts per item",
+                                "repeat each item the same number of times");
+    }
+    const ir::Value& y = ctx.out();
+    for (const auto& s : y.symbols)
+        if (!s.empty())
+            ctx.unsupported("repeat_interleave of a tensor with a dynamic axis");
+    Expr e = ctx.operand(ctx.node().inputs[0], rankOf(x), y.dtype);
+    int64_t axis = 0, rank = 1;
+    if (ctx.numInputs() > 2 && !ctx.isNone(2)) {
+        rank = rankOf(x);
+        axis = ctx.axis(ctx.intArg(2), rank);
+    } else if (rankOf(x) != 1) {
+        e = ctx.emitTemp("reshape", {e}, {{"shape", Expr::ints({-1})}}, "flat");
+    }
+    Expr u = ctx.emitTemp("unsqueeze", {e}, {{"axes", Expr::ints({axis + 1})}}, "items");
+    std::vector<int64_t> tiles(static_cast<size_t>(rank + 1), 1);
+    tiles[static_cast<size_t>(axis + 1)] = repeats;
+    Expr t = ctx.emitTemp("tile", {u}, {{"repeats", Expr::ints(tiles)}}, "repeated");
+    ctx.emitOut("reshape", {t}, {{"shape", Expr::ints(y.shape)}});
+}
+
 } // namespace
 
 void registerShapeOps(Registry& r) {
@@ -217,6 +258,10 @@ void registerShapeOps(Registry& r) {
     r.add("aten::expand", lowerExpand, "as tile");
     r.add("aten::expand_as", lowerExpand, "as tile");
     r.add("aten::repeat", lowerRepeat, "as tile");
+    r.add("aten::repeat_interleave", lowerRepeatInterleave,
+          "one count for every item (int or constant tensor), static shape: unsqueeze, tile, "
+          "reshape",
+          "unsqueeze tile reshape");
     r.add("aten::contiguous", lowerIdentity, "identity");
     r.add("aten::clone", lowerIdentity, "identity");
     r.add("aten::detach", lowerIdentity, "identity");
