@@ -51,8 +51,8 @@ void addExportFlags(CLI::App& app, ExportFlags& f, bool modelRequired) {
 void addCheckFlags(CLI::App& app, ExportFlags& f) {
     app.add_option("--tolerance", f.tolerance,
                    "check tolerance: exact, close, approximate, very, super, ultra, allclose, "
-                   "custom:ATOL,RTOL,OUTLIERS (the khronos target checks the default with "
-                   "allclose)")
+                   "custom:ATOL,RTOL,OUTLIERS (allclose: torch.allclose's defaults, as "
+                   "torch_to_nnef checks Khronos archives)")
         ->capture_default_str();
     app.add_option("--tract-bin", f.tractBin,
                    "tract binary for the check (default: $T2N_TRACT_BIN, then tract on PATH)");
