@@ -18,3 +18,12 @@ endif()
 
 # KSyntaxHighlighting built for Qt 6 by packaging/build-ksyntaxhighlighting.sh
 list(APPEND CMAKE_PREFIX_PATH ${CMAKE_BINARY_DIR}/_deps/ksh6)
+
+# Sanitizers (the `asan` preset, run by CI through packaging/bootstrap.sh test):
+# T2N_SANITIZE=address,undefined instruments every target of this tree. UB
+# aborts instead of printing and going on, so a report fails the test.
+set(T2N_SANITIZE "" CACHE STRING "Sanitizers to build with (e.g. address,undefined); empty: none")
+if(T2N_SANITIZE)
+  add_compile_options(-fsanitize=${T2N_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${T2N_SANITIZE})
+endif()

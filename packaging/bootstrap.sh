@@ -7,6 +7,7 @@
 #                                 then open the studio on it (with a display)
 #                                 or write the studio's views as PNGs (without)
 #   packaging/bootstrap.sh test   install what is missing, build everything,
+#                                 the engine suites with ASan+UBSan too, and
 #                                 run every test (CTest's summary closes the run)
 #
 # BUILD_DIR (default: build) selects the build tree.
@@ -56,5 +57,17 @@ if [ "$mode" = demo ]; then
 fi
 
 cmake --build "$build" -j "$jobs"
+# The engine suites again under ASan and UBSan: a second tree (the `asan`
+# preset: engine, CLI and t2n_tests only, this tree's fixtures), whose suites
+# this tree's CTest runs as asan.SUITE. T2N_SANITIZERS=0 skips it.
+if [ "${T2N_SANITIZERS:-1}" != 0 ]; then
+  asan="$build-asan"
+  echo "bootstrap: building the sanitizer tree in $asan"
+  cmake --preset asan -S "$root" -B "$asan" -DT2N_FIXTURES_DIR="$build/fixtures" >/dev/null
+  cmake --build "$asan" --target t2n_tests -j "$jobs"
+  cmake -S "$root" -B "$build" -DT2N_SANITIZER_TREE="$asan" >/dev/null
+else
+  cmake -S "$root" -B "$build" -DT2N_SANITIZER_TREE= >/dev/null
+fi
 cd "$build"
 QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs"

@@ -43,6 +43,7 @@ namespace fs = std::filesystem;
 struct BenchArgs {
     ExportFlags flags;
     std::string dir;
+    std::string startupFloor;
     int repeat = 3;
 };
 
@@ -55,9 +56,10 @@ double seconds(std::chrono::steady_clock::time_point since) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-// Runs this executable with `args`; its stdout goes to /dev/null.
-Run runSelf(const std::vector<std::string>& args) {
-    std::vector<std::string> all{"t2n"};
+// Runs `program` (default: this executable) with `args`; its stdout goes to
+// /dev/null.
+Run runSelf(const std::vector<std::string>& args, const std::string& program = "/proc/self/exe") {
+    std::vector<std::string> all{program == "/proc/self/exe" ? "t2n" : program};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : all)
@@ -69,11 +71,11 @@ Run runSelf(const std::vector<std::string>& args) {
     const auto start = std::chrono::steady_clock::now();
     pid_t pid = 0;
     const int spawned =
-        posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+        posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (spawned != 0)
         throw Error(Stage::Report, ErrorCode::Internal,
-                    fmt::format("bench: cannot start t2n: {}", std::strerror(spawned)));
+                    fmt::format("bench: cannot start {}: {}", program, std::strerror(spawned)));
     int status = 0;
     rusage usage{};
     while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
@@ -88,14 +90,23 @@ Run runSelf(const std::vector<std::string>& args) {
 
 // A user-space copy through a buffer, as `cp` does on a file system without
 // reflinks (copy_file_range could clone blocks and measure nothing).
-void copyBytes(const fs::path& from, const fs::path& to) {
-    std::ifstream in(from, std::ios::binary);
-    std::ofstream out(to, std::ios::binary | std::ios::trunc);
+// `durable`: fsync before closing, as every export does before its rename.
+void copyBytes(const fs::path& from, const fs::path& to, bool durable) {
+    const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+    const int out = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     std::vector<char> buf(1 << 20);
-    while (in) {
-        in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-        out.write(buf.data(), in.gcount());
-    }
+    bool ok = in >= 0 && out >= 0;
+    for (ssize_t n = 0; ok && (n = ::read(in, buf.data(), buf.size())) > 0;)
+        ok = ::write(out, buf.data(), static_cast<std::size_t>(n)) == n;
+    if (ok && durable)
+        ok = ::fsync(out) == 0;
+    if (in >= 0)
+        ::close(in);
+    if (out >= 0)
+        ::close(out);
+    if (!ok)
+        throw Error(Stage::Report, ErrorCode::Internal,
+                    fmt::format("bench: copying {} failed: {}", from.string(), std::strerror(errno)));
 }
 
 std::string machine() {
@@ -143,6 +154,9 @@ Command addBenchCommand(CLI::App& root) {
                  "forward, with peak memory (each on a fresh process)");
     addExportFlags(*app, args->flags);
     app->add_option("--dir", args->dir, "folder for the temporary artifacts (default: temp dir)");
+    app->add_option("--startup-floor", args->startupFloor,
+                    "an empty program linked with LibTorch (the bench target builds one): its "
+                    "start-up is LibTorch's share of t2n's");
     app->add_option("--repeat", args->repeat, "runs per figure (best time is reported)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100));
@@ -174,13 +188,20 @@ Command addBenchCommand(CLI::App& root) {
             fmt::print("machine          {}\n", machine());
 
             const Run start = best(n, [] { return runSelf({"--version"}); });
-            const Run copy = best(n, [&] {
-                const auto t = std::chrono::steady_clock::now();
-                copyBytes(recipe.model, work / "copy.pt");
-                Run r{seconds(t), 0};
-                fs::remove(work / "copy.pt");
-                return r;
-            });
+            const Run floor = args->startupFloor.empty()
+                                  ? Run{}
+                                  : best(n, [&] { return runSelf({}, args->startupFloor); });
+            auto copyRun = [&](bool durable) {
+                return best(n, [&] {
+                    const auto t = std::chrono::steady_clock::now();
+                    copyBytes(recipe.model, work / "copy.pt", durable);
+                    Run r{seconds(t), 0};
+                    fs::remove(work / "copy.pt");
+                    return r;
+                });
+            };
+            const Run copy = copyRun(false);
+            const Run durableCopy = copyRun(true);
             const Run exported = best(n, [&] {
                 return runSelf(
                     {"export", "--recipe", recipeFile.string(), "--no-check", "--report", report});
@@ -209,11 +230,18 @@ Command addBenchCommand(CLI::App& root) {
             fmt::print("start-up         {:.3f} s  (t2n --version, best of {}), peak RSS {:.0f} "
                        "MiB\n",
                        start.seconds, n, start.peakMiB);
-            fmt::print("copy of the .pt  {:.3f} s  (best of {})\n", copy.seconds, n);
+            if (!args->startupFloor.empty())
+                fmt::print("  LibTorch alone {:.3f} s  (an empty program linked with it), peak RSS "
+                           "{:.0f} MiB: {:.0f} % of t2n's start-up\n",
+                           floor.seconds, floor.peakMiB, 100 * ratio(floor.seconds, start.seconds));
+            fmt::print("copy of the .pt  {:.3f} s  (best of {}); with fsync, as exports do: {:.3f} "
+                       "s\n",
+                       copy.seconds, n, durableCopy.seconds);
             fmt::print("export           {:.3f} s  (--no-check, level-0 .tar of {:.1f} MiB, "
-                       "best of {})  export/copy {:.1f}x\n",
+                       "best of {})  export/copy {:.1f}x, export/copy+fsync {:.1f}x\n",
                        exported.seconds, static_cast<double>(artifactBytes) / 1048576.0, n,
-                       ratio(exported.seconds, copy.seconds));
+                       ratio(exported.seconds, copy.seconds),
+                       ratio(exported.seconds, durableCopy.seconds));
             fmt::print("  stages         {}\n", stageLine(exportReport));
             fmt::print("  peak RSS       {:.0f} MiB  RSS/.pt {:.2f}x  (above start-up: {:.2f}x)\n",
                        exported.peakMiB, ratio(exported.peakMiB, ptMiB),

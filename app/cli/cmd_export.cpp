@@ -58,6 +58,21 @@ void checkDestinations(const ExportFlags& a, const ExportRecipe& r) {
 /// Writes the recipe into t2n's state folder (never beside the target: a
 /// failed run writes nothing among the user's files) and prints, as the last
 /// line, the command that opens the same export in the studio.
+// Recipe paths are relative to the working directory of whoever runs the
+// recipe; this one lives under ~/.local/state and is opened from anywhere.
+ExportRecipe withAbsolutePaths(ExportRecipe recipe) {
+    std::error_code ec;
+    auto absolute = [&](const std::filesystem::path& p) {
+        return p.empty() ? p : std::filesystem::absolute(p, ec).lexically_normal();
+    };
+    recipe.model = absolute(recipe.model);
+    recipe.output = absolute(recipe.output);
+    for (auto& input : recipe.options.inputs)
+        input.valuesFile = absolute(input.valuesFile).string();
+    recipe.options.debugBundle = absolute(recipe.options.debugBundle).string();
+    return recipe;
+}
+
 void offerStudio(const ExportRecipe& recipe, const std::string& debugBundle) {
     // A bundle folder holds the archive and its recipe; a recipe opens anything.
     std::error_code ec;
@@ -71,7 +86,7 @@ void offerStudio(const ExportRecipe& recipe, const std::string& debugBundle) {
         return;
     try {
         std::filesystem::create_directories(file.parent_path(), ec);
-        saveRecipe(file, recipe);
+        saveRecipe(file, withAbsolutePaths(recipe));
     } catch (const Error&) {
         return; // no room for it: the error above is all there is
     }

@@ -194,6 +194,28 @@ private Q_SLOTS:
         QVERIFY2(!bad.err.contains("t2n-studio"), qPrintable(bad.err));
     }
 
+    // The failed export's recipe lives under ~/.local/state and is opened from
+    // anywhere: relative paths of the command line are saved absolute.
+    void failedRecipeHasAbsolutePaths() {
+        const fs::path modelPath = model("err_unsupported_ops").toStdString();
+        QProcess p;
+        p.setWorkingDirectory(QString::fromStdString(work_.string()));
+        p.start(QString::fromStdString(t2nBinary()),
+                {"export", QString::fromStdString(fs::relative(modelPath, work_).string()),
+                 "--input", "x:2x6:f32", "-o", "rel/r.nnef.tgz"});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 4);
+        const QStringList lines =
+            QString::fromUtf8(p.readAllStandardError()).trimmed().split(QLatin1Char('\n'));
+        const QString prefix = "t2n: to open this export in the studio: t2n-studio ";
+        QVERIFY2(lines.last().startsWith(prefix), qPrintable(lines.join('\n')));
+        const t2n::ExportRecipe saved =
+            t2n::loadRecipe(lines.last().mid(prefix.size()).toStdString());
+        QVERIFY2(saved.model.is_absolute(), saved.model.c_str());
+        QVERIFY(fs::equivalent(saved.model, modelPath));
+        QCOMPARE(QString::fromStdString(saved.output.string()), out("rel/r.nnef.tgz"));
+    }
+
     // The unsupported-operator error names every node with module and line.
     void unsupportedNamesEachNode() {
         auto r = runT2n({"export", model("err_unsupported_ops"), "--input", "x:2x6:f32", "-o",
