@@ -166,6 +166,8 @@ void lowerCross(Context& ctx) {
     }
     if (dim < 0 || ctx.out().shape[static_cast<size_t>(dim)] != 3)
         ctx.unsupported("cross product over an axis whose size is not 3");
+    if (!ctx.out().symbols.empty() && !ctx.out().symbols[static_cast<size_t>(dim)].empty())
+        ctx.unsupported("cross product over a dynamic axis (its size is 3 only in the example)");
     Expr a = ctx.operand(ctx.node().inputs[0], r, t);
     Expr b = ctx.operand(ctx.node().inputs[1], r, t);
     auto rotated = [&](Expr x, std::vector<int64_t> idx, const std::string& tag) {

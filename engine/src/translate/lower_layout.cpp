@@ -44,6 +44,9 @@ Expr gatherAxis(Context& ctx, Expr x, const std::vector<int64_t>& idx, int64_t a
 Expr flipAxes(Context& ctx, Expr e, const std::vector<int64_t>& dims, bool last) {
     const ir::Value& x = ctx.in(0);
     for (size_t k = 0; k < dims.size(); ++k) {
+        // The reversed index table is written for the example's size.
+        if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(dims[k])].empty())
+            ctx.unsupported(fmt::format("{} along dynamic axis {}", ctx.node().kind, dims[k]));
         const int64_t n = x.shape[static_cast<size_t>(dims[k])];
         std::vector<int64_t> idx(static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i)

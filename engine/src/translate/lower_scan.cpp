@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 namespace t2n::translate {
 
@@ -169,6 +170,8 @@ void lowerDiff(Context& ctx) {
         const ir::Value& v = ctx.in(i);
         if (rankOf(v) != r)
             ctx.unsupported("diff with a prepend or append of another rank");
+        if (i != 0 && !v.symbols.empty() && !v.symbols[static_cast<size_t>(axis)].empty())
+            ctx.unsupported("diff with a prepend or append dynamic along the axis");
         if (i != 0)
             n += v.shape[static_cast<size_t>(axis)];
         parts.push_back(ctx.operand(ctx.node().inputs[i], r, t));
@@ -186,48 +189,96 @@ void lowerDiff(Context& ctx) {
         e = difference(ctx, e, axis, n, t, k + 1 == times);
 }
 
-// trapz / trapezoid(y, x, dim) and (y, dx, dim): sum over `dim` of
-// (y[1:] + y[:-1]) / 2 times the spacing, a constant dx or x[1:] - x[:-1]
-// (x of y's rank, or 1-D along dim).
-void lowerTrapezoid(Context& ctx) {
+// The samples of trapezoid rules: y (argument 0) as `t`, its axis and size,
+// and the spacing, x[1:] - x[:-1] for sample points x (of y's rank, or 1-D
+// along the axis), or none for a constant dx.
+struct Samples {
+    Expr y;
+    int64_t axis = 0, n = 0, rank = 0;
+    std::optional<Expr> dx;
+};
+
+Samples trapezoidSamples(Context& ctx, DType t) {
     const ir::Value& y = ctx.in(0);
-    const DType t = ctx.out().dtype;
     if (t != DType::F32 && t != DType::F64)
         ctx.unsupported(fmt::format("{} of {} values", ctx.node().kind, dtypeName(t)));
-    const int64_t r = rankOf(y);
-    if (r == 0)
+    Samples s;
+    s.rank = rankOf(y);
+    if (s.rank == 0)
         ctx.unsupported(ctx.node().kind + " of a 0-d tensor");
-    const int64_t axis = ctx.axis(ctx.intArg(2), r);
-    const int64_t n = staticAxisSize(ctx, axis);
-    Expr e = ctx.operand(ctx.node().inputs[0], r, t);
-    if (n < 2)
-        ctx.unsupported(ctx.node().kind + " over an axis of fewer than two samples (all zeros)");
-    Expr hi = ctx.emitTemp("slice", {e}, sliceArgs(axis, 1, n), "next");
-    Expr lo = ctx.emitTemp("slice", {e}, sliceArgs(axis, 0, n - 1), "previous");
-    Expr mid = ctx.emitTemp("add", {hi, lo}, {}, "pair_sum");
-    Expr area;
-    const ir::Value& spacing = ctx.in(1);
-    if (spacing.kind == ir::ValueKind::Tensor) {
-        Expr sx;
-        if (rankOf(spacing) == 1 && r > 1) {
-            std::vector<int64_t> shape(static_cast<size_t>(r), 1);
-            shape[static_cast<size_t>(axis)] = n;
-            sx = ctx.emitTemp("reshape", {ctx.operand(ctx.node().inputs[1], 1, t)},
-                              {{"shape", Expr::ints(shape)}}, "spacing");
-        } else if (rankOf(spacing) == r) {
-            sx = ctx.operand(ctx.node().inputs[1], r, t);
-        } else {
-            ctx.unsupported(ctx.node().kind + " with sample points of another rank");
-        }
-        Expr dx = difference(ctx, sx, axis, n, t, false);
-        area = ctx.emitTemp("mul", {mid, dx}, {}, "area");
-        area = ctx.emitTemp("mul", {area, Context::scalarLiteral(0.5, t)}, {}, "half");
+    s.axis = ctx.axis(ctx.intArg(2), s.rank);
+    s.n = staticAxisSize(ctx, s.axis);
+    if (s.n < 2)
+        ctx.unsupported(ctx.node().kind + " over an axis of fewer than two samples");
+    s.y = ctx.operand(ctx.node().inputs[0], s.rank, t);
+    const ir::Value& x = ctx.in(1);
+    if (x.kind != ir::ValueKind::Tensor)
+        return s;
+    Expr sx;
+    if (rankOf(x) == 1 && s.rank > 1) {
+        std::vector<int64_t> shape(static_cast<size_t>(s.rank), 1);
+        shape[static_cast<size_t>(s.axis)] = s.n;
+        sx = ctx.emitTemp("reshape", {ctx.operand(ctx.node().inputs[1], 1, t)},
+                          {{"shape", Expr::ints(shape)}}, "spacing");
+    } else if (rankOf(x) == s.rank) {
+        sx = ctx.operand(ctx.node().inputs[1], s.rank, t);
     } else {
-        const double dx = ctx.floatArg(1);
-        area = ctx.emitTemp("mul", {mid, Context::scalarLiteral(dx / 2.0, t)}, {}, "area");
+        ctx.unsupported(ctx.node().kind + " with sample points of another rank");
     }
-    Expr s = ctx.emitTemp("sum_reduce", {area}, {{"axes", Expr::ints({axis})}}, "sum");
-    ctx.emitOut("squeeze", {s}, {{"axes", Expr::ints({axis})}});
+    s.dx = difference(ctx, sx, s.axis, s.n, t, false);
+    return s;
+}
+
+// trapz / trapezoid(y, x, dim) and (y, dx, dim), with PyTorch's formulas:
+// sum((y[1:] + y[:-1]) dx) / 2 for sample points, (sum(y) - (y[0] + y[-1]) / 2)
+// dx for a constant spacing.
+void lowerTrapezoid(Context& ctx) {
+    const DType t = ctx.out().dtype;
+    Samples s = trapezoidSamples(ctx, t);
+    Kwargs axes{{"axes", Expr::ints({s.axis})}};
+    Kwargs squeeze{{"axes", Expr::ints({s.axis})}};
+    Expr half = Context::scalarLiteral(0.5, t);
+    if (s.dx) {
+        Expr hi = ctx.emitTemp("slice", {s.y}, sliceArgs(s.axis, 1, s.n), "next");
+        Expr lo = ctx.emitTemp("slice", {s.y}, sliceArgs(s.axis, 0, s.n - 1), "previous");
+        Expr area =
+            ctx.emitTemp("mul", {ctx.emitTemp("add", {hi, lo}, {}, "pair_sum"), *s.dx}, {}, "area");
+        Expr sum = ctx.emitTemp("sum_reduce", {area}, axes, "sum");
+        Expr halved = ctx.emitTemp("mul", {sum, half}, {}, "halved");
+        ctx.emitOut("squeeze", {halved}, squeeze);
+        return;
+    }
+    Expr sum = ctx.emitTemp("sum_reduce", {s.y}, axes, "sum");
+    Expr first = ctx.emitTemp("slice", {s.y}, sliceArgs(s.axis, 0, 1), "first");
+    Expr last = ctx.emitTemp("slice", {s.y}, sliceArgs(s.axis, s.n - 1, s.n), "last");
+    Expr ends = ctx.emitTemp("mul", {ctx.emitTemp("add", {first, last}, {}, "ends"), half}, {},
+                             "half_ends");
+    Expr inner = ctx.emitTemp("sub", {sum, ends}, {}, "inner");
+    Expr scaled =
+        ctx.emitTemp("mul", {inner, Context::scalarLiteral(ctx.floatArg(1), t)}, {}, "scaled");
+    ctx.emitOut("squeeze", {scaled}, squeeze);
+}
+
+// cumulative_trapezoid(y, x, dim) / (y, dx, dim): PyTorch's
+// cumsum(dx (y[:-1] + y[1:]) / 2) (or cumsum(dx / 2 (y[:-1] + y[1:]))), the
+// running sum over a triangular window.
+void lowerCumulativeTrapezoid(Context& ctx) {
+    const DType t = ctx.out().dtype;
+    Samples s = trapezoidSamples(ctx, t);
+    Expr lo = ctx.emitTemp("slice", {s.y}, sliceArgs(s.axis, 0, s.n - 1), "left");
+    Expr hi = ctx.emitTemp("slice", {s.y}, sliceArgs(s.axis, 1, s.n), "right");
+    Expr pair = ctx.emitTemp("add", {lo, hi}, {}, "pair_sum");
+    Expr area;
+    if (s.dx) {
+        area = ctx.emitTemp("mul", {*s.dx, pair}, {}, "scaled");
+        area = ctx.emitTemp("mul", {area, Context::scalarLiteral(0.5, t)}, {}, "area");
+    } else {
+        area = ctx.emitTemp("mul", {Context::scalarLiteral(ctx.floatArg(1) / 2.0, t), pair}, {},
+                            "area");
+    }
+    Window w = prefixWindow(ctx, area, s.axis, s.rank, s.n - 1, Context::scalarLiteral(0.0, t));
+    Expr sum = ctx.emitTemp("sum_reduce", {w.masked}, {{"axes", Expr::ints({s.rank})}}, "running");
+    finishWindow(ctx, sum, w, s.rank, 0);
 }
 
 } // namespace
@@ -247,6 +298,9 @@ void registerScanOps(Registry& r) {
     r.add("aten::diff", lowerDiff, "static axis; prepend and append of the input's rank",
           "+concat +copy +slice +sub +ne");
     const char* trapezoid = "slice add mul sum_reduce squeeze +sub +reshape";
+    r.add("aten::cumulative_trapezoid", lowerCumulativeTrapezoid,
+          "f32/f64, static axis; dx or sample points: a running sum over a triangular window",
+          std::string("slice add mul sum_reduce +sub +reshape ") + window);
     r.add("aten::trapz", lowerTrapezoid, "f32/f64, static axis; dx or sample points", trapezoid);
     r.add("aten::trapezoid", lowerTrapezoid, "f32/f64, static axis; dx or sample points",
           trapezoid);

@@ -476,10 +476,6 @@ void registerShapeOps(Registry& r) {
     r.add("aten::expand_copy", lowerExpand, "as expand", "+tile");
     r.add("aten::alias_copy", lowerIdentity, "identity", "-");
     r.add("aten::detach_copy", lowerIdentity, "identity", "-");
-    // t2n has no complex dtype: conjugation and the real part are identities.
-    r.add("aten::resolve_conj", lowerIdentity, "identity (real tensors)", "-");
-    r.add("aten::resolve_neg", lowerIdentity, "identity (real tensors)", "-");
-    r.add("aten::real", lowerIdentity, "identity (real tensors)", "-");
     r.add("aten::contiguous", lowerIdentity, "identity");
     r.add("aten::clone", lowerIdentity, "identity");
     r.add("aten::detach", lowerIdentity, "identity");
