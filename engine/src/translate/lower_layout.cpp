@@ -5,6 +5,7 @@
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
+#include <array>
 #include <cmath>
 #include <fmt/format.h>
 #include <numeric>
@@ -38,20 +39,59 @@ Expr gatherAxis(Context& ctx, Expr x, const std::vector<int64_t>& idx, int64_t a
     return emitStep(ctx, last, "tract_core_gather", {x, table}, {{"axis", Expr::i(axis)}}, suffix);
 }
 
-// flip(x, dims): a reversed gather per axis.
-void lowerFlip(Context& ctx) {
+// `e` reversed along each of `dims` (sorted), a gather per axis; the last
+// one is the node's output. No axes: `e` is the output.
+Expr flipAxes(Context& ctx, Expr e, const std::vector<int64_t>& dims, bool last) {
     const ir::Value& x = ctx.in(0);
-    std::vector<int64_t> dims = reduceAxes(ctx, ctx.intsArg(1), rankOf(x));
-    Expr e = ctx.input(0);
     for (size_t k = 0; k < dims.size(); ++k) {
+        // The reversed index table is written for the example's size.
+        if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(dims[k])].empty())
+            ctx.unsupported(fmt::format("{} along dynamic axis {}", ctx.node().kind, dims[k]));
         const int64_t n = x.shape[static_cast<size_t>(dims[k])];
         std::vector<int64_t> idx(static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i)
             idx[static_cast<size_t>(i)] = n - 1 - i;
-        e = gatherAxis(ctx, e, idx, dims[k], fmt::format("flip{}", dims[k]), k + 1 == dims.size());
+        e = gatherAxis(ctx, e, idx, dims[k], fmt::format("flip{}", dims[k]),
+                       last && k + 1 == dims.size());
     }
-    if (dims.empty())
+    if (dims.empty() && last)
         ctx.bindOut(e);
+    return e;
+}
+
+// flip(x, dims): a reversed gather per axis.
+void lowerFlip(Context& ctx) {
+    flipAxes(ctx, ctx.input(0), reduceAxes(ctx, ctx.intsArg(1), rankOf(ctx.in(0))), true);
+}
+
+// fliplr(x) = flip(x, [1]), flipud(x) = flip(x, [0]).
+template <int64_t Axis> void lowerFlipFixed(Context& ctx) {
+    if (rankOf(ctx.in(0)) <= Axis)
+        ctx.unsupported(fmt::format("{} of a rank-{} tensor", ctx.node().kind, rankOf(ctx.in(0))));
+    flipAxes(ctx, ctx.input(0), {Axis}, true);
+}
+
+// rot90(x, k, dims): PyTorch's own decomposition. k = 1: flip dims[1], then
+// swap the two axes; k = 2: flip both; k = 3: flip dims[0], then swap.
+void lowerRot90(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    const int64_t k = ((ctx.intArg(1) % 4) + 4) % 4;
+    std::vector<int64_t> dims = ctx.intsArg(2);
+    if (dims.size() != 2)
+        ctx.unsupported("rot90 over other than two axes");
+    const int64_t a = ctx.axis(dims[0], r), b = ctx.axis(dims[1], r);
+    if (a == b)
+        ctx.unsupported("rot90 over the same axis twice");
+    if (k == 0 || k == 2) {
+        flipAxes(ctx, ctx.input(0), k == 0 ? std::vector<int64_t>{} : reduceAxes(ctx, {a, b}, r),
+                 true);
+        return;
+    }
+    Expr f = flipAxes(ctx, ctx.input(0), {k == 1 ? b : a}, false);
+    std::vector<int64_t> perm(static_cast<size_t>(r));
+    std::iota(perm.begin(), perm.end(), 0);
+    std::swap(perm[static_cast<size_t>(a)], perm[static_cast<size_t>(b)]);
+    ctx.emitOut("transpose", {f}, {{"axes", Expr::ints(perm)}});
 }
 
 // Rolls `e` by `shift` along `axis` of size n: the last `shift` items first.
@@ -145,6 +185,32 @@ template <bool Shuffle> void lowerPixelShuffle(Context& ctx) {
     ctx.emitOut("reshape", {t}, {{"shape", Expr::ints({0, o[1], o[2], o[3]})}});
 }
 
+// channel_shuffle(x, groups) on [N, C, *]: axis 1 split into [groups, C /
+// groups], the two swapped, and merged again (reshape over the axis range, so
+// the other axes may be dynamic).
+void lowerChannelShuffle(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    const int64_t r = rankOf(x), g = ctx.intArg(1);
+    if (r < 3)
+        ctx.unsupported("channel_shuffle of a tensor that is not [N, C, *]");
+    const int64_t c = x.shape[1];
+    if (!x.symbols.empty() && !x.symbols[1].empty())
+        ctx.unsupported("channel_shuffle of a dynamic channel axis");
+    if (g <= 0 || c % g != 0)
+        ctx.unsupported(fmt::format("channel_shuffle of {} channels into {} groups", c, g));
+    Expr s = ctx.emitTemp(
+        "reshape", {ctx.input(0)},
+        {{"shape", Expr::ints({g, c / g})}, {"axis_start", Expr::i(1)}, {"axis_count", Expr::i(1)}},
+        "groups");
+    std::vector<int64_t> perm(static_cast<size_t>(r + 1));
+    std::iota(perm.begin(), perm.end(), 0);
+    std::swap(perm[1], perm[2]);
+    Expr t = ctx.emitTemp("transpose", {s}, {{"axes", Expr::ints(perm)}}, "shuffled");
+    ctx.emitOut(
+        "reshape", {t},
+        {{"shape", Expr::ints({c})}, {"axis_start", Expr::i(1)}, {"axis_count", Expr::i(2)}});
+}
+
 // Tensor.unfold(dim, size, step): frames gathered as [.., frames, size, ..],
 // the size axis then moved last.
 void lowerUnfold(Context& ctx) {
@@ -169,6 +235,147 @@ void lowerUnfold(Context& ctx) {
             perm.push_back(i);
     perm.push_back(d + 1);
     ctx.emitOut("transpose", {g}, {{"axes", Expr::ints(perm)}});
+}
+
+// im2col(x, kernel_size, dilation, padding, stride) (F.unfold) of [N, C, H, W]
+// or [C, H, W]: x zero-padded, its plane flattened, and the sliding windows
+// gathered as a [kh kw, L] table of flat positions -> [N, C kh kw, L].
+void lowerIm2col(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    const int64_t r = rankOf(x);
+    if (r != 3 && r != 4)
+        ctx.unsupported("im2col of a tensor that is not [N, C, H, W] or [C, H, W]");
+    for (int64_t a = r - 3; a < r; ++a)
+        if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(a)].empty())
+            ctx.unsupported("im2col with a dynamic channel or spatial axis");
+    const auto k = expandInts(ctx.intsArg(1), 2, 1), d = expandInts(ctx.intsArg(2), 2, 1),
+               p = expandInts(ctx.intsArg(3), 2, 0), s = expandInts(ctx.intsArg(4), 2, 1);
+    const int64_t c = x.shape[static_cast<size_t>(r - 3)];
+    const int64_t hp = x.shape[static_cast<size_t>(r - 2)] + 2 * p[0],
+                  wp = x.shape[static_cast<size_t>(r - 1)] + 2 * p[1];
+    const int64_t oh = (hp - d[0] * (k[0] - 1) - 1) / s[0] + 1,
+                  ow = (wp - d[1] * (k[1] - 1) - 1) / s[1] + 1;
+    if (oh <= 0 || ow <= 0)
+        ctx.unsupported("im2col with a kernel larger than the padded input");
+    Expr e = ctx.input(0);
+    if (p[0] > 0 || p[1] > 0) {
+        std::vector<Expr> pads;
+        for (int64_t a = 0; a < r - 2; ++a)
+            pads.push_back(Expr::tuple({Expr::i(0), Expr::i(0)}));
+        pads.push_back(Expr::tuple({Expr::i(p[0]), Expr::i(p[0])}));
+        pads.push_back(Expr::tuple({Expr::i(p[1]), Expr::i(p[1])}));
+        e = ctx.emitTemp("pad", {e},
+                         {{"padding", Expr::array(std::move(pads))},
+                          {"border", Expr::str("constant")},
+                          {"value", Context::scalarLiteral(0.0, x.dtype)}},
+                         "padded");
+    }
+    e = ctx.emitTemp("reshape", {e},
+                     {{"shape", Expr::ints({hp * wp})},
+                      {"axis_start", Expr::i(r - 2)},
+                      {"axis_count", Expr::i(2)}},
+                     "plane");
+    std::vector<int64_t> idx;
+    for (int64_t i = 0; i < k[0]; ++i)
+        for (int64_t j = 0; j < k[1]; ++j)
+            for (int64_t y = 0; y < oh; ++y)
+                for (int64_t xo = 0; xo < ow; ++xo)
+                    idx.push_back((y * s[0] + i * d[0]) * wp + xo * s[1] + j * d[1]);
+    Expr table = indexTable(ctx, idx, {k[0] * k[1], oh * ow}, "windows");
+    Expr g = ctx.emitTemp("tract_core_gather", {e, table}, {{"axis", Expr::i(r - 2)}}, "windows");
+    ctx.emitOut("reshape", {g},
+                {{"shape", Expr::ints({c * k[0] * k[1]})},
+                 {"axis_start", Expr::i(r - 3)},
+                 {"axis_count", Expr::i(2)}});
+}
+
+// Places [.., n, m] (the last two axes) every `stride` items apart, starting
+// at `begin`, in an [.., size_h, size_w] plane of zeros (pads and reshapes
+// only: x + 0 stays exact for every value).
+Expr spreadInto(Context& ctx, Expr e, int64_t r, std::array<int64_t, 2> n,
+                std::array<int64_t, 2> stride, std::array<int64_t, 2> begin,
+                std::array<int64_t, 2> size, DType t, const std::string& tag) {
+    Expr zero = Context::scalarLiteral(0.0, t);
+    auto padAxis = [&](Expr x, int64_t rank, int64_t axis, int64_t before, int64_t after,
+                       const std::string& step) {
+        std::vector<Expr> pads;
+        for (int64_t a = 0; a < rank; ++a)
+            pads.push_back(a == axis ? Expr::tuple({Expr::i(before), Expr::i(after)})
+                                     : Expr::tuple({Expr::i(0), Expr::i(0)}));
+        return ctx.emitTemp("pad", {x},
+                            {{"padding", Expr::array(std::move(pads))},
+                             {"border", Expr::str("constant")},
+                             {"value", zero}},
+                            tag + step);
+    };
+    for (int64_t k = 0; k < 2; ++k) {
+        const int64_t axis = r - 2 + k;
+        const auto uk = static_cast<size_t>(k);
+        if (stride[uk] > 1 && n[uk] > 1) {
+            Expr u = ctx.emitTemp("unsqueeze", {e}, {{"axes", Expr::ints({axis + 1})}},
+                                  tag + fmt::format("_gap{}", k));
+            u = padAxis(u, r + 1, axis + 1, 0, stride[uk] - 1, fmt::format("_gaps{}", k));
+            u = ctx.emitTemp("reshape", {u},
+                             {{"shape", Expr::ints({n[uk] * stride[uk]})},
+                              {"axis_start", Expr::i(axis)},
+                              {"axis_count", Expr::i(2)}},
+                             tag + fmt::format("_strided{}", k));
+            e = ctx.emitTemp("slice", {u}, sliceArgs(axis, 0, (n[uk] - 1) * stride[uk] + 1),
+                             tag + fmt::format("_span{}", k));
+        }
+        const int64_t span = (n[uk] - 1) * stride[uk] + 1;
+        e = padAxis(e, r, axis, begin[uk], size[uk] - begin[uk] - span, fmt::format("_at{}", k));
+    }
+    return e;
+}
+
+// col2im(x, output_size, kernel_size, dilation, padding, stride) (F.fold) of
+// [N, C kh kw, L] or [C kh kw, L]: each kernel offset's [oh, ow] block spread
+// into the padded plane and the blocks added in PyTorch's order (offset by
+// offset), then the padding cropped.
+void lowerCol2im(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    const int64_t r = rankOf(x);
+    if (r != 2 && r != 3)
+        ctx.unsupported("col2im of a tensor that is not [N, C kh kw, L] or [C kh kw, L]");
+    for (int64_t a = r - 2; a < r; ++a)
+        if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(a)].empty())
+            ctx.unsupported("col2im with a dynamic block axis");
+    const auto out = expandInts(ctx.intsArg(1), 2, 1), k = expandInts(ctx.intsArg(2), 2, 1),
+               d = expandInts(ctx.intsArg(3), 2, 1), p = expandInts(ctx.intsArg(4), 2, 0),
+               s = expandInts(ctx.intsArg(5), 2, 1);
+    const int64_t hp = out[0] + 2 * p[0], wp = out[1] + 2 * p[1];
+    const int64_t oh = (hp - d[0] * (k[0] - 1) - 1) / s[0] + 1,
+                  ow = (wp - d[1] * (k[1] - 1) - 1) / s[1] + 1;
+    const int64_t kk = k[0] * k[1];
+    const int64_t c = x.shape[static_cast<size_t>(r - 2)] / kk;
+    if (oh <= 0 || ow <= 0 || oh * ow != x.shape[static_cast<size_t>(r - 1)] ||
+        c * kk != x.shape[static_cast<size_t>(r - 2)])
+        ctx.unsupported("col2im whose blocks do not match the output size");
+    const DType t = ctx.out().dtype;
+    const int64_t rr = r + 1; // [N, C, oh, ow] or [C, oh, ow]
+    Expr blocks = ctx.emitTemp("reshape", {ctx.input(0)},
+                               {{"shape", Expr::ints({c, kk, oh, ow})},
+                                {"axis_start", Expr::i(r - 2)},
+                                {"axis_count", Expr::i(2)}},
+                               "blocks");
+    Expr sum;
+    for (int64_t i = 0; i < k[0]; ++i)
+        for (int64_t j = 0; j < k[1]; ++j) {
+            const int64_t o = i * k[1] + j;
+            const std::string tag = fmt::format("offset{}", o);
+            Expr b = ctx.emitTemp("slice", {blocks}, sliceArgs(rr - 2, o, o + 1), tag);
+            b = ctx.emitTemp("squeeze", {b}, {{"axes", Expr::ints({rr - 2})}}, tag + "_block");
+            b = spreadInto(ctx, b, rr, {oh, ow}, {s[0], s[1]}, {i * d[0], j * d[1]}, {hp, wp}, t,
+                           tag);
+            sum = o == 0 ? b : ctx.emitTemp("add", {sum, b}, {}, tag + "_sum");
+        }
+    if (p[0] == 0 && p[1] == 0) {
+        ctx.emitOut("copy", {sum});
+        return;
+    }
+    Expr rows = ctx.emitTemp("slice", {sum}, sliceArgs(rr - 2, p[0], p[0] + out[0]), "rows");
+    ctx.emitOut("slice", {rows}, sliceArgs(rr - 1, p[1], p[1] + out[1]));
 }
 
 // --- resampling ------------------------------------------------------------------
@@ -290,12 +497,28 @@ void registerLayoutOps(Registry& r) {
     r.add("aten::view_as", lowerReshapeToOutput, "reshape to the recorded shape");
     r.add("aten::unflatten", lowerReshapeToOutput, "reshape to the recorded shape");
     r.add("aten::flip", lowerFlip, "a reversed tract_core_gather per axis; static axes");
+    r.add("aten::fliplr", lowerFlipFixed<1>, "a reversed tract_core_gather on axis 1; static",
+          "tract_core_gather");
+    r.add("aten::flipud", lowerFlipFixed<0>, "a reversed tract_core_gather on axis 0; static",
+          "tract_core_gather");
+    r.add("aten::rot90", lowerRot90, "reversed gathers and a transpose; static axes",
+          "+tract_core_gather +transpose");
+    r.add("aten::channel_shuffle", lowerChannelShuffle, "static channels: reshape, transpose",
+          "reshape transpose");
+    r.add("aten::native_channel_shuffle", lowerChannelShuffle,
+          "static channels: reshape, transpose", "reshape transpose");
     r.add("aten::roll", lowerRoll, "slices and concat; static axes");
     r.add("aten::movedim", lowerMovedim, "one transpose");
     r.add("aten::tile", lowerTile);
     r.add("aten::pixel_shuffle", lowerPixelShuffle<true>, "[N, C, H, W]");
     r.add("aten::pixel_unshuffle", lowerPixelShuffle<false>, "[N, C, H, W]");
     r.add("aten::unfold", lowerUnfold, "frames gathered with tract_core_gather; static axis");
+    r.add("aten::unfold_copy", lowerUnfold, "as unfold", "tract_core_gather +transpose");
+    r.add("aten::im2col", lowerIm2col, "static channels and plane: pad, tract_core_gather",
+          "+pad reshape tract_core_gather");
+    r.add("aten::col2im", lowerCol2im,
+          "static blocks: each kernel offset spread with pads and added in PyTorch's order",
+          "reshape slice squeeze pad +unsqueeze +add +copy");
     r.beginFamily("resample");
     for (const char* k :
          {"aten::upsample_nearest1d", "aten::upsample_nearest2d", "aten::upsample_nearest3d"})

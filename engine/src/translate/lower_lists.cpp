@@ -118,15 +118,15 @@ void lowerSplit(Context& ctx) {
 
 // tensor_split(x, sections, dim): `sections` pieces, the first (n % sections)
 // one longer; tensor_split(x, indices, dim): cut before each index (Python
-// slice bounds: negative from the end, clamped to the axis).
-void lowerTensorSplit(Context& ctx) {
-    const int64_t axis = ctx.axis(ctx.numInputs() > 2 ? ctx.intArg(2) : 0, rankOf(ctx.in(0)));
+// slice bounds: negative from the end, clamped to the axis). hsplit, vsplit
+// and dsplit are tensor_split along a fixed axis.
+void splitSections(Context& ctx, int64_t axis) {
     const int64_t n = dimSize(ctx, axis);
     std::vector<int64_t> sizes;
     if (ctx.in(1).kind == ir::ValueKind::Int) {
         const int64_t sections = ctx.intArg(1);
         if (sections <= 0)
-            ctx.unsupported(fmt::format("tensor_split into {} sections", sections));
+            ctx.unsupported(fmt::format("{} into {} sections", ctx.node().kind, sections));
         for (int64_t i = 0; i < sections; ++i)
             sizes.push_back(n / sections + (i < n % sections ? 1 : 0));
     } else if (ctx.in(1).kind == ir::ValueKind::IntList) {
@@ -138,12 +138,26 @@ void lowerTensorSplit(Context& ctx) {
         }
         sizes.push_back(n - begin);
     } else {
-        ctx.unsupported("tensor_split by a tensor of indices",
+        ctx.unsupported(ctx.node().kind + " by a tensor of indices",
                         "pass the sections or indices as Python ints");
     }
     if (std::find(sizes.begin(), sizes.end(), 0) != sizes.end())
-        ctx.unsupported("tensor_split with an empty piece");
+        ctx.unsupported(ctx.node().kind + " with an empty piece");
     emitPieces(ctx, axis, sizes, false);
+}
+
+void lowerTensorSplit(Context& ctx) {
+    splitSections(ctx, ctx.axis(ctx.numInputs() > 2 ? ctx.intArg(2) : 0, rankOf(ctx.in(0))));
+}
+
+// hsplit (axis 1, or 0 for vectors), vsplit (axis 0 of a rank >= 2 tensor),
+// dsplit (axis 2 of a rank >= 3 tensor).
+template <int64_t Axis> void lowerFixedSplit(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    const int64_t axis = Axis == 1 && r == 1 ? 0 : Axis;
+    if (r <= axis || (Axis == 0 && r < 2))
+        ctx.unsupported(fmt::format("{} of a rank-{} tensor", ctx.node().kind, r));
+    splitSections(ctx, axis);
 }
 
 void lowerUnbind(Context& ctx) {
@@ -235,7 +249,7 @@ void lowerSlice(Context& ctx) {
 // every length).
 void lowerSelectOrNarrow(Context& ctx) {
     const ir::Value& x = ctx.in(0);
-    const bool select = ctx.node().kind == "aten::select";
+    const bool select = ctx.node().kind == "aten::select" || ctx.node().kind == "aten::select_copy";
     int64_t axis = ctx.axis(ctx.intArg(1), rankOf(x));
     Kwargs k;
     if (dynamicAxis(x, axis) || ctx.isSymbolic(2) || (!select && ctx.isSymbolic(3))) {
@@ -282,11 +296,22 @@ void registerListOps(Registry& r) {
     r.add("aten::unsafe_chunk", lowerChunk, "static axis");
     r.add("aten::split", lowerSplit, "static axis");
     r.add("aten::split_with_sizes", lowerSplit, "static axis");
+    r.add("aten::unsafe_split", lowerSplit, "static axis", "slice");
+    r.add("aten::unsafe_split_with_sizes", lowerSplit, "static axis", "slice");
+    r.add("aten::hsplit", lowerFixedSplit<1>, "static axis; sections or int indices", "slice");
+    r.add("aten::vsplit", lowerFixedSplit<0>, "static axis; sections or int indices", "slice");
+    r.add("aten::dsplit", lowerFixedSplit<2>, "static axis; sections or int indices", "slice");
     r.add("aten::unbind", lowerUnbind, "static axis");
     r.add("aten::tensor_split", lowerTensorSplit,
           "static axis; sections or int indices, no empty piece", "slice");
     r.add("aten::slice", lowerSlice, "bounds from a dynamic axis become expressions");
     r.add("aten::select", lowerSelectOrNarrow);
+    r.add("aten::select_copy", lowerSelectOrNarrow, "as select", "slice squeeze");
+    r.add("aten::narrow_copy", lowerSelectOrNarrow, "as narrow", "slice");
+    r.add("aten::slice_copy", lowerSlice, "as slice", "+slice");
+    r.add("aten::unbind_copy", lowerUnbind, "as unbind; static axis", "slice squeeze");
+    r.add("aten::split_copy", lowerSplit, "as split; static axis", "slice");
+    r.add("aten::split_with_sizes_copy", lowerSplit, "as split_with_sizes; static axis", "slice");
     r.add("aten::narrow", lowerSelectOrNarrow);
 }
 

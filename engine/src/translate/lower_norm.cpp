@@ -38,14 +38,14 @@ void lowerBatchNorm(Context& ctx) {
                 {{"epsilon", Expr::f(ctx.floatArg(7))}});
 }
 
-// group_norm(x, groups, weight, bias, eps, cudnn): statistics over each
+// Group normalization with the weight and bias at arguments wi and bi: statistics over each
 // group of channels and the spatial axes, then the per-channel affine.
-void lowerGroupNorm(Context& ctx) {
+void groupNorm(Context& ctx, int64_t groups, size_t wi, size_t bi, double epsilon) {
     const ir::Value& x = ctx.in(0);
     const int64_t rank = rankOf(x);
     if (rank < 2)
         ctx.unsupported("group_norm of an input without a channel axis");
-    const int64_t c = x.shape[1], groups = ctx.intArg(1);
+    const int64_t c = x.shape[1];
     DType t = ctx.out().dtype;
     Expr e = ctx.operand(ctx.node().inputs[0], rank, t);
     Expr grouped =
@@ -55,12 +55,12 @@ void lowerGroupNorm(Context& ctx) {
     Expr centered = ctx.emitTemp("sub", {grouped, mean}, {}, "centered");
     Expr sq = ctx.emitTemp("mul", {centered, centered}, {}, "squared");
     Expr var = ctx.emitTemp("mean_reduce", {sq}, axes, "variance");
-    Expr eps = ctx.emitTemp("add", {var, Context::scalarLiteral(ctx.floatArg(4), t)}, {}, "eps");
+    Expr eps = ctx.emitTemp("add", {var, Context::scalarLiteral(epsilon, t)}, {}, "eps");
     Expr normed =
         ctx.emitTemp("div", {centered, ctx.emitTemp("sqrt", {eps}, {}, "std")}, {}, "normalized");
     std::vector<int64_t> shape = x.shape;
     shape[0] = 0; // the batch is copied, so a dynamic batch stays dynamic
-    const bool affine = !ctx.isNone(2) || !ctx.isNone(3);
+    const bool affine = !ctx.isNone(wi) || !ctx.isNone(bi);
     Expr y =
         emitStep(ctx, !affine, "reshape", {normed}, {{"shape", Expr::ints(shape)}}, "ungrouped");
     if (!affine)
@@ -78,8 +78,22 @@ void lowerGroupNorm(Context& ctx) {
                                           v.name.empty() ? v.debugName : v.name);
         return ctx.emitTemp("reshape", {ctx.input(i)}, {{"shape", Expr::ints(s)}}, "param");
     };
-    Expr scaled = ctx.emitTemp("mul", {y, perChannel(2, 1.0)}, {}, "scaled");
-    ctx.emitOut("add", {scaled, perChannel(3, 0.0)});
+    Expr scaled = ctx.emitTemp("mul", {y, perChannel(wi, 1.0)}, {}, "scaled");
+    ctx.emitOut("add", {scaled, perChannel(bi, 0.0)});
+}
+
+// group_norm(x, groups, weight, bias, eps, cudnn)
+void lowerGroupNorm(Context& ctx) {
+    groupNorm(ctx, ctx.intArg(1), 2, 3, ctx.floatArg(4));
+}
+
+// native_group_norm(x, weight, bias, N, C, HxW, groups, eps) -> (y, mean,
+// rstd); the statistics outputs are refused.
+void lowerNativeGroupNorm(Context& ctx) {
+    for (size_t i = 1; i < ctx.node().outputs.size(); ++i)
+        if (ctx.isUsed(ctx.node().outputs[i]))
+            ctx.unsupported("native_group_norm with its mean or rstd used");
+    groupNorm(ctx, ctx.intArg(6), 1, 2, ctx.floatArg(7));
 }
 
 } // namespace
@@ -88,6 +102,9 @@ void registerNormOps(Registry& r) {
     r.beginFamily("norm");
     r.add("aten::batch_norm", lowerBatchNorm, "inference mode (running statistics)");
     r.add("aten::group_norm", lowerGroupNorm, "affine or not; dynamic batch kept");
+    r.add("aten::native_group_norm", lowerNativeGroupNorm,
+          "as group_norm; mean and rstd outputs unused",
+          "reshape mean_reduce sub mul add sqrt div");
 }
 
 } // namespace t2n::translate

@@ -69,6 +69,14 @@ void lowerMaxPool(Context& ctx) {
     ctx.emitOut("max_pool", {x}, windowArgs(w, rankOf(ctx.in(0)), "ignore"));
 }
 
+// max_pool{1,2,3}d_with_indices(x, kernel, stride, padding, dilation,
+// ceil_mode) -> (values, indices): the values; the indices are refused.
+void lowerMaxPoolWithIndices(Context& ctx) {
+    if (ctx.node().outputs.size() > 1 && ctx.isUsed(ctx.node().outputs[1]))
+        ctx.unsupported("max pooling with its indices used (max_unpool, return_indices=True)");
+    lowerMaxPool(ctx);
+}
+
 // avg_pool{1,2,3}d(x, kernel, stride, padding, ceil_mode, count_include_pad
 // [, divisor_override]). tract reads both 'constant' and 'ignore' as
 // "average over the cells inside the input" (its sum_pool never counts
@@ -172,6 +180,10 @@ void registerPoolOps(Registry& r) {
     r.beginFamily("pool");
     for (const char* k : {"aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d"})
         r.add(k, lowerMaxPool, "padding, dilation, ceil_mode");
+    for (const char* k : {"aten::max_pool1d_with_indices", "aten::max_pool2d_with_indices",
+                          "aten::max_pool3d_with_indices"})
+        r.add(k, lowerMaxPoolWithIndices, "padding, dilation, ceil_mode; indices unused",
+              "max_pool");
     for (const char* k : {"aten::avg_pool1d", "aten::avg_pool2d", "aten::avg_pool3d"})
         r.add(k, lowerAvgPool, "count_include_pad, ceil_mode; no divisor_override");
     for (const char* k :

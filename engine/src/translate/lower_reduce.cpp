@@ -65,6 +65,36 @@ template <const char* Arg> void lowerArgmax(Context& ctx) {
     emitReduce(ctx, Arg, {ctx.axis(ctx.intArg(1), r)}, ctx.numInputs() > 2 && ctx.boolArg(2));
 }
 
+// count_nonzero(x, dims?): x != 0 counted (as i64) over dims, all when None.
+void lowerCountNonzero(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    const int64_t r = rankOf(x);
+    std::vector<int64_t> dims;
+    if (ctx.numInputs() > 1 && !ctx.isNone(1))
+        dims = ctx.intsArg(1);
+    const std::vector<int64_t> axes = reduceAxes(ctx, dims, r);
+    Expr zero = Context::scalarLiteral(0.0, x.dtype);
+    Expr nz = ctx.emitTemp("ne", {ctx.input(0), zero}, {}, "nonzero");
+    Expr counted = ctx.cast(nz, DType::Bool, ctx.out().dtype, "counted");
+    if (r == 0) {
+        ctx.emitOut("copy", {counted});
+        return;
+    }
+    Expr s = ctx.emitTemp("sum_reduce", {counted}, {{"axes", Expr::ints(axes)}}, "count");
+    ctx.emitOut("squeeze", {s}, {{"axes", Expr::ints(axes)}});
+}
+
+// aminmax(x, dim?, keepdim) -> (min, max) over dim, or over everything.
+void lowerAminmax(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    const bool all = ctx.numInputs() < 2 || ctx.isNone(1);
+    const std::vector<int64_t> axes =
+        all ? reduceAxes(ctx, {}, r) : std::vector<int64_t>{ctx.axis(ctx.intArg(1), r)};
+    const bool keep = ctx.numInputs() > 2 && ctx.boolArg(2);
+    emitReduce(ctx, "min_reduce", axes, keep, 0);
+    emitReduce(ctx, "max_reduce", axes, keep, 1);
+}
+
 constexpr char kMean[] = "mean_reduce", kSum[] = "sum_reduce", kMaxR[] = "max_reduce",
                kMinR[] = "min_reduce", kArgMax[] = "argmax_reduce", kArgMin[] = "argmin_reduce",
                kMax[] = "max", kMin[] = "min";
@@ -81,6 +111,10 @@ void registerReduceOps(Registry& r) {
     r.add("aten::amin", lowerAmax<kMinR>);
     r.add("aten::argmax", lowerArgmax<kArgMax>);
     r.add("aten::argmin", lowerArgmax<kArgMin>);
+    r.add("aten::count_nonzero", lowerCountNonzero, "over all, one or several axes",
+          "ne sum_reduce +squeeze +copy");
+    r.add("aten::aminmax", lowerAminmax, "over all or one axis",
+          "+min_reduce +max_reduce +squeeze");
 }
 
 } // namespace t2n::translate

@@ -30,6 +30,19 @@ void lowerDropout(Context& ctx) {
     ctx.bindOut(ctx.input(0));
 }
 
+// native_dropout(x, p, train?) -> (y, mask): the identity in eval mode (train
+// false or None) or when p = 0; the mask output is refused.
+void lowerNativeDropout(Context& ctx) {
+    if (ctx.node().outputs.size() > 1 && ctx.isUsed(ctx.node().outputs[1]))
+        ctx.unsupported("native_dropout with its mask used");
+    if (ctx.numInputs() > 2 && !ctx.isNone(2) && ctx.boolArg(2) && ctx.floatArg(1) > 0)
+        ctx.unsupported(fmt::format("native_dropout with p = {} in training mode zeroes random "
+                                    "elements",
+                                    ctx.floatArg(1)),
+                        "put the model in eval mode before saving (model.eval())");
+    ctx.bindOut(ctx.input(0));
+}
+
 // to / type_as / float / ...: a cast when the dtype changes, else nothing.
 void lowerCast(Context& ctx) {
     DType from = ctx.in(0).dtype, to = ctx.out().dtype;
@@ -76,6 +89,14 @@ void lowerReshape(Context& ctx) {
         return;
     }
     ctx.emitOut("reshape", {ctx.input(0)}, {{"shape", Expr::ints(reshapeTarget(ctx))}});
+}
+
+// view_copy(x, size): view's copy form; view_copy(x, dtype), which
+// reinterprets the bytes, is refused.
+void lowerViewCopy(Context& ctx) {
+    if (ctx.numInputs() > 1 && ctx.in(1).kind == ir::ValueKind::Int)
+        ctx.unsupported("view_copy to another dtype (the bytes reinterpreted)");
+    lowerReshape(ctx);
 }
 
 // flatten(x, start, end) = reshape of the axis range [start, end] into one.
@@ -244,6 +265,171 @@ void lowerRepeatInterleave(Context& ctx) {
     ctx.emitOut("reshape", {t}, {{"shape", Expr::ints(y.shape)}});
 }
 
+// numpy_T (x.T): every axis reversed; mT / mH (real tensors) and matrix_H
+// (x.H, matrices only): the last two swapped. t2n has no complex dtype, so
+// the conjugate of mH and matrix_H is the identity.
+void lowerReverseAxes(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    if (r < 2) {
+        ctx.bindOut(ctx.input(0));
+        return;
+    }
+    std::vector<int64_t> perm(static_cast<size_t>(r));
+    for (int64_t a = 0; a < r; ++a)
+        perm[static_cast<size_t>(a)] = r - 1 - a;
+    ctx.emitOut("transpose", {ctx.input(0)}, {{"axes", Expr::ints(perm)}});
+}
+
+void lowerMatrixTranspose(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    if (r < 2 || (ctx.node().kind == "aten::matrix_H" && r != 2))
+        ctx.unsupported(fmt::format("{} of a rank-{} tensor", ctx.node().kind, r));
+    std::vector<int64_t> perm(static_cast<size_t>(r));
+    std::iota(perm.begin(), perm.end(), 0);
+    std::swap(perm[static_cast<size_t>(r - 2)], perm[static_cast<size_t>(r - 1)]);
+    ctx.emitOut("transpose", {ctx.input(0)}, {{"axes", Expr::ints(perm)}});
+}
+
+// ravel(x): the flattened tensor (reshape to [-1], which follows a dynamic axis).
+void lowerRavel(Context& ctx) {
+    if (rankOf(ctx.in(0)) == 1) {
+        ctx.bindOut(ctx.input(0));
+        return;
+    }
+    ctx.emitOut("reshape", {ctx.input(0)}, {{"shape", Expr::ints({-1})}});
+}
+
+// numpy's atleast_{1,2,3}d: the unit axes inserted into a rank-r tensor, as
+// output positions (NNEF unsqueeze): [n] becomes [1, n] and [1, n, 1], [a, b]
+// becomes [a, b, 1]. A scalar gets `want` entries; callers reshape it to ones.
+std::vector<int64_t> atLeastUnitAxes(int64_t want, int64_t r) {
+    if (r >= want)
+        return {};
+    if (r == 0)
+        return std::vector<int64_t>(static_cast<size_t>(want), 0);
+    if (want == 2)
+        return {0};
+    return r == 1 ? std::vector<int64_t>{0, 2} : std::vector<int64_t>{2};
+}
+
+// Element `id` of atleast_Nd with its unit axes, produced for IR value `out`
+// (the node's output, or an element of its output list).
+Expr atLeast(Context& ctx, int64_t want, ir::ValueId id, ir::ValueId out, bool single) {
+    const ir::Value& v = ctx.graph().value(id);
+    std::vector<int64_t> axes = atLeastUnitAxes(want, rankOf(v));
+    Expr e = ctx.tensor(id);
+    if (axes.empty()) {
+        if (single)
+            ctx.bindOut(e);
+        return e;
+    }
+    if (rankOf(v) == 0) { // a scalar: reshape, since unsqueeze of a 0-d literal is not portable
+        std::vector<int64_t> ones(static_cast<size_t>(want), 1);
+        Kwargs k{{"shape", Expr::ints(ones)}};
+        return single ? ctx.emitOut("reshape", {e}, k) : ctx.emitFor(out, "reshape", {e}, k);
+    }
+    Kwargs k{{"axes", Expr::ints(axes)}};
+    return single ? ctx.emitOut("unsqueeze", {e}, k) : ctx.emitFor(out, "unsqueeze", {e}, k);
+}
+
+// atleast_1d / 2d / 3d of a tensor, or of a tensor list (one result each).
+template <int64_t Want> void lowerAtLeast(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    if (x.kind == ir::ValueKind::Tensor) {
+        atLeast(ctx, Want, ctx.node().inputs[0], ctx.node().outputs[0], true);
+        return;
+    }
+    const ir::Value& out = ctx.out();
+    if (x.elements.empty() || out.elements.size() != x.elements.size())
+        ctx.unsupported(fmt::format("{} of a tensor list t2n cannot see built", ctx.node().kind));
+    std::vector<Expr> items;
+    for (size_t i = 0; i < x.elements.size(); ++i)
+        items.push_back(atLeast(ctx, Want, x.elements[i], out.elements[i], false));
+    ctx.bindOut(Expr::array(std::move(items)));
+}
+
+// broadcast_tensors(tensors): each tensor tiled to the common shape. Only
+// static axes grow (a dynamic axis that some operand broadcasts is refused).
+void lowerBroadcastTensors(Context& ctx) {
+    const ir::Value& list = ctx.in(0);
+    const ir::Value& out = ctx.out();
+    if (list.elements.empty() || out.elements.size() != list.elements.size())
+        ctx.unsupported("broadcast_tensors of a tensor list t2n cannot see built");
+    std::vector<Expr> items;
+    for (size_t i = 0; i < list.elements.size(); ++i) {
+        const ir::Value& v = ctx.graph().value(list.elements[i]);
+        const ir::Value& y = ctx.graph().value(out.elements[i]);
+        const int64_t r = rankOf(y), offset = r - rankOf(v);
+        Expr e = rankedOperand(ctx, list.elements[i], r, y.dtype);
+        std::vector<int64_t> repeats;
+        bool any = false;
+        for (int64_t d = 0; d < r; ++d) {
+            const auto ud = static_cast<size_t>(d);
+            const int64_t in = d < offset ? 1 : v.shape[static_cast<size_t>(d - offset)];
+            const int64_t rep = in == y.shape[ud] ? 1 : y.shape[ud];
+            if (rep != 1 && !y.symbols.empty() && !y.symbols[ud].empty())
+                ctx.unsupported(fmt::format("broadcast_tensors along dynamic axis {}", d));
+            any = any || rep != 1;
+            repeats.push_back(rep);
+        }
+        if (!any && rankOf(v) == r) {
+            items.push_back(e);
+            continue;
+        }
+        items.push_back(ctx.emitFor(out.elements[i], any ? "tile" : "copy", {e},
+                                    any ? Kwargs{{"repeats", Expr::ints(repeats)}} : Kwargs{}));
+    }
+    ctx.bindOut(Expr::array(std::move(items)));
+}
+
+// hstack / vstack / dstack / column_stack: each tensor given unit axes by
+// `axesFor(rank)` (output positions, as NNEF's unsqueeze), then concatenated
+// along `axis`.
+template <typename AxesFor> void stackAlong(Context& ctx, int64_t axis, AxesFor axesFor) {
+    const ir::Value& list = ctx.in(0);
+    if (list.elements.empty())
+        ctx.unsupported(ctx.node().kind + " of a tensor list t2n cannot see built");
+    std::vector<Expr> items;
+    for (ir::ValueId id : list.elements) {
+        const ir::Value& v = ctx.graph().value(id);
+        std::vector<int64_t> axes = axesFor(rankOf(v));
+        Expr e = ctx.operand(id, rankOf(v), ctx.out().dtype);
+        if (!axes.empty() && rankOf(v) == 0)
+            e = ctx.emitTemp("reshape", {e},
+                             {{"shape", Expr::ints(std::vector<int64_t>(axes.size(), 1))}}, "item");
+        else if (!axes.empty())
+            e = ctx.emitTemp("unsqueeze", {e}, {{"axes", Expr::ints(axes)}}, "item");
+        items.push_back(e);
+    }
+    if (items.size() == 1)
+        ctx.emitOut("copy", {items[0]});
+    else
+        ctx.emitOut("concat", {Expr::array(items)}, {{"axis", Expr::i(axis)}});
+}
+
+void lowerHstack(Context& ctx) {
+    // Vectors (and scalars, made vectors) join along axis 0, the rest along 1.
+    stackAlong(ctx, rankOf(ctx.out()) == 1 ? 0 : 1,
+               [](int64_t r) { return atLeastUnitAxes(1, r); });
+}
+
+void lowerVstack(Context& ctx) {
+    stackAlong(ctx, 0, [](int64_t r) { return atLeastUnitAxes(2, r); });
+}
+
+void lowerDstack(Context& ctx) {
+    stackAlong(ctx, 2, [](int64_t r) { return atLeastUnitAxes(3, r); });
+}
+
+// column_stack: scalars and vectors become columns [n, 1], then hstack.
+void lowerColumnStack(Context& ctx) {
+    stackAlong(ctx, 1, [](int64_t r) {
+        return r == 0   ? std::vector<int64_t>{0, 0}
+               : r == 1 ? std::vector<int64_t>{1}
+                        : std::vector<int64_t>{};
+    });
+}
+
 } // namespace
 
 void registerShapeOps(Registry& r) {
@@ -262,6 +448,34 @@ void registerShapeOps(Registry& r) {
           "one count for every item (int or constant tensor), static shape: unsqueeze, tile, "
           "reshape",
           "unsqueeze tile reshape");
+    r.add("aten::numpy_T", lowerReverseAxes, "x.T: every axis reversed", "+transpose");
+    r.add("aten::mT", lowerMatrixTranspose, "real tensors: the last two axes swapped", "transpose");
+    r.add("aten::mH", lowerMatrixTranspose, "real tensors: the last two axes swapped", "transpose");
+    r.add("aten::matrix_H", lowerMatrixTranspose, "real matrices: transposed", "transpose");
+    r.add("aten::ravel", lowerRavel, "reshape to [-1]", "+reshape");
+    r.add("aten::atleast_1d", lowerAtLeast<1>, "a tensor or a list", "+reshape");
+    r.add("aten::atleast_2d", lowerAtLeast<2>, "a tensor or a list", "+reshape +unsqueeze");
+    r.add("aten::atleast_3d", lowerAtLeast<3>, "a tensor or a list", "+reshape +unsqueeze");
+    r.add("aten::broadcast_to", lowerExpand, "as tile", "tile");
+    r.add("aten::broadcast_tensors", lowerBroadcastTensors, "static broadcast axes; as tile",
+          "+tile +copy");
+    r.add("aten::hstack", lowerHstack, "tensors made at least 1-D, then concat",
+          "+concat +copy +unsqueeze +reshape");
+    r.add("aten::vstack", lowerVstack, "tensors made at least 2-D, then concat",
+          "+concat +copy +unsqueeze +reshape");
+    r.add("aten::dstack", lowerDstack, "tensors made at least 3-D, then concat",
+          "+concat +copy +unsqueeze +reshape");
+    r.add("aten::column_stack", lowerColumnStack, "vectors as columns, then concat",
+          "+concat +copy +unsqueeze +reshape");
+    // The *_copy forms (functionalized graphs) compute what their views do.
+    r.add("aten::view_copy", lowerViewCopy, "as view; not the dtype form", "reshape");
+    r.add("aten::permute_copy", lowerPermute, "as permute", "transpose");
+    r.add("aten::transpose_copy", lowerTranspose, "as transpose", "+transpose");
+    r.add("aten::squeeze_copy", lowerSqueeze, "as squeeze", "+squeeze");
+    r.add("aten::unsqueeze_copy", lowerUnsqueeze, "as unsqueeze", "unsqueeze");
+    r.add("aten::expand_copy", lowerExpand, "as expand", "+tile");
+    r.add("aten::alias_copy", lowerIdentity, "identity", "-");
+    r.add("aten::detach_copy", lowerIdentity, "identity", "-");
     r.add("aten::contiguous", lowerIdentity, "identity");
     r.add("aten::clone", lowerIdentity, "identity");
     r.add("aten::detach", lowerIdentity, "identity");
@@ -271,6 +485,8 @@ void registerShapeOps(Registry& r) {
     for (const char* kind : {"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout",
                              "aten::feature_alpha_dropout"})
         r.add(kind, lowerDropout, "identity in eval mode, or when p = 0");
+    r.add("aten::native_dropout", lowerNativeDropout,
+          "identity in eval mode, or when p = 0; mask unused", "-");
     r.add("aten::to", lowerCast, "tract_core_cast when the dtype changes");
     r.add("aten::type_as", lowerCast, "tract_core_cast when the dtype changes");
     r.add("aten::_to_copy", lowerCast, "tract_core_cast when the dtype changes");

@@ -60,6 +60,15 @@ void lowerLayerNorm(Context& ctx) {
     affine(ctx, y, 2, 3, [&](size_t i) { return ctx.operand(ctx.node().inputs[i], r, t); });
 }
 
+// native_layer_norm(x, normalized_shape, weight, bias, eps) -> (y, mean,
+// rstd): layer_norm's arguments; the statistics outputs are refused.
+void lowerNativeLayerNorm(Context& ctx) {
+    for (size_t i = 1; i < ctx.node().outputs.size(); ++i)
+        if (ctx.isUsed(ctx.node().outputs[i]))
+            ctx.unsupported("native_layer_norm with its mean or rstd used");
+    lowerLayerNorm(ctx);
+}
+
 // A [C] tensor as [1, C, 1, ...] to meet the channel axis of a rank-r input.
 Expr perChannel(Context& ctx, size_t i, int64_t r) {
     const ir::Value& v = ctx.in(i);
@@ -355,6 +364,8 @@ void lowerIndex(Context& ctx) {
 void registerTransformerOps(Registry& r) {
     r.beginFamily("norm");
     r.add("aten::layer_norm", lowerLayerNorm, "statistics over the normalized trailing axes");
+    r.add("aten::native_layer_norm", lowerNativeLayerNorm,
+          "as layer_norm; mean and rstd outputs unused", "mean_reduce sub mul add sqrt div");
     r.add("aten::instance_norm", lowerInstanceNorm, "per-sample statistics (no running stats)");
     r.beginFamily("indexing");
     r.add("aten::embedding", lowerEmbedding, "tract_core_gather on axis 0");

@@ -495,7 +495,7 @@ private Q_SLOTS:
     }
 
     /// A refused model is a state like any other: the reason in Results, both
-    /// unsupported operators (logcumsumexp, erfinv) outlined on the IR and
+    /// unsupported operators (linalg_pinv, erfinv) outlined on the IR and
     /// TorchScript graphs, the first one selected with its failure in the
     /// properties, and "only what failed" fading every other node.
     void refusedModelMarksItsNodes() {
