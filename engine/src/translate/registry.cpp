@@ -107,6 +107,11 @@ const Registry& defaultRegistry() {
         registerSortOps(r);
         registerSpecialValueOps(r);
         registerBinaryMathOps(r);
+        registerLossOps(r);
+        registerSpecialFunctionOps(r);
+        registerMatrixNormOps(r);
+        registerWindowOps(r);
+        registerGridSampleOps(r);
         declareLegacyEmits(r);
         return r;
     }();
