@@ -1,6 +1,6 @@
 // Sampling at computed positions: affine_grid_generator (the sampling grid
 // of an affine transform: a constant table of normalized positions times
-// theta) and grid_sampler / grid_sampler_2d (bilinear or nearest, zeros /
+// theta) and grid_sampler / _2d / _3d (bilinear or nearest, zeros /
 // border / reflection padding, align_corners or not), after PyTorch 1.13's
 // GridSampler.h. tract_core_grid_sample exists only from tract 0.23.3; this
 // lowering uses operations of every version instead: the source positions
@@ -124,62 +124,73 @@ Expr sourceIndex(Context& ctx, Expr g, int64_t n, int64_t padding, bool align,
     return c;
 }
 
-// grid_sampler / grid_sampler_2d(x [N, C, H, W], grid [N, Ho, Wo, 2], mode,
-// padding_mode, align_corners). mode 0 bilinear, 1 nearest (half to even);
-// padding 0 zeros, 1 border, 2 reflection.
+// grid_sampler / grid_sampler_2d / grid_sampler_3d(x [N, C, (D,) H, W], grid
+// [N, (Do,) Ho, Wo, k], mode, padding_mode, align_corners), k = 2 or 3 spatial
+// axes, grid coordinate d sampling axis rank - 1 - d (x: W, y: H, z: D). mode
+// 0 is (bi/tri)linear over the 2^k corners, 1 nearest (half to even); padding
+// 0 zeros, 1 border, 2 reflection.
 void lowerGridSampler(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const ir::Value& grid = ctx.in(1);
     const int64_t mode = ctx.intArg(2), padding = ctx.intArg(3);
     const bool align = ctx.boolArg(4);
-    if (rankOf(x) != 4)
-        ctx.unsupported("grid_sampler of other than a 4-d input (3-d sampling)");
+    const int64_t rank = rankOf(x), k = rank - 2;
+    if (rank != 4 && rank != 5)
+        ctx.unsupported("grid_sampler of other than a 4-d or 5-d input");
     if (mode != 0 && mode != 1)
         ctx.unsupported("grid_sampler in bicubic mode", "bilinear and nearest are translated");
     if (padding < 0 || padding > 2)
         ctx.unsupported(fmt::format("grid_sampler padding mode {}", padding));
     if (x.dtype != DType::F32 || grid.dtype != DType::F32)
         ctx.unsupported("grid_sampler of non-f32 tensors");
-    auto fixed = [](const ir::Value& v, size_t a) {
-        return v.symbols.empty() || v.symbols[a].empty();
-    };
-    if (!fixed(x, 1) || !fixed(x, 2) || !fixed(x, 3) || !fixed(grid, 1) || !fixed(grid, 2))
-        ctx.unsupported("grid_sampler over dynamic channel or spatial axes");
-    const int64_t c = x.shape[1], h = x.shape[2], w = x.shape[3];
-    const int64_t ho = grid.shape[1], wo = grid.shape[2], p = ho * wo;
+    for (size_t a = 1; a < static_cast<size_t>(rank); ++a)
+        if ((!x.symbols.empty() && !x.symbols[a].empty()) ||
+            (a < static_cast<size_t>(rank - 1) && !grid.symbols.empty() &&
+             !grid.symbols[a].empty()))
+            ctx.unsupported("grid_sampler over dynamic channel or spatial axes");
+    const int64_t c = x.shape[1];
     const DType t = DType::F32;
-    // The coordinates as [N, 1, P].
-    auto coordinate = [&](int64_t i, const std::string& tag) {
-        Expr s = ctx.emitTemp("slice", {ctx.input(1)}, sliceArgs(3, i, i + 1), tag + "_slice");
-        return ctx.emitTemp("reshape", {s}, {{"shape", Expr::ints({0, 1, p})}}, tag);
-    };
-    Expr ix = sourceIndex(ctx, coordinate(0, "gx"), w, padding, align, "ix");
-    Expr iy = sourceIndex(ctx, coordinate(1, "gy"), h, padding, align, "iy");
+    // Per grid coordinate d: the size of the axis it samples and its stride in
+    // the flattened image.
+    std::vector<int64_t> size, stride;
+    int64_t pixels = 1, points = 1;
+    for (int64_t d = 0; d < k; ++d) {
+        size.push_back(x.shape[static_cast<size_t>(rank - 1 - d)]);
+        stride.push_back(pixels);
+        pixels *= size.back();
+        points *= grid.shape[static_cast<size_t>(1 + d)];
+    }
+    // The coordinates as [N, 1, P], in pixels.
+    std::vector<Expr> at;
+    for (int64_t d = 0; d < k; ++d) {
+        const std::string tag = std::string(1, "xyz"[d]);
+        Expr s = ctx.emitTemp("slice", {ctx.input(1)}, sliceArgs(rank - 1, d, d + 1), "g" + tag);
+        Expr g = ctx.emitTemp("reshape", {s}, {{"shape", Expr::ints({0, 1, points})}},
+                              "g" + tag + "_points");
+        at.push_back(sourceIndex(ctx, g, size[static_cast<size_t>(d)], padding, align, "i" + tag));
+    }
     Expr flat =
-        ctx.emitTemp("reshape", {ctx.input(0)}, {{"shape", Expr::ints({0, c, h * w})}}, "flat");
-    // The value at integer position (cx, cy) ([N, 1, P] floats), 0 outside.
-    auto corner = [&](Expr cx, Expr cy, const std::string& tag) {
-        Expr inside =
-            ctx.emitTemp("and",
-                         {ctx.emitTemp("and",
-                                       {ctx.emitTemp("ge", {cx, lit(0.0, t)}, {}, tag + "_x_low"),
-                                        ctx.emitTemp("le", {cx, lit(static_cast<double>(w - 1), t)},
-                                                     {}, tag + "_x_high")},
-                                       {}, tag + "_x_in"),
-                          ctx.emitTemp("and",
-                                       {ctx.emitTemp("ge", {cy, lit(0.0, t)}, {}, tag + "_y_low"),
-                                        ctx.emitTemp("le", {cy, lit(static_cast<double>(h - 1), t)},
-                                                     {}, tag + "_y_high")},
-                                       {}, tag + "_y_in")},
-                         {}, tag + "_inside");
-        Expr kx = ctx.emitTemp("clamp", {cx, lit(0.0, t), lit(static_cast<double>(w - 1), t)}, {},
-                               tag + "_x");
-        Expr ky = ctx.emitTemp("clamp", {cy, lit(0.0, t), lit(static_cast<double>(h - 1), t)}, {},
-                               tag + "_y");
-        Expr offset = ctx.emitTemp(
-            "add",
-            {ctx.emitTemp("mul", {ky, lit(static_cast<double>(w), t)}, {}, tag + "_row"), kx}, {},
-            tag + "_offset");
+        ctx.emitTemp("reshape", {ctx.input(0)}, {{"shape", Expr::ints({0, c, pixels})}}, "flat");
+    // The value at integer position `pos` ([N, 1, P] floats each), 0 outside.
+    auto corner = [&](const std::vector<Expr>& pos, const std::string& tag) {
+        Expr inside, offset;
+        for (int64_t d = 0; d < k; ++d) {
+            const auto du = static_cast<size_t>(d);
+            const std::string dt = tag + "_" + std::string(1, "xyz"[d]);
+            const double last = static_cast<double>(size[du] - 1);
+            Expr in = ctx.emitTemp("and",
+                                   {ctx.emitTemp("ge", {pos[du], lit(0.0, t)}, {}, dt + "_low"),
+                                    ctx.emitTemp("le", {pos[du], lit(last, t)}, {}, dt + "_high")},
+                                   {}, dt + "_in");
+            inside = d == 0 ? in : ctx.emitTemp("and", {inside, in}, {}, dt + "_inside");
+            Expr kept =
+                ctx.emitTemp("clamp", {pos[du], lit(0.0, t), lit(last, t)}, {}, dt + "_kept");
+            Expr step = stride[du] == 1
+                            ? kept
+                            : ctx.emitTemp("mul", {kept, lit(static_cast<double>(stride[du]), t)},
+                                           {}, dt + "_step");
+            offset = d == 0 ? step : ctx.emitTemp("add", {offset, step}, {}, dt + "_offset");
+        }
         Expr index = ctx.emitTemp(
             "tile",
             {ctx.emitTemp("tract_core_cast", {offset}, {{"to", Expr::str("i64")}}, tag + "_index")},
@@ -190,34 +201,44 @@ void lowerGridSampler(Context& ctx) {
     };
     Expr result;
     if (mode == 1) {
-        result = corner(ctx.emitTemp("tract_core_round_even", {ix}, {}, "nx"),
-                        ctx.emitTemp("tract_core_round_even", {iy}, {}, "ny"), "nearest");
+        std::vector<Expr> nearest;
+        for (int64_t d = 0; d < k; ++d)
+            nearest.push_back(ctx.emitTemp("tract_core_round_even", {at[static_cast<size_t>(d)]},
+                                           {}, fmt::format("n{}", "xyz"[d])));
+        result = corner(nearest, "nearest");
     } else {
-        Expr x0 = ctx.emitTemp("floor", {ix}, {}, "x0"), y0 = ctx.emitTemp("floor", {iy}, {}, "y0");
-        Expr x1 = ctx.emitTemp("add", {x0, lit(1.0, t)}, {}, "x1");
-        Expr y1 = ctx.emitTemp("add", {y0, lit(1.0, t)}, {}, "y1");
-        Expr fx1 = ctx.emitTemp("sub", {x1, ix}, {}, "fx1"),
-             fx0 = ctx.emitTemp("sub", {ix, x0}, {}, "fx0");
-        Expr fy1 = ctx.emitTemp("sub", {y1, iy}, {}, "fy1"),
-             fy0 = ctx.emitTemp("sub", {iy, y0}, {}, "fy0");
-        struct Corner {
-            Expr cx, cy, wx, wy;
-            const char* tag;
-        };
-        const Corner corners[] = {{x0, y0, fx1, fy1, "nw"},
-                                  {x1, y0, fx0, fy1, "ne"},
-                                  {x0, y1, fx1, fy0, "sw"},
-                                  {x1, y1, fx0, fy0, "se"}};
-        for (const Corner& k : corners) {
-            Expr weight = ctx.emitTemp("mul", {k.wx, k.wy}, {}, std::string(k.tag) + "_weight");
-            Expr term = ctx.emitTemp("mul", {corner(k.cx, k.cy, k.tag), weight}, {},
-                                     std::string(k.tag) + "_term");
-            result = &k == corners
-                         ? term
-                         : ctx.emitTemp("add", {result, term}, {}, std::string(k.tag) + "_sum");
+        // Per coordinate: the corners below and above, and their weights
+        // (the distance to the other one).
+        std::vector<Expr> lo, hi, wlo, whi;
+        for (int64_t d = 0; d < k; ++d) {
+            const auto du = static_cast<size_t>(d);
+            const std::string tag = std::string(1, "xyz"[d]);
+            lo.push_back(ctx.emitTemp("floor", {at[du]}, {}, tag + "0"));
+            hi.push_back(ctx.emitTemp("add", {lo[du], lit(1.0, t)}, {}, tag + "1"));
+            wlo.push_back(ctx.emitTemp("sub", {hi[du], at[du]}, {}, "w" + tag + "0"));
+            whi.push_back(ctx.emitTemp("sub", {at[du], lo[du]}, {}, "w" + tag + "1"));
+        }
+        for (int64_t m = 0; m < (int64_t{1} << k); ++m) {
+            std::vector<Expr> pos;
+            Expr weight;
+            std::string tag = "c";
+            for (int64_t d = 0; d < k; ++d) {
+                const auto du = static_cast<size_t>(d);
+                const bool up = (m >> d) & 1;
+                tag += up ? '1' : '0';
+                pos.push_back(up ? hi[du] : lo[du]);
+                weight = d == 0 ? (up ? whi[du] : wlo[du])
+                                : ctx.emitTemp("mul", {weight, up ? whi[du] : wlo[du]}, {},
+                                               fmt::format("weight{}_{}", m, d));
+            }
+            Expr term = ctx.emitTemp("mul", {corner(pos, tag), weight}, {}, tag + "_term");
+            result = m == 0 ? term : ctx.emitTemp("add", {result, term}, {}, tag + "_sum");
         }
     }
-    ctx.emitOut("reshape", {result}, {{"shape", Expr::ints({0, c, ho, wo})}});
+    std::vector<int64_t> shape{0, c};
+    for (int64_t d = 0; d < k; ++d)
+        shape.push_back(grid.shape[static_cast<size_t>(1 + d)]);
+    ctx.emitOut("reshape", {result}, {{"shape", Expr::ints(shape)}});
 }
 
 } // namespace
@@ -229,10 +250,10 @@ void registerGridSampleOps(Registry& r) {
           "unsqueeze mul sum_reduce reshape");
     const char* sampling = "slice reshape add mul sub abs floor div eq select clamp ge le and tile "
                            "tract_core_gather_elements +tract_core_round_even";
-    for (const char* k : {"aten::grid_sampler", "aten::grid_sampler_2d"})
+    for (const char* k : {"aten::grid_sampler", "aten::grid_sampler_2d", "aten::grid_sampler_3d"})
         r.add(k, lowerGridSampler,
-              "4-d input, static sizes; bilinear or nearest; zeros, border or reflection padding; "
-              "tract_core_gather_elements (every tract version)",
+              "2-d and 3-d, static sizes; bilinear or nearest; zeros, border or reflection "
+              "padding; tract_core_gather_elements (every tract version)",
               sampling);
 }
 
