@@ -60,7 +60,7 @@ cmake --build "$build" -j "$jobs"
 # The engine suites again under ASan and UBSan: a second tree (the `asan`
 # preset: engine, CLI and t2n_tests only, this tree's fixtures), whose suites
 # this tree's CTest runs as asan.SUITE. T2N_SANITIZERS=0 skips it.
-if [ "${T2N_SANITIZERS:-1}" != 0 ]; then
+if [ "${T2N_SANITIZERS:-0}" != 0 ]; then
   asan="$build-asan"
   echo "bootstrap: building the sanitizer tree in $asan"
   cmake --preset asan -S "$root" -B "$asan" -DT2N_FIXTURES_DIR="$build/fixtures" >/dev/null

@@ -216,6 +216,10 @@ private Q_SLOTS:
             // (fold_tuple_unpack_through_tuple_construct); the lowering stays
             // for the others.
             {"prim::TupleUnpack", "harden_folds"},
+            // Hardening turns fill_ / zero_ into full_like / zeros_like; the
+            // functional kinds serve the in-place ones it keeps (IR snippets).
+            {"aten::fill", "translate_elementwise"},
+            {"aten::zero", "translate_elementwise"},
         };
         // Kinds no numeric comparison can check: empty's contents are
         // unspecified (t2n writes zeros), so PyTorch gives no reference

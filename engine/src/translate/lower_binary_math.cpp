@@ -159,8 +159,21 @@ void lowerSgn(Context& ctx) {
     ctx.emitOut("sign", {outOperand(ctx, 0)});
 }
 
+// positive, and real / conj_physical / resolve_conj / resolve_neg of a real
+// tensor: the tensor itself.
 void lowerPositive(Context& ctx) {
     ctx.bindOut(ctx.input(0));
+}
+
+// angle of a real tensor: pi below 0, else 0; NaN stays NaN.
+void lowerAngle(Context& ctx) {
+    const DType t = floatComputeType(ctx);
+    Expr x = outOperand(ctx, 0, t);
+    Expr r = ctx.emitTemp("select",
+                          {ctx.emitTemp("lt", {x, lit(0.0, t)}, {}, "negative"),
+                           lit(std::numbers::pi, t), lit(0.0, t)},
+                          {}, "angle");
+    emitFinal(ctx, "select", {ctx.emitTemp("ne", {x, x}, {}, "nan"), x, r}, t);
 }
 
 // __lshift__ / __rshift__ / bitwise_left_shift / bitwise_right_shift of
@@ -203,6 +216,11 @@ void registerBinaryMathOps(Registry& r) {
           "clamp div sub log tract_core_cast");
     r.add("aten::sgn", lowerSgn, "sign (real tensors)", "sign");
     r.add("aten::positive", lowerPositive, "identity", "-");
+    for (const char* k :
+         {"aten::real", "aten::conj_physical", "aten::resolve_conj", "aten::resolve_neg"})
+        r.add(k, lowerPositive, "real tensors (t2n has no complex dtype): identity", "-");
+    r.add("aten::angle", lowerAngle, "real tensors: pi below 0, else 0; NaN kept",
+          "lt select ne tract_core_cast");
     for (const char* k : {"aten::__lshift__", "aten::bitwise_left_shift"})
         r.add(k, lowerShift<true>, "tract_shl; integer tensors", "tract_shl");
     for (const char* k : {"aten::__rshift__", "aten::bitwise_right_shift"})

@@ -151,6 +151,42 @@ void lowerConvTranspose(Context& ctx) {
     emitConv(ctx, a);
 }
 
+// conv_tbc(x [T, B, Cin], weight [K, Cin, Cout], bias [Cout], pad): a 1-d
+// convolution over time in (time, batch, channel) layout: x to [B, Cin, T],
+// the constant filter permuted to [Cout, Cin, K] at export time, conv
+// with `pad` on both ends, back to [T, B, Cout].
+void lowerConvTbc(Context& ctx) {
+    const ir::Value& w = ctx.in(1);
+    if (rankOf(ctx.in(0)) != 3 || rankOf(w) != 3)
+        ctx.unsupported("conv_tbc of other than 3-d input and weight");
+    if (ctx.out().dtype != DType::F32 || w.dtype != DType::F32)
+        ctx.unsupported("conv_tbc of non-f32 tensors");
+    const int64_t k = w.shape[0], cin = w.shape[1], cout = w.shape[2], pad = ctx.intArg(3);
+    const auto* d = w.constant ? std::get_if<TensorData>(&*w.constant) : nullptr;
+    if (!d)
+        ctx.unsupported("conv_tbc with a computed weight",
+                        "t2n permutes a constant weight into NNEF's filter layout");
+    std::vector<float> permuted(static_cast<size_t>(k * cin * cout));
+    for (int64_t o = 0; o < cout; ++o)
+        for (int64_t c = 0; c < cin; ++c)
+            for (int64_t j = 0; j < k; ++j)
+                permuted[static_cast<size_t>((o * cin + c) * k + j)] =
+                    static_cast<float>(d->asDouble((j * cin + c) * cout + o));
+    Expr filter = floatTable(ctx, permuted, {cout, cin, k}, "filter");
+    ConvArgs a;
+    a.bias = 2;
+    Expr bias = biasOperand(ctx, a, cout);
+    Expr x = ctx.emitTemp("transpose", {ctx.input(0)}, {{"axes", Expr::ints({1, 2, 0})}}, "bct");
+    Expr y = ctx.emitTemp("conv", {x, filter, bias},
+                          {{"border", Expr::str("constant")},
+                           {"padding", Expr::array({Expr::tuple({Expr::i(pad), Expr::i(pad)})})},
+                           {"stride", Expr::ints({1})},
+                           {"dilation", Expr::ints({1})},
+                           {"groups", Expr::i(1)}},
+                          "conv");
+    ctx.emitOut("transpose", {y}, {{"axes", Expr::ints({2, 0, 1})}});
+}
+
 } // namespace
 
 void registerConvOps(Registry& r) {
@@ -164,6 +200,8 @@ void registerConvOps(Registry& r) {
     r.add("aten::conv_transpose1d", lowerConvTranspose, "output_padding, groups, dilation");
     r.add("aten::conv_transpose2d", lowerConvTranspose, "output_padding, groups, dilation");
     r.add("aten::conv_transpose3d", lowerConvTranspose, "output_padding, groups, dilation");
+    r.add("aten::conv_tbc", lowerConvTbc, "(time, batch, channel) layout; f32, constant weight",
+          "transpose conv");
 }
 
 } // namespace t2n::translate

@@ -1,10 +1,11 @@
 // Layout operations: axis moves, flips and rolls, tiling, pixel shuffles,
-// sliding frames (Tensor.unfold) and nearest / linear resampling. Index
+// sliding frames (Tensor.unfold) and nearest / linear / bicubic resampling. Index
 // patterns are computed at export time and applied with tract_core_gather;
 // interpolation weights are constant tables.
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <fmt/format.h>
@@ -443,17 +444,15 @@ void lowerUpsampleNearest(Context& ctx) {
         ctx.bindOut(e);
 }
 
-// upsample_linear1d / bilinear2d / trilinear3d (x, output_size?, align_corners,
-// scale_factors?): separable linear interpolation, one axis at a time.
-void lowerUpsampleLinear(Context& ctx) {
+// Separable resampling, align_corners at argument 2 and the scales from
+// argument 3: `step(e, axis, in, out, scale, align, last)` resamples one axis
+// of `e` (in -> out items, PyTorch's source scale), as the output when last.
+template <class Step> void resampleAxes(Context& ctx, const char* what, Step step) {
     const ir::Value& x = ctx.in(0);
-    const int64_t r = rankOf(x);
-    const size_t spatial = static_cast<size_t>(r - 2);
     const bool align = ctx.boolArg(2);
-    auto factors = scaleFactors(ctx, 3, spatial);
-    DType t = ctx.out().dtype;
-    if (t != DType::F32)
-        ctx.unsupported("linear resampling of a non-f32 tensor");
+    auto factors = scaleFactors(ctx, 3, static_cast<size_t>(rankOf(x) - 2));
+    if (ctx.out().dtype != DType::F32)
+        ctx.unsupported(fmt::format("{} resampling of a non-f32 tensor", what));
     const std::vector<int64_t> axes = resampledAxes(x, ctx.out(), align);
     Expr e = ctx.input(0);
     for (size_t k = 0; k < axes.size(); ++k) {
@@ -461,32 +460,94 @@ void lowerUpsampleLinear(Context& ctx) {
         const int64_t in = x.shape[static_cast<size_t>(a)],
                       out = ctx.out().shape[static_cast<size_t>(a)];
         const float s = sourceScale(in, out, factors[static_cast<size_t>(a - 2)], align);
-        std::vector<int64_t> i0, i1;
-        std::vector<float> w0, w1;
-        for (int64_t i = 0; i < out; ++i) {
-            float src = align ? static_cast<float>(i) * s
-                              : std::max((static_cast<float>(i) + 0.5f) * s - 0.5f, 0.0f);
-            int64_t lo = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
-            int64_t hi = std::min(lo + 1, in - 1);
-            float l1 = src - static_cast<float>(lo);
-            i0.push_back(lo);
-            i1.push_back(hi);
-            w0.push_back(1.0f - l1);
-            w1.push_back(l1);
-        }
-        std::vector<int64_t> wshape(static_cast<size_t>(r), 1);
-        wshape[static_cast<size_t>(a)] = out;
-        const std::string tag = fmt::format("axis{}", a);
-        Expr lo = gatherAxis(ctx, e, i0, a, "lo_" + tag, false);
-        Expr hi = gatherAxis(ctx, e, i1, a, "hi_" + tag, false);
-        Expr a0 = ctx.emitTemp("mul", {lo, floatTable(ctx, w0, wshape, "weight_lo_" + tag)}, {},
-                               "wlo_" + tag);
-        Expr a1 = ctx.emitTemp("mul", {hi, floatTable(ctx, w1, wshape, "weight_hi_" + tag)}, {},
-                               "whi_" + tag);
-        e = emitStep(ctx, k + 1 == axes.size(), "add", {a0, a1}, {}, "lerp_" + tag);
+        e = step(e, a, in, out, s, align, k + 1 == axes.size());
     }
     if (axes.empty())
         ctx.bindOut(e);
+}
+
+// A weight table over axis `a` (of `out` items) of a rank-r tensor.
+Expr axisWeights(Context& ctx, const std::vector<float>& w, int64_t r, int64_t a,
+                 const std::string& hint) {
+    std::vector<int64_t> shape(static_cast<size_t>(r), 1);
+    shape[static_cast<size_t>(a)] = static_cast<int64_t>(w.size());
+    return floatTable(ctx, w, shape, hint);
+}
+
+// upsample_linear1d / bilinear2d / trilinear3d (x, output_size?, align_corners,
+// scale_factors?): separable linear interpolation, one axis at a time.
+void lowerUpsampleLinear(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    resampleAxes(
+        ctx, "linear",
+        [&](Expr e, int64_t a, int64_t in, int64_t out, float s, bool align, bool last) {
+            std::vector<int64_t> i0, i1;
+            std::vector<float> w0, w1;
+            for (int64_t i = 0; i < out; ++i) {
+                float src = align ? static_cast<float>(i) * s
+                                  : std::max((static_cast<float>(i) + 0.5f) * s - 0.5f, 0.0f);
+                int64_t lo = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
+                int64_t hi = std::min(lo + 1, in - 1);
+                float l1 = src - static_cast<float>(lo);
+                i0.push_back(lo);
+                i1.push_back(hi);
+                w0.push_back(1.0f - l1);
+                w1.push_back(l1);
+            }
+            const std::string tag = fmt::format("axis{}", a);
+            Expr lo = gatherAxis(ctx, e, i0, a, "lo_" + tag, false);
+            Expr hi = gatherAxis(ctx, e, i1, a, "hi_" + tag, false);
+            Expr a0 = ctx.emitTemp("mul", {lo, axisWeights(ctx, w0, r, a, "weight_lo_" + tag)}, {},
+                                   "wlo_" + tag);
+            Expr a1 = ctx.emitTemp("mul", {hi, axisWeights(ctx, w1, r, a, "weight_hi_" + tag)}, {},
+                                   "whi_" + tag);
+            return emitStep(ctx, last, "add", {a0, a1}, {}, "lerp_" + tag);
+        });
+}
+
+// PyTorch's cubic convolution weights (A = -0.75) of the four taps around a
+// source position at fraction t past its floor (get_cubic_upsample_coefficients).
+std::array<float, 4> cubicWeights(float t) {
+    const float a = -0.75f;
+    auto near = [&](float x) { return ((a + 2) * x - (a + 3)) * x * x + 1; };
+    auto far = [&](float x) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; };
+    return {far(t + 1.0f), near(t), near(1.0f - t), far(2.0f - t)};
+}
+
+// upsample_bicubic2d(x, output_size?, align_corners, scales...): separable
+// cubic convolution, one axis at a time: four gathers of the taps (indices
+// clamped to the edges, as PyTorch reads them) and their weight tables.
+void lowerUpsampleBicubic(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    resampleAxes(
+        ctx, "bicubic",
+        [&](Expr e, int64_t a, int64_t in, int64_t out, float s, bool align, bool last) {
+            std::array<std::vector<int64_t>, 4> idx;
+            std::array<std::vector<float>, 4> w;
+            for (int64_t i = 0; i < out; ++i) {
+                // area_pixel_compute_source_index for cubic: no clamping at 0.
+                const float src =
+                    align ? static_cast<float>(i) * s : (static_cast<float>(i) + 0.5f) * s - 0.5f;
+                const auto base = static_cast<int64_t>(std::floor(src));
+                const auto c = cubicWeights(src - static_cast<float>(base));
+                for (size_t j = 0; j < 4; ++j) {
+                    idx[j].push_back(
+                        std::clamp<int64_t>(base - 1 + static_cast<int64_t>(j), 0, in - 1));
+                    w[j].push_back(c[j]);
+                }
+            }
+            Expr sum;
+            for (size_t j = 0; j < 4; ++j) {
+                const std::string tag = fmt::format("tap{}_axis{}", j, a);
+                Expr tap = gatherAxis(ctx, e, idx[j], a, tag, false);
+                Expr term = ctx.emitTemp(
+                    "mul", {tap, axisWeights(ctx, w[j], r, a, "weight_" + tag)}, {}, "w" + tag);
+                sum = j == 0 ? term
+                             : emitStep(ctx, j == 3 && last, "add", {sum, term}, {},
+                                        fmt::format("cubic{}_axis{}", j, a));
+            }
+            return sum;
+        });
 }
 
 } // namespace
@@ -527,6 +588,9 @@ void registerLayoutOps(Registry& r) {
          {"aten::upsample_linear1d", "aten::upsample_bilinear2d", "aten::upsample_trilinear3d"})
         r.add(k, lowerUpsampleLinear,
               "f32, static sizes, align_corners or not; separable gathers and weights");
+    r.add("aten::upsample_bicubic2d", lowerUpsampleBicubic,
+          "f32, static sizes, align_corners or not; four gathers and weights per axis",
+          "tract_core_gather mul add");
 }
 
 } // namespace t2n::translate

@@ -3,6 +3,7 @@
 // (tract has no cumulative operation: a triangular matmul for sums, an
 // unrolled chain of products for cumprod).
 #include "translate/lower_util.h"
+#include "translate/norms.h"
 #include "translate/registry.h"
 
 #include <cmath>
@@ -106,28 +107,11 @@ template <bool Std> void lowerVarStd(Context& ctx) {
         finishReduced(ctx, m.mean, axes, keepdim, 1);
 }
 
-// sum(|x|^p)^(1/p) over `axes`, with the common p spelled out.
+// sum(|x|^p)^(1/p) over `axes` (norms.h), squeezed unless keepdim.
 void emitNorm(Context& ctx, double p, const std::vector<int64_t>& axes, bool keepdim) {
     DType t = ctx.out().dtype;
     Expr x = ctx.operand(ctx.node().inputs[0], rankOf(ctx.in(0)), t);
-    Kwargs k{{"axes", Expr::ints(axes)}};
-    Expr r;
-    if (p == 2.0) {
-        Expr sq = ctx.emitTemp("mul", {x, x}, {}, "squared");
-        r = ctx.emitTemp("sqrt", {ctx.emitTemp("sum_reduce", {sq}, k, "sum")}, {}, "norm");
-    } else if (p == 1.0) {
-        r = ctx.emitTemp("sum_reduce", {ctx.emitTemp("abs", {x}, {}, "abs")}, k, "norm");
-    } else if (std::isinf(p)) {
-        r = ctx.emitTemp(p > 0 ? "max_reduce" : "min_reduce", {ctx.emitTemp("abs", {x}, {}, "abs")},
-                         k, "norm");
-    } else if (p > 0) {
-        Expr pw = ctx.emitTemp("pow", {ctx.emitTemp("abs", {x}, {}, "abs"), lit(p, t)}, {}, "pow");
-        r = ctx.emitTemp("pow", {ctx.emitTemp("sum_reduce", {pw}, k, "sum"), lit(1.0 / p, t)}, {},
-                         "norm");
-    } else {
-        ctx.unsupported(fmt::format("norm of order {}", p));
-    }
-    finishReduced(ctx, r, axes, keepdim);
+    finishReduced(ctx, vectorNormOf(ctx, x, p, axes, t), axes, keepdim);
 }
 
 // norm(x, p=2) | (x, p?, dtype) | (x, p?, dim, keepdim[, dtype])

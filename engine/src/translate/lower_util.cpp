@@ -64,6 +64,15 @@ void emitFinal(Context& ctx, const std::string& op, std::vector<Expr> args, DTyp
                 {{"to", Expr::str(std::string(dtypeName(ctx.out().dtype)))}});
 }
 
+void bindAs(Context& ctx, Expr v, DType t) {
+    if (ctx.out().dtype == t) {
+        ctx.bindOut(std::move(v));
+        return;
+    }
+    ctx.emitOut("tract_core_cast", {std::move(v)},
+                {{"to", Expr::str(std::string(dtypeName(ctx.out().dtype)))}});
+}
+
 Expr signBitOf(Context& ctx, Expr x, DType t, const std::string& tag) {
     Expr neg = ctx.emitTemp("lt", {x, Context::scalarLiteral(0.0, t)}, {}, tag + "_negative");
     if (!isFloat(t))

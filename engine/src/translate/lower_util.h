@@ -32,6 +32,10 @@ DType floatComputeType(Context& ctx);
 /// dtype when that differs.
 void emitFinal(Context& ctx, const std::string& op, std::vector<Expr> args, DType t);
 
+/// `v`, computed in `t`, as output 0: bound when the output is of type t,
+/// else converted by a final tract_core_cast.
+void bindAs(Context& ctx, Expr v, DType t);
+
 /// The sign bit of `x` (of dtype `t`) as a boolean: x < 0, and for floats
 /// also a negative zero (1 / -0 = -inf < 0). NaN gives false.
 Expr signBitOf(Context& ctx, Expr x, DType t, const std::string& tag);

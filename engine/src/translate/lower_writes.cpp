@@ -80,6 +80,39 @@ void lowerSelectScatter(Context& ctx) {
     emitReplaced(ctx, axis, i, i + 1, part);
 }
 
+// `v` broadcast to the shape of input 0: select(x == x, v, v) has x's shape
+// and holds v everywhere (NaN in x included), in standard operations and
+// whatever the axes (dynamic ones too).
+void emitBroadcastLike(Context& ctx, Expr v) {
+    Expr x = ctx.input(0);
+    Expr shapeOf = ctx.emitTemp("eq", {x, x}, {}, "shape_mask");
+    ctx.emitOut("select", {shapeOf, v, v});
+}
+
+// zero(x) / zero_(x): zeros of x's shape and dtype.
+void lowerZero(Context& ctx) {
+    emitBroadcastLike(ctx, Context::scalarLiteral(0.0, ctx.out().dtype));
+}
+
+// fill(x, value): value a number or a 0-d tensor.
+void lowerFill(Context& ctx) {
+    const DType t = ctx.out().dtype;
+    if (ctx.in(1).kind == ir::ValueKind::Tensor)
+        emitBroadcastLike(ctx, ctx.operand(ctx.node().inputs[1], rankOf(ctx.out()), t));
+    else
+        emitBroadcastLike(ctx, Context::scalarLiteral(ctx.floatArg(1), t));
+}
+
+// copy(x, src, non_blocking) / copy_: src converted to x's dtype and
+// broadcast to its shape.
+void lowerCopy(Context& ctx) {
+    Expr src = ctx.operand(ctx.node().inputs[1], rankOf(ctx.out()), ctx.out().dtype);
+    if (ctx.in(1).shape == ctx.out().shape && ctx.in(1).symbols == ctx.out().symbols)
+        ctx.bindOut(src);
+    else
+        emitBroadcastLike(ctx, src);
+}
+
 } // namespace
 
 void registerWriteOps(Registry& r) {
@@ -88,6 +121,9 @@ void registerWriteOps(Registry& r) {
           "slice concat");
     r.add("aten::select_scatter", lowerSelectScatter, "static axis: slices and concat",
           "slice concat");
+    r.add("aten::zero", lowerZero, "x's shape (dynamic axes too)", "eq select");
+    r.add("aten::fill", lowerFill, "number or 0-d tensor value", "eq select");
+    r.add("aten::copy", lowerCopy, "source converted and broadcast to the target", "+eq +select");
 }
 
 } // namespace t2n::translate

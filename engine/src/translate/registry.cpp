@@ -80,14 +80,6 @@ bool declares(const OpEntry& e, std::string_view op) {
     return false;
 }
 
-// Families added after registry.h's list (lower_diagonal.cpp, lower_distance.cpp,
-// lower_scan.cpp, lower_grids.cpp);
-// declared here so that adding them rebuilt only this file.
-void registerDiagonalOps(Registry& r);
-void registerDistanceOps(Registry& r);
-void registerScanOps(Registry& r);
-void registerGridOps(Registry& r);
-
 const Registry& defaultRegistry() {
     static const Registry registry = [] {
         Registry r;
@@ -119,6 +111,11 @@ const Registry& defaultRegistry() {
         registerDistanceOps(r);
         registerScanOps(r);
         registerGridOps(r);
+        registerLossOps(r);
+        registerSpecialFunctionOps(r);
+        registerMatrixNormOps(r);
+        registerWindowOps(r);
+        registerGridSampleOps(r);
         declareLegacyEmits(r);
         return r;
     }();

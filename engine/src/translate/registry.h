@@ -79,6 +79,15 @@ void registerSortOps(Registry& r);
 void declareLegacyEmits(Registry& r);
 void registerSpecialValueOps(Registry& r);
 void registerBinaryMathOps(Registry& r);
+void registerLossOps(Registry& r);
+void registerSpecialFunctionOps(Registry& r);
+void registerMatrixNormOps(Registry& r);
+void registerWindowOps(Registry& r);
+void registerGridSampleOps(Registry& r);
+void registerDiagonalOps(Registry& r);
+void registerDistanceOps(Registry& r);
+void registerScanOps(Registry& r);
+void registerGridOps(Registry& r);
 
 const Registry& defaultRegistry();
 

@@ -80,6 +80,21 @@ graph(%self : Tensor, %x : Tensor):
                                {"x:2x8:f32"});
         EXPECT_NNEF("# CHECK: sub(", e);
     }
+
+    /// fill and zero in functional form (what a kept fill_ / zero_ computes):
+    /// the value broadcast to x's shape with select(x == x, v, v).
+    void fillZero() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor, %y : Tensor):
+  %v : float = prim::Constant[value=2.5]()
+  %a : Tensor = aten::fill(%x, %v)
+  %b : Tensor = aten::zero(%x)
+  %c : Tensor = aten::fill(%x, %y)
+  return (%a, %b, %c)
+)IR",
+                               {"x:3x4:f32", "y:scalar:f32"});
+        EXPECT_NNEF("# CHECK: eq(\n# CHECK: select(", e);
+    }
 };
 
 T2N_TEST_SUITE(TranslateElementwiseTest)
