@@ -198,6 +198,7 @@ private Q_SLOTS:
     // anywhere: relative paths of the command line are saved absolute.
     void failedRecipeHasAbsolutePaths() {
         const fs::path modelPath = model("err_unsupported_ops").toStdString();
+        fs::create_directories(work_ / "rel");
         QProcess p;
         p.setWorkingDirectory(QString::fromStdString(work_.string()));
         p.start(QString::fromStdString(t2nBinary()),
