@@ -70,8 +70,7 @@ Run runSelf(const std::vector<std::string>& args, const std::string& program = "
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
     const auto start = std::chrono::steady_clock::now();
     pid_t pid = 0;
-    const int spawned =
-        posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+    const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (spawned != 0)
         throw Error(Stage::Report, ErrorCode::Internal,
@@ -105,8 +104,9 @@ void copyBytes(const fs::path& from, const fs::path& to, bool durable) {
     if (out >= 0)
         ::close(out);
     if (!ok)
-        throw Error(Stage::Report, ErrorCode::Internal,
-                    fmt::format("bench: copying {} failed: {}", from.string(), std::strerror(errno)));
+        throw Error(
+            Stage::Report, ErrorCode::Internal,
+            fmt::format("bench: copying {} failed: {}", from.string(), std::strerror(errno)));
 }
 
 std::string machine() {
