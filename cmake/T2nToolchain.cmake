@@ -2,9 +2,13 @@
 
 find_program(T2N_CCACHE ccache)
 if(T2N_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
-  set(CMAKE_CXX_COMPILER_LAUNCHER ${T2N_CCACHE})
-  # Precompiled headers and ccache work together only with these sloppiness settings.
-  set(ENV{CCACHE_SLOPPINESS} "pch_defines,time_macros,include_file_mtime,include_file_ctime")
+  # Precompiled headers and ccache work together only with these sloppiness
+  # settings. They go through the launcher: an environment variable set here
+  # would reach configure only, and every source built with the precompiled
+  # <torch/script.h> would miss the cache on every build.
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env
+      CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+      ${T2N_CCACHE})
 endif()
 
 add_library(t2n_warnings INTERFACE)
