@@ -38,6 +38,8 @@
     X(quantized, QuantizedTest)                                                                    \
     X(compare, CompareTest)                                                                        \
     X(npz, NpzTest)                                                                                \
+    X(tensor_store, TensorStoreTest)                                                               \
+    X(weights_q4_0, WeightsQ4_0Test)                                                               \
     X(tract_cli, TractCliTest)                                                                     \
     X(debug_bundle, DebugBundleTest)                                                               \
     X(cli, CliTest)                                                                                \
@@ -65,7 +67,7 @@
     X(translate_pad, TranslatePadTest)                                                             \
     X(translate_pool, TranslatePoolTest)                                                           \
     X(translate_reduce, TranslateReduceTest)                                                       \
-    X(translate_shape, TranslateShapeTest)                                                   \
+    X(translate_shape, TranslateShapeTest)                                                         \
     X(memory, MemoryTest)
 
 namespace t2n::test {

@@ -1,5 +1,8 @@
 #include "support.h"
 
+#include <cstring>
+#include <fstream>
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -106,6 +109,14 @@ ProcessResult run(const QString& program, const QStringList& args, int timeoutMs
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+std::vector<std::byte> fileBytes(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::vector<char> c((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::byte> b(c.size());
+    std::memcpy(b.data(), c.data(), c.size());
+    return b;
 }
 
 std::filesystem::path freshDir(const QString& name) {

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace t2n::test {
 
@@ -42,6 +43,9 @@ ProcessResult run(const QString& program, const QStringList& args, int timeoutMs
 /// graph.nnef becomes `sigmoid(`. Returns the NNEF identifier that operation
 /// defines; empty when there is no relu or the file cannot be rewritten.
 QString swapFirstReluForSigmoid(const QString& archiveFolder);
+
+/// Every byte of a file (empty when it cannot be read).
+std::vector<std::byte> fileBytes(const std::filesystem::path& file);
 
 /// A fresh empty directory under the build tree, removed by the caller's scope.
 std::filesystem::path freshDir(const QString& name);

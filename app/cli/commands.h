@@ -7,8 +7,6 @@
 #include <functional>
 #include <string>
 
-#include <string>
-
 namespace t2n {
 struct CheckReport;
 struct ExportRecipe;
@@ -30,6 +28,7 @@ Command addHardenCommand(CLI::App& root);
 Command addOpsCommand(CLI::App& root);
 Command addBenchCommand(CLI::App& root);
 Command addDoctorCommand(CLI::App& root);
+Command addTensorsCommand(CLI::App& root);
 
 /// 0 when the check passed or did not run, 1 (a mismatch) otherwise, with
 /// a closing verdict that says what failed (and, `exporting`, that nothing

@@ -73,6 +73,10 @@ void addExportOptionFlags(CLI::App& app, ExportFlags& f) {
         ->capture_default_str();
     app.add_option("--dynamic-axis", f.dynamicAxes,
                    "NAME:AXIS=SYMBOL makes an input axis symbolic, e.g. input:0=B");
+    app.add_flag("--weights-q4-0", f.weightsQ4_0,
+                 "store Linear, Conv and Embedding weights as tract's Q4_0 blocks (4.5 bits per "
+                 "weight, tract >= 0.21.11); the check compares with the model given the "
+                 "rounded weights");
     app.add_option("--property", f.properties, "KEY=VALUE added to tract_core_properties");
     app.add_flag("--no-identity-properties", f.noIdentityProperties,
                  "leave os, hostname and user out of tract_core_properties");
@@ -184,6 +188,8 @@ void apply(const ExportFlags& f, ExportOptions& o, const CLI::App* app) {
         o.checkTolerance = f.tolerance;
     if (given("--check-every-value"))
         o.checkEveryValue = f.checkEveryValue;
+    if (given("--weights-q4-0"))
+        o.weightsQ4_0 = f.weightsQ4_0;
     if (given("--tract-bin"))
         o.tractBinary = f.tractBin;
     if (given("--debug-bundle"))

@@ -36,6 +36,7 @@ struct ExportFlags {
     std::string tractBin;
     std::string debugBundle;
     bool checkEveryValue = false;
+    bool weightsQ4_0 = false;
     // `t2n export`'s own: the artifact, the recipe read and written, the report.
     std::string output;
     std::string recipe;

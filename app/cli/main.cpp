@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
         t2n::cli::addExportCommand(app),  t2n::cli::addCheckCommand(app),
         t2n::cli::addInspectCommand(app), t2n::cli::addHardenCommand(app),
         t2n::cli::addOpsCommand(app),     t2n::cli::addBenchCommand(app),
-        t2n::cli::addDoctorCommand(app),
+        t2n::cli::addDoctorCommand(app),  t2n::cli::addTensorsCommand(app),
     };
     try {
         app.parse(argc, argv);

@@ -11,6 +11,8 @@
 #include "jit/torch_bridge.h"
 #include "load/example_values.h"
 #include "load/module_loader.h"
+#include "load/weight_compression.h"
+#include "nnef/q4_0.h"
 #include "translate/check_manifest.h"
 #include "translate/provenance_build.h"
 #include "translate/translator.h"
@@ -66,6 +68,8 @@ struct Session::Impl {
     std::filesystem::path modelPath;
     std::optional<torch::jit::Module> module;
     std::optional<harden::PreparedModule> prepared;
+    /// Weights rounded through Q4_0 for the current options (--weights-q4-0).
+    load::CompressedWeights compressed;
     bool hardenedWithInputs = false;
     std::optional<ir::Graph> graph;
     std::vector<const torch::jit::Value*> jitValues; // per IR value id
@@ -222,6 +226,15 @@ void Session::harden(const ExportOptions& options) {
         checkInputSpecs(options.inputs, d->requireModule());
         examples = load::makeExampleInputs(options.inputs, options.seed);
     }
+    // The weights the archive will hold, before anything reads the model.
+    load::restore(d->compressed);
+    if (options.weightsQ4_0) {
+        d->compressed = load::roundTripQ4_0Weights(*d->module);
+        for (const auto& s : d->compressed.skipped)
+            d->warn("--weights-q4-0: " + s + "; written in f32");
+        d->log(LogLevel::Info, fmt::format("--weights-q4-0: {} weight(s) rounded to Q4_0",
+                                           d->compressed.names.size()));
+    }
     CancelBetweenPasses poll(d->observer);
     harden::PassObserver* observers[] = {&poll};
     try {
@@ -355,6 +368,15 @@ void Session::translate(const ExportOptions& options) {
     d->step(Stage::Translate, 0, "translating the IR");
     auto translation = translate::translateGraph(*d->graph, options, props);
     d->checkCancel(Stage::Translate);
+    if (options.weightsQ4_0) {
+        const size_t marked = nnef::markQ4_0Variables(translation.doc, d->compressed.storages);
+        if (marked < d->compressed.names.size())
+            d->warn(fmt::format("--weights-q4-0: {} of the {} rounded weights reach the archive "
+                                "as they are and are written as Q4_0; the others were "
+                                "transformed on the way (folded or reshaped) and are written "
+                                "in f32",
+                                marked, d->compressed.names.size()));
+    }
     d->translation = std::move(translation);
     std::vector<bool> fromTorch(d->jitValues.size());
     for (size_t i = 0; i < d->jitValues.size(); ++i)

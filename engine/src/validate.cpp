@@ -7,6 +7,7 @@
 #include "archive/archive_writer.h"
 #include "check/compare.h"
 #include "check/debug_bundle.h"
+#include "target/tract_versions.h"
 #include "util/memory_limits.h"
 
 #include <fmt/format.h>
@@ -41,6 +42,21 @@ void validateOptions(const ExportOptions& options) {
                             fmt::format("give a size of at least 1; for a batch that may be "
                                         "empty at run time use --dynamic-axis {}:{}=B",
                                         s.name, axis));
+    }
+    if (options.weightsQ4_0) {
+        if (options.target.kind == TargetKind::Khronos)
+            throw Error(Stage::Load, ErrorCode::InvalidOption,
+                        "--weights-q4-0 writes tract's Q4_0 .dat type, which the Khronos NNEF "
+                        "standard does not have",
+                        "export for tract, or leave the weights in f32");
+        const auto gate = target::findTractGate("dat:q4_0");
+        const std::string version = options.target.toString();
+        if (gate && !target::tractHas("dat:q4_0",
+                                      target::SemVer::parse(version.substr(version.find('@') + 1))))
+            throw Error(Stage::Load, ErrorCode::InvalidOption,
+                        fmt::format("--weights-q4-0 needs {}; the target is {}",
+                                    target::describeGate(*gate), version),
+                        "choose a newer --target, or leave the weights in f32");
     }
     if (options.harden.maxRounds < 0)
         throw Error(Stage::Load, ErrorCode::Usage,

@@ -2,11 +2,11 @@
 // files and reads a file equal to a tensor already in memory as that tensor;
 // the interpreter and the trace's run free values after their last use; the
 // check reuses the outputs the trace computed on the same inputs.
-#include "interp/interpreter.h"
-#include "jit/graph_runner.h"
 #include "harden_test_util.h"
+#include "interp/interpreter.h"
 #include "interp_test_util.h"
 #include "ir/ir_builder.h"
+#include "jit/graph_runner.h"
 #include "reader/model_reader.h"
 #include "suite_macros.h"
 #include "support.h"

@@ -3,12 +3,12 @@
 // t2n command line, which must pass with no problem at all.
 #include "check/structure_check.h"
 #include "reader/model_reader.h"
-#include "target/op_catalog.h"
-#include "target/tract_versions.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"
 #include "t2n/options.h"
+#include "target/op_catalog.h"
+#include "target/tract_versions.h"
 
 #include <QTest>
 
@@ -415,7 +415,7 @@ private Q_SLOTS:
             QVERIFY2(seen.insert(g.what).second, g.what.data());
             const std::string_view op = g.what.substr(0, g.what.find(':'));
             QVERIFY2(g.what.starts_with("cli:--") || g.what.starts_with("literal:") ||
-                         t2n::target::findOp(op),
+                         g.what.starts_with("dat:") || t2n::target::findOp(op),
                      g.what.data());
             QVERIFY2(!g.since.empty(), g.what.data());
             QVERIFY(SemVer::parse(g.since) >= SemVer::parse("0.18.0"));
@@ -428,6 +428,7 @@ private Q_SLOTS:
         QVERIFY(has("tract_core_log_softmax", "0.22.0"));
         QVERIFY(has("tract_core_log_softmax", "0.23.9"));
         QVERIFY(!has("tract_core_log_softmax", "0.20.22"));
+        QVERIFY(!has("dat:q4_0", "0.21.10") && has("dat:q4_0", "0.21.11"));
         for (const char* moved :
              {"tract_core_rms_norm", "tract_core_silu", "tract_core_gelu_approx",
               "tract_core_is_inf", "tract_core_is_nan"}) {

@@ -6,6 +6,8 @@
 #   fuzz_npy_reader      bytes -> readNpy, readNpzMember (.npy, .npz zip)
 #   fuzz_recipe          bytes -> recipeFromJson, and the round trip of what it accepts
 #   fuzz_archive_reader  bytes -> readArchive, readModel (tar, gzipped tar)
+#   fuzz_safetensors_reader bytes -> viewSafetensors (t2n tensors)
+#   fuzz_torch_save_reader  bytes -> unpickleTorchSave (t2n tensors: torch.save's data.pkl)
 # Inputs that once crashed a target are kept in tests/fuzz/regressions/TARGET/.
 #
 # usage: tests/fuzz/run_fuzzers.sh SECONDS [OUTDIR [TARGET...]]
@@ -27,7 +29,7 @@ SECONDS_PER_TARGET=$1
 OUT=${2:-/tmp/t2n-fuzz}
 shift $(($# >= 2 ? 2 : 1))
 ALL=(fuzz_nnef_parser fuzz_quant_parser fuzz_dat_reader fuzz_npy_reader fuzz_recipe
-     fuzz_archive_reader)
+     fuzz_archive_reader fuzz_safetensors_reader fuzz_torch_save_reader)
 TARGETS=("${@:-${ALL[@]}}")
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CXX=${CXX:-$(command -v clang++-14 || command -v clang++ || true)}
@@ -41,7 +43,7 @@ for t in "${ALL[@]}"; do mkdir -p "$OUT/seeds/$t" "$OUT/corpus/$t"; done
 # --- build: the torch-free reader sources and the util sources they need.
 FLAGS=(-std=c++20 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -O1 -g
        -I"$ROOT/engine/include" -I"$ROOT/engine/src")
-COMMON=(engine/src/util/dtype.cpp engine/src/util/tensor_data.cpp engine/src/util/error.cpp
+COMMON=(engine/src/util/dtype.cpp engine/src/util/tensor_data.cpp engine/src/util/half.cpp engine/src/util/error.cpp
         engine/src/util/strings.cpp engine/src/util/memory_limits.cpp)
 PARSER=(engine/src/reader/lexer.cpp engine/src/reader/parser.cpp engine/src/reader/parser_expr.cpp
         engine/src/target/op_catalog.cpp engine/src/target/tract_versions.cpp)
@@ -50,6 +52,8 @@ STRUCTURE=(engine/src/check/structure_check.cpp engine/src/check/structure_body.
 DAT=(engine/src/reader/dat_reader.cpp)
 ARCHIVE=(engine/src/reader/archive_reader.cpp engine/src/reader/model_reader.cpp)
 NPY=(engine/src/load/npy_reader.cpp)
+SAFETENSORS=(engine/src/reader/safetensors_reader.cpp)
+TORCHSAVE=(engine/src/reader/torch_save_reader.cpp)
 RECIPE=(engine/src/util/recipe.cpp engine/src/util/options.cpp engine/src/util/input_spec.cpp
         engine/src/archive/pending_outputs.cpp engine/src/archive/sibling_path.cpp)
 
@@ -91,6 +95,10 @@ sources() { # the sources of one target
     fuzz_recipe) echo tests/fuzz/fuzz_recipe.cpp "${RECIPE[@]}" "${COMMON[@]}" ;;
     fuzz_archive_reader) echo tests/fuzz/fuzz_archive_reader.cpp "${ARCHIVE[@]}" "${PARSER[@]}" \
                               "${DAT[@]}" "${COMMON[@]}" ;;
+    fuzz_safetensors_reader) echo tests/fuzz/fuzz_safetensors_reader.cpp "${SAFETENSORS[@]}" \
+                                  "${COMMON[@]}" ;;
+    fuzz_torch_save_reader) echo tests/fuzz/fuzz_torch_save_reader.cpp "${TORCHSAVE[@]}" \
+                                 "${COMMON[@]}" ;;
     *) echo "run_fuzzers: unknown target $1" >&2; exit 2 ;;
     esac
 }
@@ -190,6 +198,37 @@ d = sys.argv[1]
 with zipfile.ZipFile(d + "/two.npz", "w", zipfile.ZIP_DEFLATED) as z:
     z.write(d + "/f32.npy", "x.npy")
     z.write(d + "/i64.npy", "image.npy", compress_type=zipfile.ZIP_STORED)
+PY
+
+# The data.pkl of a torch.save'd state_dict (one f32 tensor on storage "0")
+# and of a checkpoint dict, as Debian's PyTorch writes them.
+/usr/bin/python3 - "$OUT/seeds/fuzz_torch_save_reader" <<'PY' || true
+import io, sys, zipfile
+try:
+    import torch
+except ImportError:
+    sys.exit(0)
+from collections import OrderedDict
+for name, obj in {"state_dict": OrderedDict(w=torch.ones(4, 2).t(), b=torch.zeros(3).half()),
+                  "checkpoint": {"model": OrderedDict(w=torch.ones(2)), "epoch": 3}}.items():
+    buf = io.BytesIO()
+    torch.save(obj, buf)
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as z:
+        pkl = [n for n in z.namelist() if n.endswith("data.pkl")][0]
+        open(sys.argv[1] + "/" + name + ".pkl", "wb").write(z.read(pkl))
+PY
+
+# A safetensors file as the format's specification lays it out: two tensors
+# and the metadata entry.
+python3 - "$OUT/seeds/fuzz_safetensors_reader" <<'PY'
+import json, struct, sys
+header = {"w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]},
+          "b": {"dtype": "BF16", "shape": [3], "data_offsets": [16, 22]},
+          "__metadata__": {"format": "pt"}}
+text = json.dumps(header).encode()
+text += b" " * (-len(text) % 8)
+with open(sys.argv[1] + "/two.safetensors", "wb") as f:
+    f.write(struct.pack("<Q", len(text)) + text + bytes(range(22)))
 PY
 
 cat >"$OUT/seeds/fuzz_recipe/recipe.json" <<'JSON'

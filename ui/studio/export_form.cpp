@@ -91,6 +91,11 @@ ExportForm::ExportForm(QWidget* parent)
     for (int level = 1; level <= 9; ++level)
         compression_->addItem(tr(".tgz, gzip level %1").arg(level), level);
     form->addRow(tr("Archive"), compression_);
+    weightsQ4_0_ = new QCheckBox(
+        tr("store Linear, Conv and Embedding weights as Q4_0 (4.5 bits, tract >= 0.21.11)"),
+        targetBox);
+    weightsQ4_0_->setObjectName(QStringLiteral("weightsQ4_0"));
+    form->addRow(tr("Weights"), weightsQ4_0_);
     naming_ = new QComboBox(targetBox);
     for (auto s : {NamingScheme::NaturalVerbose, NamingScheme::NaturalVerboseCamel,
                    NamingScheme::Raw, NamingScheme::Numeric})
@@ -160,7 +165,7 @@ ExportForm::ExportForm(QWidget* parent)
         connect(c, &QComboBox::currentIndexChanged, this, &ExportForm::refreshStatus);
     for (auto* e : {outputNames_, customTolerance_})
         connect(e, &QLineEdit::textChanged, this, &ExportForm::refreshStatus);
-    for (auto* b : {identity_, freeze_, check_, everyValue_})
+    for (auto* b : {identity_, freeze_, check_, everyValue_, weightsQ4_0_})
         connect(b, &QCheckBox::toggled, this, &ExportForm::refreshStatus);
     connect(passes_, &QListWidget::itemChanged, this, &ExportForm::refreshStatus);
     connect(seed_, &QSpinBox::valueChanged, this, &ExportForm::refreshStatus);
@@ -228,6 +233,7 @@ void ExportForm::setOptions(const ExportOptions& o) {
                                             : Qt::Checked);
     check_->setChecked(o.check);
     everyValue_->setChecked(o.checkEveryValue);
+    weightsQ4_0_->setChecked(o.weightsQ4_0);
     const QString tol = QString::fromStdString(o.checkTolerance);
     if (tol.startsWith(QStringLiteral("custom:"))) {
         tolerance_->setCurrentText(QStringLiteral("custom"));
@@ -261,6 +267,7 @@ ExportOptions ExportForm::options() const {
             o.harden.skip.insert(passes_->item(i)->text().toStdString());
     o.check = check_->isChecked();
     o.checkEveryValue = everyValue_->isChecked();
+    o.weightsQ4_0 = weightsQ4_0_->isChecked();
     o.checkTolerance = tolerance_->currentText() == QStringLiteral("custom")
                            ? "custom:" + customTolerance_->text().trimmed().toStdString()
                            : tolerance_->currentText().toStdString();

@@ -63,6 +63,7 @@ private:
     QCheckBox* freeze_;
     QCheckBox* check_;
     QCheckBox* everyValue_;
+    QCheckBox* weightsQ4_0_;
     QListWidget* passes_;
     QSpinBox* seed_;
     QLabel* status_;

@@ -107,6 +107,12 @@ struct ExportOptions {
     std::string debugBundle;
     /// Seed of the random example inputs used for shape recording.
     uint64_t seed = 0;
+    /// Store the weights of Linear, Conv and Embedding modules as tract's
+    /// Q4_0 blocks (torch_to_nnef's min_max_q4_0_all compression): 4.5 bits
+    /// per weight, tract >= 0.21.11. The model is first given the weights the
+    /// blocks decode to, so the check compares against the model with one
+    /// quantization step applied, as upstream does.
+    bool weightsQ4_0 = false;
 
     bool operator==(const ExportOptions&) const = default;
 };

@@ -14,7 +14,9 @@
 #include "t2n/error.h"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +48,14 @@ public:
     /// Writes `text` under a temporary name beside `path` now, flushed to
     /// disk. Throws Error(stage, OutputPath); nothing is left then.
     void addText(const std::filesystem::path& path, std::string_view text, Stage stage,
+                 std::string_view what);
+    /// Writes the bytes `produce` hands to its sink, in order, under a
+    /// temporary name beside `path`, flushed to disk: results too large to
+    /// hold in memory. When `produce` throws, the temporary is removed and
+    /// the exception propagates.
+    using ChunkSink = std::function<void(std::span<const std::byte>)>;
+    void addFile(const std::filesystem::path& path,
+                 const std::function<void(const ChunkSink&)>& produce, Stage stage,
                  std::string_view what);
     /// Takes over a finished temporary file or folder (the engine's writers).
     void adopt(const std::filesystem::path& temporary, const std::filesystem::path& destination,

@@ -205,6 +205,17 @@ PendingOutputs::~PendingOutputs() {
 
 void PendingOutputs::addText(const fs::path& path, std::string_view text, Stage stage,
                              std::string_view what) {
+    addFile(
+        path,
+        [text](const ChunkSink& sink) {
+            sink({reinterpret_cast<const std::byte*>(text.data()), text.size()});
+        },
+        stage, what);
+}
+
+void PendingOutputs::addFile(const fs::path& path,
+                             const std::function<void(const ChunkSink&)>& produce, Stage stage,
+                             std::string_view what) {
     const fs::path dest = withParent(path);
     const fs::path temp = archive::siblingPath(dest, "tmp");
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -213,12 +224,21 @@ void PendingOutputs::addText(const fs::path& path, std::string_view text, Stage 
                fmt::format("cannot create a file in '{}': {}", dest.parent_path().string(),
                            errnoText(errno)));
     int err = 0;
-    for (size_t done = 0; done < text.size() && err == 0;) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno != EINTR)
-            err = errno;
-        else if (n > 0)
-            done += static_cast<size_t>(n);
+    auto sink = [&](std::span<const std::byte> bytes) {
+        for (size_t done = 0; done < bytes.size() && err == 0;) {
+            const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+            if (n < 0 && errno != EINTR)
+                err = errno;
+            else if (n > 0)
+                done += static_cast<size_t>(n);
+        }
+    };
+    try {
+        produce(sink);
+    } catch (...) {
+        ::close(fd);
+        ::unlink(temp.c_str());
+        throw;
     }
     if (err == 0 && ::fsync(fd) != 0)
         err = errno;

@@ -2,16 +2,23 @@
 
 #include "archive/archive_writer.h"
 #include "nnef/dat_writer.h"
+#include "nnef/q4_0.h"
 #include "t2n/error.h"
 
 namespace t2n::archive {
+
+namespace {
+uint64_t fileSize(const nnef::Variable& v) {
+    return v.q4_0 ? nnef::q4_0DatFileSize(v.data) : nnef::datFileSize(v.data);
+}
+} // namespace
 
 uint64_t writeDocument(const nnef::Document& doc, const std::string& graphText,
                        const Artifact& artifact, const WriteProgress& hooks, PendingOutputs* into) {
     const std::string quantText = nnef::printQuant(doc);
     uint64_t total = graphText.size() + quantText.size(), done = 0;
     for (const auto& v : doc.variables)
-        total += nnef::datFileSize(v.data);
+        total += fileSize(v);
     ArchiveWriter writer(artifact);
     // Called per block of every file: progress, and a cancel honoured within a
     // large variable (the writer then drops its temporary file).
@@ -33,15 +40,16 @@ uint64_t writeDocument(const nnef::Document& doc, const std::string& graphText,
     for (size_t index = 0; index < doc.variables.size(); ++index) {
         const auto& v = doc.variables[index];
         const std::string path = v.label + ".dat";
-        const uint64_t size = nnef::datFileSize(v.data);
+        const uint64_t size = fileSize(v);
         writer.addFile(path, size, [&](const ArchiveWriter::Sink& sink) {
-            nnef::writeDat(
-                v.data,
-                [&](std::span<const std::byte> block) {
-                    sink(block);
-                    step(block.size(), path);
-                },
-                v.quantized);
+            auto counted = [&](std::span<const std::byte> block) {
+                sink(block);
+                step(block.size(), path);
+            };
+            if (v.q4_0)
+                nnef::writeQ4_0Dat(v.data, counted);
+            else
+                nnef::writeDat(v.data, counted, v.quantized);
         });
         // Right after its bytes went out, while a small tensor is still in cache.
         if (hooks.variableWritten)

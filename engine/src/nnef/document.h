@@ -55,6 +55,9 @@ struct Variable {
     /// Integer items stored as a quantized tensor (.dat codes 2/3) with a
     /// graph.quant entry.
     bool quantized = false;
+    /// Stored as tract's Q4_0 blocks (nnef/q4_0.h); `data` holds the values
+    /// the blocks decode to (f32).
+    bool q4_0 = false;
 };
 
 /// A graph.quant entry: zero_point_linear_quantize with scalar parameters,

@@ -6,11 +6,13 @@
 #include "reader/model_reader.h"
 
 #include "t2n/error.h"
+#include "util/memory_limits.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <memory>
 
@@ -25,6 +27,8 @@ constexpr std::size_t kHeader = 128;
 constexpr uint32_t kMaxRank = 8;
 
 enum Code : uint32_t { Float = 0, UInt = 1, QUInt = 2, QInt = 3, Int = 4, Bool = 5 };
+// Vendor "TR" (0x5452), GGML-ordered Q4_0 blocks (tract >= 0.21.11).
+constexpr uint32_t kTractQ4_0 = 0x54523040u;
 
 uint32_t u32(std::span<const std::byte> b, std::size_t at) {
     uint32_t v;
@@ -117,12 +121,16 @@ struct DatDecoder::Header {
     uint32_t bits = 0;
     uint32_t length = 0; ///< data bytes
     uint64_t count = 0;  ///< items
+    bool q4_0 = false;   ///< tract's Q4_0 blocks, decoded to f32 by finish()
 };
 
 namespace {
 /// Every field of the 128-byte header, validated (NNEF 1.0.5 "Tensor Data
 /// Format"); the file's total length is checked at the end.
 DatDecoder::Header parseHeader(std::span<const std::byte> bytes, const std::string& f);
+DatDecoder::Header q4_0Header(const std::string& f, std::vector<int64_t> shape, uint64_t count,
+                              uint32_t bits, uint32_t length);
+TensorData decodeQ4_0(const std::vector<std::byte>& raw, std::vector<int64_t> shape, std::size_t n);
 } // namespace
 
 DatDecoder::DatDecoder(std::string fileName, const TensorData* known, uint64_t sizeHint)
@@ -165,7 +173,7 @@ void DatDecoder::feed(std::span<const std::byte> piece) {
 void DatDecoder::startData() {
     const Header& h = *header_;
     data_ = std::make_shared<std::vector<std::byte>>();
-    matching_ = known_ && h.dtype != DType::Bool && known_->dtype() == h.dtype &&
+    matching_ = known_ && h.dtype != DType::Bool && !h.q4_0 && known_->dtype() == h.dtype &&
                 known_->shape() == h.shape && known_->byteSize() == h.length &&
                 (h.length == 0 || !known_->empty());
     if (!matching_) {
@@ -193,6 +201,8 @@ TensorData DatDecoder::finish() {
     if (matching_)
         return *known_; // same dtype, shape and bytes: the caller's tensor
     const auto n = static_cast<std::size_t>(h.count);
+    if (h.q4_0)
+        return decodeQ4_0(*data_, std::move(h.shape), n);
     if (h.dtype == DType::Bool) {
         // Unpack to one byte per item; 1-bit items are packed MSB first.
         const std::vector<std::byte>& raw = *data_;
@@ -216,6 +226,15 @@ TensorData readDat(std::vector<std::byte> bytes, const std::string& fileName) {
 }
 
 namespace {
+void checkReserved(std::span<const std::byte> bytes, const std::string& f) {
+    for (std::size_t at = 52; at < kHeader; ++at)
+        if (bytes[at] != std::byte{0})
+            bad(f, fmt::format("reserved byte at offset {} is 0x{:02X}; reserved bytes (offsets "
+                               "52-127) must be 0 (pre-1.0.3 quantization headers are not "
+                               "supported)",
+                               at, std::to_integer<unsigned>(bytes[at])));
+}
+
 DatDecoder::Header parseHeader(std::span<const std::byte> bytes, const std::string& f) {
     if (bytes[0] != std::byte{0x4E} || bytes[1] != std::byte{0xEF})
         bad(f,
@@ -249,18 +268,17 @@ DatDecoder::Header parseHeader(std::span<const std::byte> bytes, const std::stri
     }
     const uint32_t bits = u32(bytes, 44);
     const uint32_t itemType = u32(bytes, 48);
+    if (itemType == kTractQ4_0) {
+        checkReserved(bytes, f);
+        return q4_0Header(f, std::move(shape), count, bits, length);
+    }
     if (const uint32_t vendor = itemType >> 16; vendor != 0)
         bad(f, fmt::format("item type (offset 48) 0x{:08X} has vendor 0x{:04X}{}; only Khronos "
                            "item types (vendor 0) are supported",
                            itemType, vendor,
-                           vendor == 0x5452 ? " (tract: string, complex or Q4_0 data)" : ""));
+                           vendor == 0x5452 ? " (tract: string or complex data)" : ""));
     const DType dtype = dtypeOf(f, itemType & 0xFFFF, bits);
-    for (std::size_t at = 52; at < kHeader; ++at)
-        if (bytes[at] != std::byte{0})
-            bad(f, fmt::format("reserved byte at offset {} is 0x{:02X}; reserved bytes (offsets "
-                               "52-127) must be 0 (pre-1.0.3 quantization headers are not "
-                               "supported)",
-                               at, std::to_integer<unsigned>(bytes[at])));
+    checkReserved(bytes, f);
     const uint64_t needed = (count * bits + 7) / 8;
     if (needed != length)
         bad(f,
@@ -274,6 +292,58 @@ DatDecoder::Header parseHeader(std::span<const std::byte> bytes, const std::stri
     h.length = length;
     h.count = count;
     return h;
+}
+
+// tract's Q4_0 (item type 0x5452:3040): blocks of 32 values, 18 bytes each.
+DatDecoder::Header q4_0Header(const std::string& f, std::vector<int64_t> shape, uint64_t count,
+                              uint32_t bits, uint32_t length) {
+    if (bits != 0xFFFFFFFFu)
+        bad(f, fmt::format("bits per item (offset 44) of a Q4_0 tensor is {}, expected "
+                           "0xFFFFFFFF",
+                           bits));
+    if (shape.size() < 2 || count == 0 || (count / static_cast<uint64_t>(shape[0])) % 32 != 0)
+        bad(f, "a Q4_0 tensor needs rank 2 or more and a multiple of 32 values per row");
+    if (count / 32 * 18 != length)
+        bad(f, fmt::format("data length (offset 4) is {} bytes, but {} Q4_0 values need {}", length,
+                           count, count / 32 * 18));
+    // Decoded, the values take 7 times the bytes the file holds.
+    util::checkedTensorBytes(shape, DType::F32, Stage::Check, f);
+    DatDecoder::Header h;
+    h.dtype = DType::F32;
+    h.shape = std::move(shape);
+    h.bits = bits;
+    h.length = length;
+    h.count = count;
+    h.q4_0 = true;
+    return h;
+}
+
+float halfBits(uint16_t h) {
+    const int exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+    const float mag = exp == 0    ? std::ldexp(static_cast<float>(man), -24)
+                      : exp == 31 ? (man ? NAN : INFINITY)
+                                  : std::ldexp(static_cast<float>(man | 0x400), exp - 25);
+    return (h & 0x8000) ? -mag : mag;
+}
+
+// Each block: f16 scale d, then byte j = code j (low nibble) | code j+16
+// (high nibble); value = (code - 8) * d.
+TensorData decodeQ4_0(const std::vector<std::byte>& raw, std::vector<int64_t> shape,
+                      std::size_t n) {
+    auto out = std::make_shared<std::vector<float>>(n);
+    for (std::size_t b = 0; b < n / 32; ++b) {
+        const std::byte* block = raw.data() + b * 18;
+        const float d = halfBits(static_cast<uint16_t>(std::to_integer<unsigned>(block[0]) |
+                                                       (std::to_integer<unsigned>(block[1]) << 8)));
+        float* dst = out->data() + b * 32;
+        for (std::size_t j = 0; j < 16; ++j) {
+            const auto byte = std::to_integer<int>(block[2 + j]);
+            dst[j] = static_cast<float>((byte & 0x0f) - 8) * d;
+            dst[j + 16] = static_cast<float>((byte >> 4) - 8) * d;
+        }
+    }
+    const auto* bytes = reinterpret_cast<const std::byte*>(out->data());
+    return TensorData(DType::F32, std::move(shape), bytes, std::move(out));
 }
 } // namespace
 

@@ -30,6 +30,7 @@ constexpr TractGate kGates[] = {
     {"tract_core_trilu", "0.20.0", "", ""},
     {"tract_core_dyn_slice", "0.20.18", "", ""},
     {"tract_core_softmax", "0.21.1", "", "softmax(x, axes, exp)"},
+    {"dat:q4_0", "0.21.11", "", "Q4_0 .dat blocks in GGML nibble order (item type 0x5452:3040)"},
     {"tract_core_gather:datum_type", "0.21.11", "", "dedicated gather registration"},
     {"tract_core_log_softmax", "0.21.15 0.22.0", "",
      "absent from 0.21.14; backported to 0.21.15 (\"backport LogSoftmax from main\")"},

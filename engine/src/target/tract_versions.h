@@ -28,7 +28,8 @@ struct SemVer {
 struct TractGate {
     /// An operation ("tract_core_log_softmax"), one of its parameters
     /// ("tract_core_scatter_elements:reduction"), a CLI flag
-    /// ("cli:--approx-custom") or a form of NNEF text ("literal:inf").
+    /// ("cli:--approx-custom"), a form of NNEF text ("literal:inf") or a .dat
+    /// item type ("dat:q4_0").
     std::string_view what;
     /// The first release that has it. Several versions, oldest first, name a
     /// backport: "0.21.15 0.22.0" = from 0.21.15 on the 0.21 line and from

@@ -217,6 +217,7 @@ std::string toJson(const ExportRecipe& r, int indent) {
     j["check"] = o.check;
     j["check_tolerance"] = o.checkTolerance;
     j["check_every_value"] = o.checkEveryValue;
+    j["weights_q4_0"] = o.weightsQ4_0;
     j["tract_binary"] = o.tractBinary;
     j["debug_bundle"] = o.debugBundle;
     j["seed"] = o.seed;
@@ -328,6 +329,8 @@ ExportRecipe recipeFromJson(std::string_view text) {
                [&](const Json& v, const std::string& p) { o.checkTolerance = str(v, p); });
     root.field("check_every_value",
                [&](const Json& v, const std::string& p) { o.checkEveryValue = boolean(v, p); });
+    root.field("weights_q4_0",
+               [&](const Json& v, const std::string& p) { o.weightsQ4_0 = boolean(v, p); });
     root.field("tract_binary",
                [&](const Json& v, const std::string& p) { o.tractBinary = str(v, p); });
     root.field("debug_bundle",

@@ -1,5 +1,7 @@
 #include "t2n/tensor_data.h"
 
+#include "util/half.h"
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -39,33 +41,6 @@ uint16_t loadU16(const std::byte* p) {
     return v;
 }
 
-// IEEE binary16 to binary32, exact for every half value.
-float halfToFloat(uint16_t h) {
-    const uint32_t sign = (h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu;
-    uint32_t mant = h & 0x3ffu;
-    uint32_t bits;
-    if (exp == 0x1f) {
-        bits = sign | 0x7f800000u | (mant << 13);
-    } else if (exp == 0) {
-        if (mant == 0) {
-            bits = sign;
-        } else {
-            exp = 127 - 15 + 1;
-            while ((mant & 0x400u) == 0) {
-                mant <<= 1;
-                --exp;
-            }
-            bits = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
-        }
-    } else {
-        bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-    }
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-
 template <typename T> T load(const std::byte* base, int64_t i) {
     T v;
     std::memcpy(&v, base + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
@@ -78,7 +53,7 @@ double TensorData::asDouble(int64_t i) const {
         throw std::out_of_range("TensorData element index out of range");
     switch (dtype_) {
     case DType::F16:
-        return halfToFloat(loadU16(bytes_ + i * 2));
+        return util::halfToFloat(loadU16(bytes_ + i * 2));
     case DType::F32:
         return load<float>(bytes_, i);
     case DType::F64:

@@ -1,0 +1,103 @@
+// writeTensorFiles: one .dat per tensor, under the write protocol of
+// t2n/outputs.h, so that a failure half-way leaves the folder as it was.
+#include "archive/sibling_path.h"
+#include "nnef/dat_writer.h"
+#include "t2n/error.h"
+#include "t2n/outputs.h"
+#include "t2n/tensor_store.h"
+
+#include <fmt/format.h>
+
+#include <regex>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace t2n {
+
+namespace {
+
+// The name becomes a file name as it is (tract finds NAME.dat by a
+// variable's label): it must not climb out of the folder or hide.
+void checkFileName(const std::string& name) {
+    const bool bad = name.empty() || name == "." || name == ".." || name.front() == '.' ||
+                     name.find('/') != std::string::npos || name.find('\\') != std::string::npos ||
+                     name.find('\0') != std::string::npos;
+    if (bad)
+        throw Error(
+            Stage::Write, ErrorCode::OutputPath,
+            fmt::format("tensor name '{}' cannot be a file name in the output folder", name),
+            "leave it out with --filter");
+}
+
+std::vector<const NamedTensor*> selected(const TensorStore& store, const std::string& filter) {
+    std::optional<std::regex> re;
+    if (!filter.empty()) {
+        try {
+            re.emplace(filter, std::regex::ECMAScript);
+        } catch (const std::regex_error& e) {
+            throw Error(
+                Stage::Write, ErrorCode::Usage,
+                fmt::format("--filter '{}' is not a regular expression: {}", filter, e.what()));
+        }
+    }
+    std::vector<const NamedTensor*> out;
+    std::set<std::string> seen;
+    for (const auto& t : store.tensors) {
+        if (re && !std::regex_search(t.name, *re))
+            continue;
+        checkFileName(t.name);
+        if (!seen.insert(t.name).second)
+            throw Error(Stage::Write, ErrorCode::OutputPath,
+                        fmt::format("two tensors are named '{}'", t.name),
+                        "leave one out with --filter");
+        out.push_back(&t);
+    }
+    if (out.empty() && !store.tensors.empty())
+        throw Error(Stage::Write, ErrorCode::Usage,
+                    fmt::format("--filter '{}' selects none of the {} tensors (the first is "
+                                "'{}')",
+                                filter, store.tensors.size(), store.tensors.front().name));
+    return out;
+}
+
+void stage(PendingOutputs& pending, const NamedTensor& t, const fs::path& file) {
+    pending.addFile(
+        file, [&](const PendingOutputs::ChunkSink& sink) { nnef::writeDat(t.data, sink); },
+        Stage::Write, "tensor file");
+}
+
+} // namespace
+
+std::vector<WrittenTensorFile> writeTensorFiles(const TensorStore& store, const fs::path& dir,
+                                                const TensorFileOptions& options) {
+    const std::vector<const NamedTensor*> chosen = selected(store, options.filter);
+    std::error_code ec;
+    const bool existing = fs::is_directory(dir, ec);
+    PendingOutputs pending;
+    std::vector<WrittenTensorFile> written;
+    fs::path folder = dir;
+    PendingOutputs inside;
+    if (!existing) {
+        // A new folder is built whole under a temporary name, then renamed.
+        checkDestination(dir, Stage::Write, "tensor folder", options.protect, /*folder=*/true);
+        folder = archive::siblingPath(dir, "tmp");
+        if (!fs::create_directory(folder, ec))
+            throw Error(Stage::Write, ErrorCode::OutputPath,
+                        fmt::format("cannot create '{}': {}", folder.string(), ec.message()));
+        pending.adopt(folder, dir, /*folder=*/true, Stage::Write);
+    }
+    for (const NamedTensor* t : chosen) {
+        const fs::path file = folder / (t->name + ".dat");
+        if (existing)
+            checkDestination(file, Stage::Write, "tensor file", options.protect);
+        stage(existing ? pending : inside, *t, file);
+        written.push_back({t->name, dir / (t->name + ".dat"), t->data.dtype(), t->data.shape(),
+                           nnef::datFileSize(t->data), t->note});
+    }
+    inside.publish(); // inside the temporary folder: nothing is visible yet
+    pending.publish();
+    return written;
+}
+
+} // namespace t2n

@@ -1,0 +1,188 @@
+// --weights-q4-0: the archive's .dat files hold, byte for byte, the Q4_0
+// blocks numpy computes from tract's rules (compression_models.py); the
+// reader decodes them to numpy's values; weights Q4_0 cannot hold stay f32
+// with a warning naming them; the check passes against the model given the
+// rounded weights, which it would not against the model as trained; tract
+// before 0.21.11 and the Khronos target are refused before any work.
+#include "load/npy_reader.h"
+#include "nnef/q4_0.h"
+#include "reader/model_reader.h"
+#include "suite_macros.h"
+#include "support.h"
+#include "t2n/error.h"
+#include "t2n/session.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace t2n;
+
+namespace {
+
+const QString kFixture = QStringLiteral("compress_q4_0_net");
+
+uint32_t u32(const std::vector<std::byte>& b, size_t at) {
+    uint32_t v;
+    std::memcpy(&v, b.data() + at, 4);
+    return v;
+}
+
+fs::path q40Npz() {
+    return test::fixturesDir() / (kFixture.toStdString() + ".q40.npz");
+}
+
+ExportOptions q4Options() {
+    ExportOptions o = test::fixtureOptions(kFixture);
+    o.compressionLevel.reset(); // a folder: the .dat files are read directly
+    o.weightsQ4_0 = true;
+    return o;
+}
+
+} // namespace
+
+class WeightsQ4_0Test : public QObject {
+    Q_OBJECT
+    fs::path archive_;
+    ExportReport report_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        if (test::fixtureInfo(kFixture).isEmpty())
+            QSKIP("no fixtures: run the fixtures.generate test first");
+        archive_ = test::freshDir("weights_q4_0") / "model.nnef";
+        Session s;
+        s.load(test::fixtureModel(kFixture));
+        report_ = s.exportModel(archive_, q4Options());
+    }
+
+    void checkPassesWithOneQuantizationStep() {
+        QVERIFY(report_.written);
+        QVERIFY(report_.check.ran);
+        std::string why;
+        for (const auto& o : report_.check.outputs)
+            why += o.name + ": max abs error " + std::to_string(o.maxAbsError) + "; ";
+        for (const auto& p : report_.check.structureProblems)
+            why += p + "; ";
+        QVERIFY2(report_.check.passed, why.c_str());
+    }
+
+    void blocksAreTractsBytes() {
+        for (const auto& v : test::fixtureInfo(kFixture).value("q4_0_weights").toArray()) {
+            const std::string name = v.toString().toStdString();
+            const auto bytes = test::fileBytes(archive_ / (name + ".dat"));
+            QVERIFY2(bytes.size() > 128, name.c_str());
+            QCOMPARE(u32(bytes, 44), 0xFFFFFFFFu); // bits per item
+            QCOMPARE(u32(bytes, 48), 0x54523040u); // vendor "TR", Q4_0
+            const TensorData want = load::readNpzMember(q40Npz(), name + ".blocks");
+            QCOMPARE(uint64_t(u32(bytes, 4)), uint64_t(want.byteSize()));
+            QCOMPARE(bytes.size(), 128 + want.byteSize());
+            QVERIFY2(std::memcmp(bytes.data() + 128, want.bytes().data(), want.byteSize()) == 0,
+                     (name + ": blocks differ from numpy's").c_str());
+            // The reader decodes them to the values numpy computed.
+            const TensorData got = nnef::readDat(bytes, name + ".dat");
+            const TensorData values = load::readNpzMember(q40Npz(), name + ".values");
+            // A weight the lowering unsqueezed (a Linear on a 3-d input) is
+            // stored with its leading 1: tract reads it as [G, M, K].
+            auto logical = got.shape();
+            while (logical.size() > values.shape().size() && logical.front() == 1)
+                logical.erase(logical.begin());
+            QCOMPARE(logical, values.shape());
+            for (int64_t i = 0; i < got.numel(); ++i)
+                QCOMPARE(got.asDouble(i), values.asDouble(i));
+        }
+    }
+
+    void ineligibleWeightsStayF32WithAWarning() {
+        const QJsonObject left = test::fixtureInfo(kFixture).value("f32_weights").toObject();
+        QVERIFY(!left.isEmpty());
+        for (const QString& name : left.keys()) {
+            const auto bytes = test::fileBytes(archive_ / (name.toStdString() + ".dat"));
+            QCOMPARE(u32(bytes, 48), 0u); // Khronos float
+            QCOMPARE(u32(bytes, 44), 32u);
+            bool warned = false;
+            for (const auto& w : report_.warnings)
+                warned = warned || (w.find(name.toStdString()) != std::string::npos &&
+                                    w.find("--weights-q4-0") != std::string::npos);
+            QVERIFY2(warned, qPrintable(name));
+        }
+    }
+
+    // The same archive without the rounding of the model: the check must see
+    // the difference, else it would not be judging the rounded weights.
+    void roundedWeightsDifferFromTheModel() {
+        Session plain;
+        plain.load(test::fixtureModel(kFixture));
+        ExportOptions o = q4Options();
+        o.weightsQ4_0 = false;
+        const fs::path out = test::freshDir("weights_q4_0_plain") / "model.nnef";
+        const auto r = plain.exportModel(out, o);
+        QVERIFY(r.check.passed);
+        const TensorData q = nnef::readDat(test::fileBytes(archive_ / "fc1.weight.dat"), "q4");
+        const TensorData f = nnef::readDat(test::fileBytes(out / "fc1.weight.dat"), "f32");
+        double maxDiff = 0;
+        for (int64_t i = 0; i < f.numel(); ++i)
+            maxDiff = std::max(maxDiff, std::fabs(q.asDouble(i) - f.asDouble(i)));
+        QVERIFY2(maxDiff > 1e-4, qPrintable(QString::number(maxDiff)));
+        QVERIFY(fs::file_size(archive_ / "fc1.weight.dat") * 5 <
+                fs::file_size(out / "fc1.weight.dat"));
+    }
+
+    // Re-exporting from one session without the option gives the weights back.
+    void sessionRestoresTheWeights() {
+        Session s;
+        s.load(test::fixtureModel(kFixture));
+        const fs::path a = test::freshDir("weights_q4_0_again") / "a.nnef";
+        QVERIFY(s.exportModel(a, q4Options()).check.passed);
+        Session fresh;
+        fresh.load(test::fixtureModel(kFixture));
+        ExportOptions o = q4Options();
+        o.weightsQ4_0 = false;
+        s.harden(o);
+        const fs::path b = test::freshDir("weights_q4_0_again") / "b.nnef";
+        const fs::path c = test::freshDir("weights_q4_0_fresh") / "c.nnef";
+        QVERIFY(s.exportModel(b, o).check.passed);
+        QVERIFY(fresh.exportModel(c, o).check.passed);
+        QVERIFY(test::fileBytes(b / "fc1.weight.dat") == test::fileBytes(c / "fc1.weight.dat"));
+    }
+
+    void roundTripIsIdempotent() {
+        std::vector<float> w(64);
+        for (size_t i = 0; i < w.size(); ++i)
+            w[i] = std::sin(static_cast<float>(i) * 0.37f) * (i % 7 == 0 ? 3.0f : 0.5f);
+        nnef::roundTripQ4_0(w);
+        const auto once = w;
+        nnef::roundTripQ4_0(w);
+        QVERIFY(once == w);
+    }
+
+    void refusedWhereTractCannotReadIt() {
+        for (const char* target : {"tract@0.21.10", "khronos"}) {
+            ExportOptions o = q4Options();
+            o.target = TargetSpec::parse(target);
+            Session s;
+            s.load(test::fixtureModel(kFixture));
+            const fs::path out = test::freshDir("weights_q4_0_refused") / "m.nnef";
+            try {
+                s.exportModel(out, o);
+                QFAIL(target);
+            } catch (const Error& e) {
+                QCOMPARE(e.code(), ErrorCode::InvalidOption);
+                QVERIFY2(e.message().find("--weights-q4-0") != std::string::npos,
+                         e.message().c_str());
+            }
+            QVERIFY(!fs::exists(out));
+        }
+        ExportOptions ok = q4Options();
+        ok.target = TargetSpec::parse("tract@0.21.11");
+        validateOptions(ok);
+    }
+};
+
+T2N_TEST_SUITE(WeightsQ4_0Test)
+#include "tst_weights_q4_0.moc"
