@@ -10,6 +10,7 @@
     X(export_fixtures, ExportFixturesTest)                                                         \
     X(naming, NamingTest)                                                                          \
     X(export_options, ExportOptionsTest)                                                           \
+    X(f16_graphs, F16GraphsTest)                                                                   \
     X(export_errors, ExportErrorsTest)                                                             \
     X(harden_eliminate_dead_code, EliminateDeadCodeTest)                                           \
     X(harden_fold_constant_ifs, FoldConstantIfsTest)                                               \
@@ -65,7 +66,7 @@
     X(translate_pad, TranslatePadTest)                                                             \
     X(translate_pool, TranslatePoolTest)                                                           \
     X(translate_reduce, TranslateReduceTest)                                                       \
-    X(translate_shape, TranslateShapeTest)                                                   \
+    X(translate_shape, TranslateShapeTest)                                                         \
     X(memory, MemoryTest)
 
 namespace t2n::test {

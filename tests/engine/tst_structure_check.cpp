@@ -3,12 +3,12 @@
 // t2n command line, which must pass with no problem at all.
 #include "check/structure_check.h"
 #include "reader/model_reader.h"
-#include "target/op_catalog.h"
-#include "target/tract_versions.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"
 #include "t2n/options.h"
+#include "target/op_catalog.h"
+#include "target/tract_versions.h"
 
 #include <QTest>
 
@@ -428,6 +428,10 @@ private Q_SLOTS:
         QVERIFY(has("tract_core_log_softmax", "0.22.0"));
         QVERIFY(has("tract_core_log_softmax", "0.23.9"));
         QVERIFY(!has("tract_core_log_softmax", "0.20.22"));
+        // The graph options' operations (--reify-sdpa, --upsample-with-debox).
+        QVERIFY(!has("tract_transformers_sdpa", "0.21.17") &&
+                has("tract_transformers_sdpa", "0.22.0"));
+        QVERIFY(!has("debox", "0.22.3") && has("debox", "0.23.0"));
         for (const char* moved :
              {"tract_core_rms_norm", "tract_core_silu", "tract_core_gelu_approx",
               "tract_core_is_inf", "tract_core_is_nan"}) {

@@ -63,6 +63,12 @@ private:
     QCheckBox* freeze_;
     QCheckBox* check_;
     QCheckBox* everyValue_;
+    QCheckBox* reifySdpa_;
+    QCheckBox* upsampleWithDebox_;
+    QComboBox* compute_;
+    QCheckBox* f32Attention_;
+    QCheckBox* f32LinearAccumulation_;
+    QCheckBox* f32Norm_;
     QListWidget* passes_;
     QSpinBox* seed_;
     QLabel* status_;
