@@ -27,7 +27,8 @@ constexpr TractGate kGates[] = {
     {"tract_core_einsum", "0.20.0", "", ""},
     {"tract_core_einsum_q", "0.20.0", "", ""},
     {"tract_core_einsum:f16-acc-f32", "0.21.11", "",
-     "f16 operands with acc 'f32' (torch_to_nnef's gate for force_linear_accumulation_in_f32)"},
+     "f16 operands with acc 'f32': \"accumulator promotion is back\" (fe28938fb, v0.21.11); "
+     "torch_to_nnef's gate for force_linear_accumulation_in_f32"},
     {"tract_core_topk", "0.20.0", "", ""},
     {"tract_core_trilu", "0.20.0", "", ""},
     {"tract_core_dyn_slice", "0.20.18", "", ""},
