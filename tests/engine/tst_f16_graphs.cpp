@@ -182,6 +182,15 @@ private Q_SLOTS:
         }
         o.target = t2n::TargetSpec::parse("khronos");
         QVERIFY_THROWS_EXCEPTION(t2n::Error, t2n::validateOptions(o));
+        // Nor f16 graphs at all: Khronos readers compute every scalar in f32.
+        o.f32LinearAccumulation = false;
+        try {
+            t2n::validateOptions(o);
+            QFAIL("accepted");
+        } catch (const t2n::Error& e) {
+            QCOMPARE(e.code(), t2n::ErrorCode::InvalidOption);
+            QVERIFY2(e.message().find("--compute f16") != std::string::npos, e.message().c_str());
+        }
         o.target = t2n::TargetSpec::parse("tract@0.21.11");
         t2n::validateOptions(o);
     }

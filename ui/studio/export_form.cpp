@@ -333,6 +333,12 @@ QStringList ExportForm::errors() const {
         if (reifySdpa_->isChecked())
             out << tr("SDPA: tract_transformers_sdpa is a tract operation; uncheck it or choose "
                       "a tract target");
+        if (f32LinearAccumulation_->isChecked())
+            out << tr("Linear accumulation: tract_core_einsum is a tract operation; uncheck it "
+                      "or choose a tract target");
+        if (compute_->currentData().toString() == QStringLiteral("f16"))
+            out << tr("Compute: Khronos NNEF has no f16 type (its readers compute in f32); "
+                      "choose the model's own types or a tract target");
     }
     if (tolerance_->currentText() == QStringLiteral("custom") &&
         customTolerance_->text().split(QLatin1Char(',')).size() != 3)

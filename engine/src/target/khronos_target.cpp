@@ -131,6 +131,13 @@ void KhronosTarget::checkOptions(const ExportOptions& options) const {
                         options.reifySdpa ? "--reify-sdpa" : "--f32-linear-accumulation",
                         options.reifySdpa ? "tract_transformers_sdpa" : "tract_core_einsum"),
             hint);
+    // Its readers compute every `scalar` in f32: an "f16 graph" would be f32
+    // arithmetic on f16-rounded weights, checked as neither.
+    if (options.compute == DType::F16)
+        throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                    "--compute f16 writes an f16 graph, and Khronos NNEF 1.0.5 has no f16 type "
+                    "(its readers compute every scalar in f32)",
+                    hint);
     if (!options.dynamicAxes.empty())
         throw Error(Stage::Translate, ErrorCode::InvalidOption,
                     fmt::format("dynamic axis {}:{}={} needs tract's symbols (extension "

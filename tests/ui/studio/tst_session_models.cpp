@@ -237,11 +237,23 @@ private Q_SLOTS:
         QVERIFY(!form.options().compute);
         compute->setCurrentIndex(1);
         QVERIFY2(form.valid(), qPrintable(form.errors().join(QLatin1Char('\n'))));
+        // For Khronos: debox is a standard operation; SDPA, einsum and f16 are not.
+        auto* linear = form.findChild<QCheckBox*>(QStringLiteral("f32LinearAccumulation"));
+        compute->setCurrentIndex(0);
+        linear->setChecked(false);
         target->setCurrentIndex(target->findData(QStringLiteral("khronos")));
-        QVERIFY(form.valid()); // debox is a Khronos standard operation
+        QVERIFY2(form.valid(), qPrintable(form.errors().join(QLatin1Char('\n'))));
         sdpa->setChecked(true);
         QVERIFY(!form.valid());
         QVERIFY(form.errors().join(QLatin1Char(' ')).contains(QStringLiteral("SDPA")));
+        sdpa->setChecked(false);
+        compute->setCurrentIndex(1);
+        QVERIFY(form.errors().join(QLatin1Char(' ')).contains(QStringLiteral("Compute")));
+        compute->setCurrentIndex(0);
+        linear->setChecked(true);
+        QVERIFY(form.errors().join(QLatin1Char(' ')).contains(QStringLiteral("Linear")));
+        linear->setChecked(false);
+        QVERIFY(form.valid());
     }
 
     /// Open, prepare and export run on the worker thread; the state carries
