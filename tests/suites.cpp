@@ -10,6 +10,7 @@
     X(export_fixtures, ExportFixturesTest)                                                         \
     X(naming, NamingTest)                                                                          \
     X(export_options, ExportOptionsTest)                                                           \
+    X(f16_graphs, F16GraphsTest)                                                                   \
     X(export_errors, ExportErrorsTest)                                                             \
     X(harden_eliminate_dead_code, EliminateDeadCodeTest)                                           \
     X(harden_fold_constant_ifs, FoldConstantIfsTest)                                               \

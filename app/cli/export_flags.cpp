@@ -93,6 +93,23 @@ void addExportOptionFlags(CLI::App& app, ExportFlags& f) {
                  "allow an output named like an input (a pass-through output)");
     app.add_option("--extension", f.extensions,
                    "extra 'extension' line, e.g. \"tract_assert B >= 1\"");
+    app.add_flag("--reify-sdpa", f.reifySdpa,
+                 "write the attention of nn.MultiheadAttention and nn.TransformerEncoderLayer as "
+                 "one tract_transformers_sdpa (tract 0.22.0 or newer) instead of matmul, softmax, "
+                 "matmul");
+    app.add_flag("--upsample-with-debox", f.upsampleWithDebox,
+                 "write nearest upsampling by whole factors as debox (tract 0.23.0 or newer, "
+                 "Khronos) instead of gathers");
+    app.add_option("--compute", f.compute,
+                   "f16: trace and check the model in f32, write f16 weights and an f16 graph "
+                   "(checked at the f16 row of the tolerance level)");
+    app.add_flag("--f32-attention", f.f32Attention,
+                 "in f16 graphs, attention scores, softmax and weighted sum in f32");
+    app.add_flag("--f32-linear-accumulation", f.f32LinearAccumulation,
+                 "in f16 graphs, linear and matmul as tract_core_einsum accumulating in f32 "
+                 "(tract 0.21.11 or newer)");
+    app.add_flag("--f32-norm", f.f32Norm,
+                 "in f16 graphs, layer, group, instance and batch norms computed in f32");
 }
 
 void addExportCommandFlags(CLI::App& app, ExportFlags& f) {
@@ -174,6 +191,23 @@ void apply(const ExportFlags& f, ExportOptions& o, const CLI::App* app) {
         o.allowSameIoNames = f.allowSameIoNames;
     if (given("--extension"))
         o.customExtensions = f.extensions;
+    if (given("--reify-sdpa"))
+        o.reifySdpa = f.reifySdpa;
+    if (given("--upsample-with-debox"))
+        o.upsampleWithDebox = f.upsampleWithDebox;
+    // Empty: a command without the flag (inspect, check) or not given.
+    if (given("--compute") && !f.compute.empty()) {
+        if (f.compute != "f16" && f.compute != "f32")
+            throw usage(fmt::format("--compute {} is not a compute type", f.compute),
+                        "use f16 (an f16 graph from an f32 model), or f32 (the model's own)");
+        o.compute = f.compute == "f16" ? std::optional<DType>(DType::F16) : std::nullopt;
+    }
+    if (given("--f32-attention"))
+        o.f32Attention = f.f32Attention;
+    if (given("--f32-linear-accumulation"))
+        o.f32LinearAccumulation = f.f32LinearAccumulation;
+    if (given("--f32-norm"))
+        o.f32Norm = f.f32Norm;
     auto level = parseLogLevel(f.logLevel);
     if (!level)
         throw usage(fmt::format("unknown log level '{}'", f.logLevel),

@@ -29,6 +29,12 @@ struct ExportFlags {
     bool noCheckIoNames = false;
     bool allowSameIoNames = false;
     std::vector<std::string> extensions;
+    bool reifySdpa = false;
+    bool upsampleWithDebox = false;
+    std::string compute;
+    bool f32Attention = false;
+    bool f32LinearAccumulation = false;
+    bool f32Norm = false;
     std::string logLevel = "info";
     uint64_t seed = 0;
     bool noCheck = false;

@@ -7,6 +7,7 @@
 #include "archive/archive_writer.h"
 #include "check/compare.h"
 #include "check/debug_bundle.h"
+#include "target/inference_target.h"
 #include "target/tract_versions.h"
 #include "util/memory_limits.h"
 
@@ -58,6 +59,14 @@ void validateOptions(const ExportOptions& options) {
                                     target::describeGate(*gate), version),
                         "choose a newer --target, or leave the weights in f32");
     }
+    if (options.compute && *options.compute != DType::F16)
+        throw Error(Stage::Load, ErrorCode::Usage,
+                    fmt::format("compute type {} is not supported", dtypeName(*options.compute)),
+                    "use f16 (an f16 graph from an f32 model), or none for the model's own types");
+    // What the target cannot honour (a graph option whose operation this tract
+    // lacks, --reify-sdpa for Khronos, symbols for Khronos) is known from the
+    // options alone; the translation asks the same again.
+    target::makeTarget(options.target)->checkOptions(options);
     if (options.harden.maxRounds < 0)
         throw Error(Stage::Load, ErrorCode::Usage,
                     fmt::format("the hardening round limit is {}", options.harden.maxRounds),

@@ -58,6 +58,10 @@ private Q_SLOTS:
         auto r = runT2n(args);
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("Usage:"));
+        // torch_to_nnef's graph options are flags of the export.
+        if (args.first() == "export")
+            for (const char* flag : {"--reify-sdpa", "--upsample-with-debox"})
+                QVERIFY2(r.out.contains(flag), flag);
     }
 
     // `t2n doctor` names the library that really provides sgemm_ (read here
@@ -153,6 +157,22 @@ private Q_SLOTS:
             << QStringList{"export",        nb,  "--input", "x:2x3x6x5:f32",
                            "--output-name", "x", "-o",      out("a.nnef.tar")}
             << 7 << "allow-same-io-names";
+        QTest::newRow("--reify-sdpa for a tract without it")
+            << QStringList{"export",         nb,         "--input",       "x:2x3x6x5:f32",
+                           "--reify-sdpa",   "--target", "tract@0.21.15", "-o",
+                           out("a.nnef.tar")}
+            << 7 << "--reify-sdpa writes tract_transformers_sdpa, which needs tract 0.22.0";
+        QTest::newRow("--upsample-with-debox for a tract without it")
+            << QStringList{"export",
+                           nb,
+                           "--input",
+                           "x:2x3x6x5:f32",
+                           "--upsample-with-debox",
+                           "--target",
+                           "tract@0.22.1",
+                           "-o",
+                           out("a.nnef.tar")}
+            << 7 << "needs tract 0.23.0 or newer";
     }
     void exitCodes() {
         QFETCH(QStringList, args);

@@ -1,10 +1,12 @@
 // Export options of seed 000 and the tract target: dynamic axes, custom
 // extensions, properties, the target version, registries, io naming rules.
+#include "engine/export_test_util.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"
 #include "t2n/session.h"
 
+#include <QFile>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -25,6 +27,22 @@ Translated translate(const QString& fixture, const t2n::ExportOptions& options) 
 
 QString body(const QString& nnef) {
     return nnef.mid(nnef.indexOf("\ngraph "));
+}
+
+// The whole export with its check, into a folder (a test may edit it).
+CheckedExport exportChecked(const QString& fixture, t2n::ExportOptions o) {
+    o.compressionLevel.reset();
+    return exportWithCheck(
+        fixture, o, freshDir(QStringLiteral("graph-options")) / (fixture.toStdString() + ".nnef"));
+}
+
+t2n::Error refusal(const QString& fixture, const t2n::ExportOptions& o) {
+    try {
+        translate(fixture, o);
+    } catch (const t2n::Error& e) {
+        return e;
+    }
+    return t2n::Error(t2n::Stage::Report, t2n::ErrorCode::Internal, "accepted");
 }
 } // namespace
 
@@ -160,6 +178,133 @@ private Q_SLOTS:
         QVERIFY(t.nnef.contains("graph network(x, y) -> (x, doubled)"));
         QVERIFY(!t.nnef.contains("copy("));
         QCOMPARE(t.report.warnings.size(), size_t(1));
+    }
+
+    // --reify-sdpa: the attention t2n lowers becomes tract_transformers_sdpa
+    // (one per attention block), the tract_transformers registry is declared,
+    // and the archive still computes what PyTorch computes; where the softmax
+    // output itself is an output (need_weights) the decomposed form stays.
+    void reifySdpa_data() {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<int>("reified");
+        QTest::newRow("self") << "op_attn_mha_self" << 1;
+        // Not the fused kernel (PyTorch's slow path, decomposed): nothing to reify.
+        QTest::newRow("cross, bool attention mask") << "op_attn_mha_cross_masked" << 0;
+        QTest::newRow("encoder, key padding mask") << "op_attn_encoder_key_padding" << 2;
+        QTest::newRow("encoder, pre-norm gelu") << "op_attn_encoder_pre_norm_gelu" << 2;
+        QTest::newRow("weights wanted") << "op_attn_mha_key_padding" << 0;
+    }
+    void reifySdpa() {
+        QFETCH(QString, fixture);
+        QFETCH(int, reified);
+        t2n::ExportOptions o = fixtureOptions(fixture);
+        const auto plain = exportChecked(fixture, o);
+        QVERIFY(!plain.nnef.contains("tract_transformers_sdpa")); // off by default
+        o.reifySdpa = true;
+        const auto e = exportChecked(fixture, o);
+        QVERIFY2(e.report.check.passed && e.report.written, qPrintable(checkVerdict(e.report)));
+        QCOMPARE(static_cast<int>(e.nnef.count("= tract_transformers_sdpa(")), reified);
+        QCOMPARE(e.nnef.contains("\nextension tract_registry tract_transformers;\n"), reified > 0);
+        if (reified > 0) {
+            QVERIFY2(!body(e.nnef).contains("softmax("), qPrintable(e.nnef));
+            QVERIFY(e.nnef.contains("datum_type = 'f32', acc_datum_type = 'f32', "
+                                    "is_causal = false"));
+        }
+        qInfo("%s: max |error| %.3g decomposed, %.3g with tract_transformers_sdpa",
+              qPrintable(fixture), maxAbsError(plain.report), maxAbsError(e.report));
+    }
+
+    // The check judges the operation itself: the same archive with another
+    // scale computes something else, and the check says so.
+    void reifiedSdpaIsJudged() {
+        t2n::ExportOptions o = fixtureOptions("op_attn_mha_self");
+        o.reifySdpa = true;
+        const auto e = exportChecked("op_attn_mha_self", o);
+        QVERIFY(e.report.check.passed);
+        QFile f(QString::fromStdString((e.artifact / "graph.nnef").string()));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(f.readAll());
+        f.close();
+        QRegularExpression scale(R"(scale = [0-9.e+-]+)");
+        QVERIFY(scale.match(text).hasMatch());
+        text.replace(scale, QStringLiteral("scale = 0.3"));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text.toUtf8());
+        f.close();
+        t2n::Session s;
+        s.load(fixtureModel("op_attn_mha_self"));
+        QVERIFY(!s.check(e.artifact, o).passed);
+    }
+
+    // An option whose operation the target lacks is refused before any
+    // lowering, naming the option and the tract version that has it.
+    void graphOptionsNeedTheirVersion() {
+        t2n::ExportOptions o = fixtureOptions("op_attn_mha_self");
+        o.reifySdpa = true;
+        o.target = t2n::TargetSpec::parse("tract@0.21.15");
+        auto e = refusal("op_attn_mha_self", o);
+        QCOMPARE(e.code(), t2n::ErrorCode::InvalidOption);
+        QVERIFY2(e.message().find("--reify-sdpa") != std::string::npos &&
+                     e.message().find("0.22.0") != std::string::npos,
+                 e.message().c_str());
+        o.target = t2n::TargetSpec::parse("tract@0.22.0");
+        QVERIFY(translate("op_attn_mha_self", o).nnef.contains("tract_transformers_sdpa("));
+        o.target = t2n::TargetSpec::parse("khronos");
+        QCOMPARE(refusal("op_attn_mha_self", o).code(), t2n::ErrorCode::InvalidOption);
+
+        t2n::ExportOptions d = fixtureOptions("op_resample_nearest2d_scale");
+        d.upsampleWithDebox = true;
+        d.target = t2n::TargetSpec::parse("tract@0.22.1");
+        e = refusal("op_resample_nearest2d_scale", d);
+        QCOMPARE(e.code(), t2n::ErrorCode::InvalidOption);
+        QVERIFY2(e.message().find("--upsample-with-debox") != std::string::npos &&
+                     e.message().find("0.23.0") != std::string::npos,
+                 e.message().c_str());
+    }
+
+    // --upsample-with-debox: nearest upsampling by whole factors is one debox
+    // (window and stride [1, 1, factors...], as torch_to_nnef writes it);
+    // other sizes keep their gathers. Checked against PyTorch, for tract and
+    // for Khronos (debox is a standard operation).
+    void upsampleWithDebox_data() {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("debox");
+        QTest::newRow("2d x(2, 3)") << "op_resample_nearest2d_scale"
+                                    << "tract"
+                                    << "debox(x, size = [1, 1, 2, 3], stride = [1, 1, 2, 3], "
+                                       "padding = [(0, 0), (0, 0), (0, 0), (0, 0)]);";
+        QTest::newRow("1d x2") << "op_resample_nearest1d_scale"
+                               << "tract"
+                               << "debox(x, size = [1, 1, 2], stride = [1, 1, 2], padding = "
+                                  "[(0, 0), (0, 0), (0, 0)]);";
+        QTest::newRow("2d x(2, 3) Khronos") << "op_resample_nearest2d_scale"
+                                            << "khronos"
+                                            << "debox(x, size = [1, 1, 2, 3]";
+        QTest::newRow("5 -> 7: gathers") << "op_resample_nearest1d_size"
+                                         << "tract" << QString();
+        QTest::newRow("downsampling: gathers") << "op_resample_nearest2d_down"
+                                               << "tract" << QString();
+    }
+    void upsampleWithDebox() {
+        QFETCH(QString, fixture);
+        QFETCH(QString, target);
+        QFETCH(QString, debox);
+        t2n::ExportOptions o = fixtureOptions(fixture);
+        o.target = t2n::TargetSpec::parse(target.toStdString());
+        QVERIFY(!exportChecked(fixture, o).nnef.contains("debox("));
+        o.upsampleWithDebox = true;
+        const auto e = exportChecked(fixture, o);
+        QVERIFY2(e.report.check.passed && e.report.written, qPrintable(checkVerdict(e.report)));
+        if (debox.isEmpty()) {
+            QVERIFY(!e.nnef.contains("debox("));
+            QVERIFY(e.nnef.contains(target == "khronos" ? "gather(" : "tract_core_gather("));
+        } else {
+            QVERIFY2(e.nnef.contains(debox), qPrintable(e.nnef));
+            QVERIFY2(!body(e.nnef).contains("gather("), qPrintable(e.nnef));
+        }
+        qInfo("%s (%s): max |error| %.3g", qPrintable(fixture), qPrintable(target),
+              maxAbsError(e.report));
     }
 
     void ioQuantityCheck() {

@@ -8,6 +8,9 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace interp_test;
 
 namespace {
@@ -321,6 +324,52 @@ private Q_SLOTS:
         T2N_COMPARE_TENSOR_TOL(op("tract_core_einsum", {Arr({tv(p), tv(q)})},
                                   {{"expr", Str("bmk,bkn->bmn")}, {"acc", Str("f32")}}),
                                at::matmul(p, q), 1e-4, 1e-4);
+    }
+
+    // tract_transformers_sdpa against LibTorch 1.13's own scaled dot-product
+    // attention (the math path, additive float mask, scale 1/sqrt(D)).
+    void sdpaAgainstAten() {
+        auto sdpa = [](std::vector<Value> args, Named extra = {}) {
+            Named named{{"datum_type", Str("f32")},
+                        {"acc_datum_type", Str("f32")},
+                        {"is_causal", B(false)}};
+            for (auto& kv : extra) {
+                auto same = [&](const auto& n) { return n.first == kv.first; };
+                if (auto it = std::find_if(named.begin(), named.end(), same); it != named.end())
+                    it->second = kv.second;
+                else
+                    named.push_back(kv);
+            }
+            return op("tract_transformers_sdpa", std::move(args), std::move(named));
+        };
+        auto aten = [](const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                       c10::optional<at::Tensor> mask = {}) {
+            return std::get<0>(at::_scaled_dot_product_attention(q, k, v, mask));
+        };
+        const at::Tensor q = randn({2, 4, 5, 8}, 60), k = randn({2, 4, 7, 8}, 61),
+                         v = randn({2, 4, 7, 6}, 62);
+        T2N_COMPARE_TENSOR_TOL(sdpa({tv(q), tv(k), tv(v)}), aten(q, k, v), 1e-5, 1e-4);
+        // An additive mask of q's rank, broadcast over batch and heads.
+        const at::Tensor mask = at::where(randn({1, 1, 5, 7}, 63) > 0.5, -1e30, 0.0).to(at::kFloat);
+        T2N_COMPARE_TENSOR_TOL(sdpa({tv(q), tv(k), tv(v), tv(mask)}), aten(q, k, v, mask), 1e-5,
+                               1e-4);
+        // Rank 3 (no heads) and an explicit scale: q scaled by scale * sqrt(D) first.
+        const at::Tensor q3 = q.select(1, 0), k3 = k.select(1, 0), v3 = v.select(1, 0);
+        T2N_COMPARE_TENSOR_TOL(sdpa({tv(q3), tv(k3), tv(v3)}, {{"scale", S(0.5)}}),
+                               aten(q3 * (0.5 * std::sqrt(8.0)), k3, v3), 1e-5, 1e-4);
+        // Grouped K/V heads: query head h reads K/V head h / 2.
+        const at::Tensor k2 = k.slice(1, 0, 2), v2 = v.slice(1, 0, 2);
+        T2N_COMPARE_TENSOR_TOL(sdpa({tv(q), tv(k2), tv(v2)}),
+                               aten(q, k2.repeat_interleave(2, 1), v2.repeat_interleave(2, 1)),
+                               1e-5, 1e-4);
+        // Causal, square scores: column c > row r masked.
+        const at::Tensor ks = k.slice(2, 0, 5), vs = v.slice(2, 0, 5);
+        const at::Tensor causal = at::full({5, 5}, -INFINITY).triu(1);
+        T2N_COMPARE_TENSOR_TOL(sdpa({tv(q), tv(ks), tv(vs)}, {{"is_causal", B(true)}}),
+                               aten(q, ks, vs, causal), 1e-5, 1e-4);
+        // Non-square: tract 0.22.0 and 0.23 disagree on where the diagonal goes.
+        const auto e = expectError([&] { sdpa({tv(q), tv(k), tv(v)}, {{"is_causal", B(true)}}); });
+        QVERIFY2(e.message().find("is_causal") != std::string::npos, e.message().c_str());
     }
 
     // ---- normalisation ------------------------------------------------------------

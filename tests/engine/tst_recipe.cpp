@@ -33,6 +33,12 @@ t2n::ExportRecipe everyField() {
     o.checkIoNamesQuantityMatch = false;
     o.allowSameIoNames = true;
     o.customExtensions = {"tract_assert B >= 1"};
+    o.reifySdpa = true;
+    o.upsampleWithDebox = true;
+    o.compute = t2n::DType::F16;
+    o.f32Attention = true;
+    o.f32LinearAccumulation = true;
+    o.f32Norm = true;
     o.compressionLevel.reset();
     o.logLevel = t2n::LogLevel::Debug;
     o.harden.freeze = false;
@@ -84,6 +90,14 @@ private Q_SLOTS:
         QCOMPARE(back.options.properties, r.options.properties);
         QCOMPARE(back.options.harden, r.options.harden);
         QCOMPARE(back.options.seed, r.options.seed);
+        // The graph options of torch_to_nnef's TractNNEF, under upstream's names.
+        QVERIFY(back.options.reifySdpa && back.options.upsampleWithDebox);
+        QVERIFY(back.options.compute == t2n::DType::F16);
+        QVERIFY(back.options.f32Attention && back.options.f32LinearAccumulation &&
+                back.options.f32Norm);
+        QVERIFY(text.find("\"compute\": \"f16\"") != std::string::npos);
+        QVERIFY(text.find("\"reify_sdpa\": true") != std::string::npos);
+        QVERIFY(text.find("\"upsample_with_debox\": true") != std::string::npos);
         QVERIFY(back == r);
         QCOMPARE(t2n::toJson(back), text);
         // And the defaults (nothing set) round trip too, the folder compression included.
@@ -132,6 +146,10 @@ private Q_SLOTS:
             << "$.dynamic_axes[0] bad dynamic axis";
         QTest::newRow("compression") << R"({"t2n_recipe": 1, "compression_level": 12})"
                                      << "$.compression_level is 12";
+        QTest::newRow("reify_sdpa type") << R"({"t2n_recipe": 1, "reify_sdpa": 1})"
+                                         << "$.reify_sdpa is number";
+        QTest::newRow("compute") << R"({"t2n_recipe": 1, "compute": "f64"})"
+                                 << "$.compute 'f64' is not a compute type";
         QTest::newRow("negative seed") << R"({"t2n_recipe": 1, "seed": -1})"
                                        << "$.seed is number";
     }

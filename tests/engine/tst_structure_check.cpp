@@ -429,6 +429,10 @@ private Q_SLOTS:
         QVERIFY(has("tract_core_log_softmax", "0.23.9"));
         QVERIFY(!has("tract_core_log_softmax", "0.20.22"));
         QVERIFY(!has("dat:q4_0", "0.21.10") && has("dat:q4_0", "0.21.11"));
+        // The graph options' operations (--reify-sdpa, --upsample-with-debox).
+        QVERIFY(!has("tract_transformers_sdpa", "0.21.17") &&
+                has("tract_transformers_sdpa", "0.22.0"));
+        QVERIFY(!has("debox", "0.22.3") && has("debox", "0.23.0"));
         for (const char* moved :
              {"tract_core_rms_norm", "tract_core_silu", "tract_core_gelu_approx",
               "tract_core_is_inf", "tract_core_is_nan"}) {

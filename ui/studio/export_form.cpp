@@ -116,6 +116,34 @@ ExportForm::ExportForm(QWidget* parent)
     (new QVBoxLayout(propsBox))->addWidget(tableWithButtons(propsView, tr("Add a property")));
     layout->addWidget(propsBox);
 
+    // torch_to_nnef's TractNNEF graph options (t2n export --reify-sdpa ...).
+    auto* graphBox = new QGroupBox(tr("Graph options"), this);
+    auto* gform = new QFormLayout(graphBox);
+    reifySdpa_ = new QCheckBox(
+        tr("attention as one tract_transformers_sdpa (tract 0.22.0 or newer)"), graphBox);
+    reifySdpa_->setObjectName(QStringLiteral("reifySdpa"));
+    gform->addRow(tr("SDPA"), reifySdpa_);
+    upsampleWithDebox_ = new QCheckBox(
+        tr("nearest upsampling by whole factors as debox (tract 0.23.0 or newer)"), graphBox);
+    upsampleWithDebox_->setObjectName(QStringLiteral("upsampleWithDebox"));
+    gform->addRow(tr("Upsampling"), upsampleWithDebox_);
+    compute_ = new QComboBox(graphBox);
+    compute_->setObjectName(QStringLiteral("computeChoice"));
+    compute_->addItem(tr("the model's own types"), QString());
+    compute_->addItem(tr("f16 (traced and checked in f32)"), QStringLiteral("f16"));
+    gform->addRow(tr("Compute"), compute_);
+    f32Attention_ = new QCheckBox(tr("attention in f32 inside f16 graphs"), graphBox);
+    f32Attention_->setObjectName(QStringLiteral("f32Attention"));
+    f32LinearAccumulation_ = new QCheckBox(
+        tr("linear and matmul accumulate in f32 inside f16 graphs (tract 0.21.11 or newer)"),
+        graphBox);
+    f32LinearAccumulation_->setObjectName(QStringLiteral("f32LinearAccumulation"));
+    f32Norm_ = new QCheckBox(tr("norms in f32 inside f16 graphs"), graphBox);
+    f32Norm_->setObjectName(QStringLiteral("f32Norm"));
+    for (auto* b : {f32Attention_, f32LinearAccumulation_, f32Norm_})
+        gform->addRow(QString(), b);
+    layout->addWidget(graphBox);
+
     auto* hardenBox = new QGroupBox(tr("Hardening and check"), this);
     auto* hform = new QFormLayout(hardenBox);
     freeze_ = new QCheckBox(tr("freeze the module first (fallback: inline calls)"), hardenBox);
@@ -161,11 +189,12 @@ ExportForm::ExportForm(QWidget* parent)
          {static_cast<EditableTableModel*>(inputs_), static_cast<EditableTableModel*>(axes_),
           static_cast<EditableTableModel*>(props_)})
         connect(m, &QAbstractItemModel::dataChanged, this, &ExportForm::refreshStatus);
-    for (auto* c : {target_, compression_, naming_, tolerance_})
+    for (auto* c : {target_, compression_, naming_, tolerance_, compute_})
         connect(c, &QComboBox::currentIndexChanged, this, &ExportForm::refreshStatus);
     for (auto* e : {outputNames_, customTolerance_})
         connect(e, &QLineEdit::textChanged, this, &ExportForm::refreshStatus);
-    for (auto* b : {identity_, freeze_, check_, everyValue_, weightsQ4_0_})
+    for (auto* b : {identity_, freeze_, check_, everyValue_, reifySdpa_, upsampleWithDebox_,
+                    f32Attention_, f32LinearAccumulation_, f32Norm_, weightsQ4_0_})
         connect(b, &QCheckBox::toggled, this, &ExportForm::refreshStatus);
     connect(passes_, &QListWidget::itemChanged, this, &ExportForm::refreshStatus);
     connect(seed_, &QSpinBox::valueChanged, this, &ExportForm::refreshStatus);
@@ -234,6 +263,12 @@ void ExportForm::setOptions(const ExportOptions& o) {
     check_->setChecked(o.check);
     everyValue_->setChecked(o.checkEveryValue);
     weightsQ4_0_->setChecked(o.weightsQ4_0);
+    reifySdpa_->setChecked(o.reifySdpa);
+    upsampleWithDebox_->setChecked(o.upsampleWithDebox);
+    compute_->setCurrentIndex(o.compute == DType::F16 ? 1 : 0);
+    f32Attention_->setChecked(o.f32Attention);
+    f32LinearAccumulation_->setChecked(o.f32LinearAccumulation);
+    f32Norm_->setChecked(o.f32Norm);
     const QString tol = QString::fromStdString(o.checkTolerance);
     if (tol.startsWith(QStringLiteral("custom:"))) {
         tolerance_->setCurrentText(QStringLiteral("custom"));
@@ -268,6 +303,14 @@ ExportOptions ExportForm::options() const {
     o.check = check_->isChecked();
     o.checkEveryValue = everyValue_->isChecked();
     o.weightsQ4_0 = weightsQ4_0_->isChecked();
+    o.reifySdpa = reifySdpa_->isChecked();
+    o.upsampleWithDebox = upsampleWithDebox_->isChecked();
+    o.compute = compute_->currentData().toString() == QStringLiteral("f16")
+                    ? std::optional<DType>(DType::F16)
+                    : std::nullopt;
+    o.f32Attention = f32Attention_->isChecked();
+    o.f32LinearAccumulation = f32LinearAccumulation_->isChecked();
+    o.f32Norm = f32Norm_->isChecked();
     o.checkTolerance = tolerance_->currentText() == QStringLiteral("custom")
                            ? "custom:" + customTolerance_->text().trimmed().toStdString()
                            : tolerance_->currentText().toStdString();
@@ -294,6 +337,15 @@ QStringList ExportForm::errors() const {
         if (props_->rowCount() > 0)
             out << tr("Properties: tract_core_properties is a tract extension; remove them or "
                       "choose a tract target");
+        if (reifySdpa_->isChecked())
+            out << tr("SDPA: tract_transformers_sdpa is a tract operation; uncheck it or choose "
+                      "a tract target");
+        if (f32LinearAccumulation_->isChecked())
+            out << tr("Linear accumulation: tract_core_einsum is a tract operation; uncheck it "
+                      "or choose a tract target");
+        if (compute_->currentData().toString() == QStringLiteral("f16"))
+            out << tr("Compute: Khronos NNEF has no f16 type (its readers compute in f32); "
+                      "choose the model's own types or a tract target");
     }
     if (tolerance_->currentText() == QStringLiteral("custom") &&
         customTolerance_->text().split(QLatin1Char(',')).size() != 3)

@@ -64,6 +64,12 @@ private:
     QCheckBox* check_;
     QCheckBox* everyValue_;
     QCheckBox* weightsQ4_0_;
+    QCheckBox* reifySdpa_;
+    QCheckBox* upsampleWithDebox_;
+    QComboBox* compute_;
+    QCheckBox* f32Attention_;
+    QCheckBox* f32LinearAccumulation_;
+    QCheckBox* f32Norm_;
     QListWidget* passes_;
     QSpinBox* seed_;
     QLabel* status_;

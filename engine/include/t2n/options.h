@@ -114,6 +114,43 @@ struct ExportOptions {
     /// quantization step applied, as upstream does.
     bool weightsQ4_0 = false;
 
+    // --- graph choices of torch_to_nnef's TractNNEF (reference §1.2) --------
+    /// Write the attention t2n lowers (nn.MultiheadAttention's and
+    /// nn.TransformerEncoderLayer's fused kernels) as one
+    /// tract_transformers_sdpa (tract 0.22.0 or newer) instead of matmul,
+    /// softmax, matmul (upstream's reify_sdpa_operator). Off by default,
+    /// where upstream 0.23 turns it on for tract > 0.22.0: upstream's own
+    /// documentation calls it experimental, tract changed the operation's
+    /// semantics since 0.22.0 (mask rank and broadcasting, bool masks, the
+    /// causal mask's alignment, rewritten as FlashSDPA in 0.23.6-pre), and
+    /// the decomposed form runs in every registry, so that an archive
+    /// exported yesterday keeps its bytes unless the option is asked for.
+    bool reifySdpa = false;
+    /// Write nearest upsampling by integer factors as `debox` (upstream's
+    /// upsample_with_debox; a primitive of tract 0.23.0 or newer and of the
+    /// Khronos standard) instead of one gather per axis.
+    bool upsampleWithDebox = false;
+
+    // --- f16 graphs ----------------------------------------------------------
+    /// Beyond upstream: F16 traces and checks the model in f32 (LibTorch 1.13's
+    /// CPU lacks f16 kernels for matmul, softmax, norms, convolutions), then
+    /// writes every f32 tensor of the graph as f16: weights, inputs, outputs
+    /// and intermediate types. The check feeds the archive the f32 example
+    /// inputs rounded to f16 and compares with the f32 model at the f16 row of
+    /// the tolerance level (as tract does with --allow-float-casts). Empty:
+    /// the model's own types. Only F16 is accepted (validateOptions).
+    std::optional<DType> compute;
+    /// In f16 graphs (the model's own, or --compute f16), upstream's
+    /// force_attention_inner_in_f32: attention scores, softmax and the
+    /// weighted sum in f32 (tract_transformers_sdpa's acc_datum_type f32).
+    bool f32Attention = false;
+    /// force_linear_accumulation_in_f32: f16 linear and matmul as
+    /// tract_core_einsum with acc 'f32', the result cast back to f16.
+    bool f32LinearAccumulation = false;
+    /// force_norm_in_f32: layer, group, instance and batch norms computed
+    /// in f32 on f16 graphs, the result cast back to f16.
+    bool f32Norm = false;
+
     bool operator==(const ExportOptions&) const = default;
 };
 

@@ -230,9 +230,14 @@ CheckReport runCheck(const CheckInputs& in) {
     // Tier 1: the reference interpreter against the TorchScript model.
     const CheckManifest& doc = *in.manifest;
     std::vector<at::Tensor> inputs = load::makeExampleInputs(options.inputs, options.seed);
+    // --compute f16: the archive is fed the f32 example inputs rounded to
+    // f16; the model keeps them in f32.
+    auto forArchive = [&](const at::Tensor& t) {
+        return options.compute == DType::F16 && t.scalar_type() == at::kFloat ? t.to(at::kHalf) : t;
+    };
     std::map<std::string, at::Tensor> nnefInputs;
     for (size_t k = 0; k < doc.inputs.size(); ++k)
-        nnefInputs[doc.inputs[k]] = inputs.at(doc.inputIndices.at(k));
+        nnefInputs[doc.inputs[k]] = forArchive(inputs.at(doc.inputIndices.at(k)));
     auto since = [](std::chrono::steady_clock::time_point t) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
     };
@@ -275,7 +280,7 @@ CheckReport runCheck(const CheckInputs& in) {
         auto other = load::makeExampleInputs(sized.specs, options.seed + 1);
         std::map<std::string, at::Tensor> feed;
         for (size_t k = 0; k < doc.inputs.size(); ++k)
-            feed[doc.inputs[k]] = other.at(doc.inputIndices.at(k));
+            feed[doc.inputs[k]] = forArchive(other.at(doc.inputIndices.at(k)));
         std::vector<at::Tensor> want = referenceOutputs(*in.model, other);
         interp::RunResult got = interpreter->run(feed, runOptions);
         if (got.failure) {

@@ -145,6 +145,61 @@ std::vector<std::optional<Value>> bindArguments(const std::vector<Param>& params
     }
     return bound;
 }
+
+// f16 graphs (--compute f16) on LibTorch 1.13's CPU, which lacks f16 kernels
+// for most operations (matmul, exp, softmax, convolutions): an operation
+// whose floating operands are f16 tensors (and literals) computes in f32 and
+// rounds its floating results to f16 once, the exact result correctly
+// rounded. Operations that choose their result type (casts, einsum's and
+// SDPA's accumulators, tensor introductions) are left alone, and so are
+// operands mixing f16 with a computed f32 tensor, which tract refuses: the
+// kernel then reports the mismatch as before.
+bool choosesItsType(std::string_view op) {
+    return op == "tract_core_cast" || op == "cast" || op == "tract_core_einsum" ||
+           op == "tract_transformers_sdpa" || op == "variable" || op == "constant" ||
+           op == "external" || op == "tract_core_external" ||
+           op == "tract_core_scan"; // its body's operations round on their own
+}
+
+template <typename Fn> void forEachTensor(std::vector<Value>& values, Fn&& fn) {
+    for (auto& v : values) {
+        if (v.isTensor())
+            fn(v);
+        forEachTensor(v.items, fn);
+    }
+}
+
+bool computesInF32ForF16(const std::string& op, std::vector<std::pair<std::string, Value>>& args) {
+    if (choosesItsType(op))
+        return false;
+    std::vector<Value> values;
+    for (auto& a : args)
+        values.push_back(a.second);
+    bool half = false, computedF32 = false;
+    forEachTensor(values, [&](Value& v) {
+        half = half || v.tensor.scalar_type() == at::kHalf;
+        computedF32 = computedF32 || (v.tensor.scalar_type() == at::kFloat && !v.constant);
+    });
+    return half && !computedF32;
+}
+
+void upcastHalf(std::vector<std::pair<std::string, Value>>& args) {
+    for (auto& a : args) {
+        std::vector<Value> one{std::move(a.second)};
+        forEachTensor(one, [](Value& v) {
+            if (v.tensor.scalar_type() == at::kHalf)
+                v.tensor = v.tensor.to(at::kFloat);
+        });
+        a.second = std::move(one.front());
+    }
+}
+
+void roundToHalf(std::vector<Value>& results) {
+    forEachTensor(results, [](Value& v) {
+        if (v.tensor.scalar_type() == at::kFloat)
+            v.tensor = v.tensor.to(at::kHalf);
+    });
+}
 } // namespace
 
 Value Executor::invoke(const std::string& op, const std::string& typeArg, Arguments args) {
@@ -205,9 +260,14 @@ std::vector<Value> Executor::callKernel(const OpDef& def, const std::string& typ
         }
         c.args.emplace_back(p.name, std::move(v));
     }
+    const bool viaF32 = computesInF32ForF16(c.op, c.args);
+    if (viaF32)
+        upcastHalf(c.args);
     std::vector<Value> results;
     try {
         results = guarded([&] { return def.kernel(c); });
+        if (viaF32)
+            roundToHalf(results);
     } catch (const InterpError& e) {
         const std::string operands = describeOperands(c.args);
         throw InterpError(operands.empty() ? std::string(e.what())

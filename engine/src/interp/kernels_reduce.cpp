@@ -1,5 +1,5 @@
 // Reductions (keeping the reduced axes, §1.2), moments, softmax family,
-// top-k, matrix products (matmul, linear, tract einsum) and the
+// top-k, matrix products (matmul, linear, tract einsum, tract's SDPA) and the
 // normalisations computed by stdlib bodies (batch, l1, l2).
 #include "interp/kernel_util.h"
 #include "interp/op_list.h"
@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace t2n::interp::kernels {
@@ -194,11 +195,62 @@ std::vector<Value> kLinear(const Call& call) {
 
 std::vector<Value> kEinsum(const Call& call) {
     // tract's EinSum computes in the `acc` datum type and returns it.
+    // An f16 accumulator is computed in f32 and rounded (LibTorch 1.13's CPU
+    // has no f16 matrix product).
     const auto acc = dtypeFromName(call.string("acc"));
+    const auto compute = acc == at::kHalf ? at::kFloat : acc;
     std::vector<at::Tensor> inputs;
     for (auto& t : call.tensors("inputs"))
-        inputs.push_back(t.to(acc));
-    return one(at::einsum(call.string("expr"), inputs));
+        inputs.push_back(t.to(acc).to(compute));
+    return one(at::einsum(call.string("expr"), inputs).to(acc));
+}
+
+std::vector<Value> kSdpa(const Call& call) {
+    // tract_transformers_sdpa (transformers/src/ops/sdpa.rs, 0.22.0 and HEAD):
+    // q, k, v of rank 3 [B, T, D] or 4 [B, H, T, D], K/V heads shared by
+    // groups of H / Hkv query heads (query head h reads K/V head h / groups);
+    // in acc_datum_type: softmax(scale * q k^T + mask) v, scale 1/sqrt(D)
+    // when absent, the mask cast to acc_datum_type and broadcast (leading
+    // axes added); the result in q's datum type.
+    const at::Tensor q0 = call.tensor("q");
+    const auto acc = dtypeFromName(call.string("acc_datum_type"));
+    // LibTorch 1.13's CPU has no f16 matrix product: f16 accumulation is
+    // computed in f32, each stage rounded to f16.
+    const auto compute = acc == at::kHalf ? at::kFloat : acc;
+    auto stage = [&](const at::Tensor& t) { return t.to(acc).to(compute); };
+    at::Tensor q = stage(q0), k = stage(call.tensor("k")), v = stage(call.tensor("v"));
+    const int64_t rank = q.dim();
+    if ((rank != 3 && rank != 4) || k.dim() != rank || v.dim() != rank)
+        throw InterpError(fmt::format("tract_transformers_sdpa: q, k, v must all be of rank 3 or "
+                                      "4, got {}, {}, {}",
+                                      describeTensor(q), describeTensor(k), describeTensor(v)));
+    if (rank == 4 && k.size(1) != q.size(1)) {
+        if (k.size(1) == 0 || q.size(1) % k.size(1) != 0 || v.size(1) != k.size(1))
+            throw InterpError(fmt::format("tract_transformers_sdpa: {} query heads for {} key "
+                                          "and {} value heads",
+                                          q.size(1), k.size(1), v.size(1)));
+        const int64_t groups = q.size(1) / k.size(1);
+        k = k.repeat_interleave(groups, 1);
+        v = v.repeat_interleave(groups, 1);
+    }
+    const Value& scaleArg = call.arg("scale");
+    const double scale = scaleArg.isNumber()
+                             ? call.scalar("scale")
+                             : 1.0 / std::sqrt(static_cast<double>(q.size(rank - 1)));
+    at::Tensor scores = stage(at::matmul(q, k.transpose(-1, -2)));
+    scores = stage(scores * at::scalar_tensor(scale, at::TensorOptions().dtype(acc)).to(compute));
+    at::Tensor mask = stage(call.tensor("mask"));
+    const int64_t rows = q.size(rank - 2), cols = k.size(rank - 2);
+    if (call.logical("is_causal")) {
+        // 0.22.0 masks column c > row r; HEAD aligns the diagonal bottom-right
+        // (c > r + cols - rows). They agree only for square scores.
+        if (rows != cols)
+            throw InterpError("tract_transformers_sdpa: is_causal with a query length other than "
+                              "the key length (tract versions disagree on that mask)");
+        mask = mask + at::full({rows, cols}, -INFINITY, at::TensorOptions().dtype(compute)).triu(1);
+    }
+    at::Tensor weights = stage(at::softmax(stage(scores + mask), -1));
+    return one(stage(at::matmul(weights, v)).to(q0.scalar_type()));
 }
 
 std::vector<Value> kBatchNorm(const Call& call) {

@@ -162,6 +162,10 @@
     X("matmul", Both, "A: tensor, B: tensor, transposeA = false, transposeB = false", kMatmul)     \
     X("linear", Both, "input: tensor, filter: tensor, bias: tensor = 0.0", kLinear)                \
     X("tract_core_einsum", Tract, "inputs: tensor[], expr, acc, output = ''", kEinsum)             \
+    /* mask 0.0: none; scale '': absent, 1/sqrt(D) (tract's Option<f32>) */                        \
+    X("tract_transformers_sdpa", Tract,                                                            \
+      "q: tensor, k: tensor, v: tensor, mask: tensor = 0.0, scale = '', datum_type, "              \
+      "acc_datum_type, is_causal", kSdpa)                                                          \
     X("batch_normalization", Both,                                                                 \
       "input: tensor, mean: tensor, variance: tensor, offset: tensor, scale: tensor, epsilon",     \
       kBatchNorm)                                                                                  \

@@ -123,6 +123,21 @@ std::string KhronosTarget::displayName() const {
 
 void KhronosTarget::checkOptions(const ExportOptions& options) const {
     const std::string hint = "export with --target tract, or without this option";
+    if (options.reifySdpa || options.f32LinearAccumulation)
+        throw Error(
+            Stage::Translate, ErrorCode::InvalidOption,
+            fmt::format("{} writes {}, a tract operation that Khronos NNEF 1.0.5 does "
+                        "not have",
+                        options.reifySdpa ? "--reify-sdpa" : "--f32-linear-accumulation",
+                        options.reifySdpa ? "tract_transformers_sdpa" : "tract_core_einsum"),
+            hint);
+    // Its readers compute every `scalar` in f32: an "f16 graph" would be f32
+    // arithmetic on f16-rounded weights, checked as neither.
+    if (options.compute == DType::F16)
+        throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                    "--compute f16 writes an f16 graph, and Khronos NNEF 1.0.5 has no f16 type "
+                    "(its readers compute every scalar in f32)",
+                    hint);
     if (!options.dynamicAxes.empty())
         throw Error(Stage::Translate, ErrorCode::InvalidOption,
                     fmt::format("dynamic axis {}:{}={} needs tract's symbols (extension "

@@ -1,7 +1,7 @@
 #include "target/tract_target.h"
 
-#include "target/op_catalog.h"
 #include "t2n/error.h"
+#include "target/op_catalog.h"
 #include "target/properties.h"
 #include "util/strings.h"
 
@@ -25,6 +25,30 @@ TractTarget::TractTarget(const TargetSpec& spec) {
             "tract {} is not a version t2n has rules for (known: {}); operator choices follow "
             "the nearest older known version",
             version_.str(), util::join(known, ", "));
+}
+
+void TractTarget::checkOptions(const ExportOptions& options) const {
+    // Refused before any lowering rather than quietly written the old way: the
+    // user asked for that operation, and an archive without it is not what
+    // was asked for.
+    const struct {
+        bool asked;
+        std::string_view flag, gate, writes;
+    } graphOptions[] = {
+        {options.reifySdpa, "--reify-sdpa", "tract_transformers_sdpa", "tract_transformers_sdpa"},
+        {options.upsampleWithDebox, "--upsample-with-debox", "debox", "debox"},
+        {options.f32LinearAccumulation, "--f32-linear-accumulation",
+         "tract_core_einsum:f16-acc-f32", "tract_core_einsum with f16 operands and acc 'f32'"}};
+    for (const auto& o : graphOptions) {
+        const TractGate* gate = findTractGate(o.gate);
+        if (!o.asked || has(o.gate) || !gate)
+            continue;
+        throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                    fmt::format("{} writes {}, which needs {}; the target is tract {}", o.flag,
+                                o.writes, describeGate(*gate), version_.str()),
+                    fmt::format("target tract@{} or newer, or export without {}",
+                                tractSince(o.gate), o.flag));
+    }
 }
 
 void TractTarget::finishDocument(nnef::Document& doc, const ir::Graph&,

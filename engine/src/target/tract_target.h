@@ -3,15 +3,14 @@
 #pragma once
 
 #include "nnef/document.h"
-#include "target/tract_versions.h"
 #include "t2n/options.h"
 #include "target/inference_target.h"
+#include "target/tract_versions.h"
 
 #include <string>
 #include <string_view>
 
 namespace t2n::target {
-
 
 class TractTarget final : public InferenceTarget {
 public:
@@ -28,8 +27,9 @@ public:
     std::string_view replicateBorder() const override { return "replicated"; }
     /// tract reads nested-array tensor literals (reference §2.2).
     bool inlineTensorLiterals() const override { return true; }
-    /// tract takes every option.
-    void checkOptions(const ExportOptions&) const override {}
+    /// Refuses a graph option (--reify-sdpa, --upsample-with-debox) whose
+    /// operation this tract version lacks, naming the version that has it.
+    void checkOptions(const ExportOptions& options) const override;
     /// tract_core_properties, then the registries the document uses.
     void finishDocument(nnef::Document& doc, const ir::Graph& graph, const ExportOptions& options,
                         const PropertyContext& props,

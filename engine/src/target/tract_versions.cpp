@@ -26,6 +26,9 @@ constexpr TractGate kGates[] = {
     {"tract_core_submodel", "0.19.9", "", "CHANGELOG 0.19.9"},
     {"tract_core_einsum", "0.20.0", "", ""},
     {"tract_core_einsum_q", "0.20.0", "", ""},
+    {"tract_core_einsum:f16-acc-f32", "0.21.11", "",
+     "f16 operands with acc 'f32': \"accumulator promotion is back\" (fe28938fb, v0.21.11); "
+     "torch_to_nnef's gate for force_linear_accumulation_in_f32"},
     {"tract_core_topk", "0.20.0", "", ""},
     {"tract_core_trilu", "0.20.0", "", ""},
     {"tract_core_dyn_slice", "0.20.18", "", ""},
@@ -46,6 +49,8 @@ constexpr TractGate kGates[] = {
     {"tract_core_grid_sample", "0.23.3", "", ""},
     {"nearest_upsample", "0.23.3", "", "registered as a primitive in tract_core"},
     {"multilinear_upsample", "0.23.3", "", "registered as a primitive in tract_core"},
+    // standard operations tract registered late (nnef/src/ops/nnef/mod.rs)
+    {"debox", "0.23.0", "", "a primitive from 0.23.0; older stdlibs declare it without a body"},
     {"tract_core_gru_epilogue", "0.23.6", "", "in HEAD 0.23.6-pre and tract-core 0.23.6"},
     {"tract_core_pow_const", "0.23.6", "", "in HEAD 0.23.6-pre"},
     // other registries

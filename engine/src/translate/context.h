@@ -34,6 +34,8 @@ public:
     const ir::Node& node() const { return *node_; }
     const ir::Graph& graph() const { return graph_; }
     const target::InferenceTarget& target() const { return target_; }
+    /// The export's options, for graph choices the user makes (--reify-sdpa).
+    const ExportOptions& options() const { return options_; }
     size_t numInputs() const { return node_->inputs.size(); }
     const ir::Value& in(size_t i) const;
     const ir::Value& out(size_t i = 0) const;

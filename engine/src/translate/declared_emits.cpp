@@ -61,10 +61,11 @@ constexpr Declared kDeclared[] = {
     {"aten::rrelu", "leaky_relu"},
     // attention and transformer layers
     {"aten::_native_multi_head_attention",
-     "matmul add mul reshape transpose softmax ne select slice mean_reduce squeeze"},
+     "matmul add mul reshape transpose softmax ne select slice mean_reduce squeeze "
+     "?tract_transformers_sdpa"},
     {"aten::_transformer_encoder_layer_fwd",
      "matmul add mul div sub sqrt reshape transpose softmax ne select slice mean_reduce relu "
-     "?tract_core_erf +abs +sign +rcp +exp +neg"},
+     "?tract_core_erf +abs +sign +rcp +exp +neg ?tract_transformers_sdpa"},
     // convolution
     {"aten::_convolution", "conv deconv"},
     {"aten::convolution", "conv deconv"},
@@ -154,9 +155,9 @@ constexpr Declared kDeclared[] = {
     {"aten::pixel_shuffle", "reshape transpose"},
     {"aten::pixel_unshuffle", "reshape transpose"},
     {"aten::unfold", "tract_core_gather transpose"},
-    {"aten::upsample_nearest1d", "tract_core_gather"},
-    {"aten::upsample_nearest2d", "tract_core_gather"},
-    {"aten::upsample_nearest3d", "tract_core_gather"},
+    {"aten::upsample_nearest1d", "tract_core_gather ?debox"},
+    {"aten::upsample_nearest2d", "tract_core_gather ?debox"},
+    {"aten::upsample_nearest3d", "tract_core_gather ?debox"},
     {"aten::upsample_linear1d", "tract_core_gather mul add"},
     {"aten::upsample_bilinear2d", "tract_core_gather mul add"},
     {"aten::upsample_trilinear3d", "tract_core_gather mul add"},
@@ -177,10 +178,10 @@ constexpr Declared kDeclared[] = {
     {"aten::select", "slice squeeze"},
     {"aten::narrow", "slice"},
     // matrix products
-    {"aten::matmul", "matmul squeeze"},
-    {"aten::mm", "matmul squeeze"},
-    {"aten::bmm", "matmul squeeze"},
-    {"aten::linear", "linear matmul add"},
+    {"aten::matmul", "matmul squeeze ?tract_core_einsum"},
+    {"aten::mm", "matmul squeeze ?tract_core_einsum"},
+    {"aten::bmm", "matmul squeeze ?tract_core_einsum"},
+    {"aten::linear", "linear matmul add ?tract_core_einsum"},
     {"aten::addmm", "matmul mul add"},
     {"aten::t", "transpose"},
     {"aten::einsum", "?tract_core_einsum +transpose +reshape +matmul"},

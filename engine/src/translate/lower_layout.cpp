@@ -420,25 +420,61 @@ std::vector<int64_t> resampledAxes(const ir::Value& x, const ir::Value& out, boo
     return axes;
 }
 
+// --upsample-with-debox: when every spatial axis repeats each item `k` times
+// (PyTorch's source index i -> floor(i * scale) is i / k), nearest upsampling
+// is debox with a [1, 1, k...] window and stride, as torch_to_nnef writes it
+// (and as the NNEF stdlib's nearest_upsample is written). tract 0.23.0 reads
+// debox as a deconvolution by ones (nnef/src/ops/nnef/deser.rs). False when
+// the option is off or the sizes are not whole multiples: the gathers below
+// then compute it exactly.
+bool nearestAsDebox(Context& ctx, const std::vector<std::vector<int64_t>>& sources) {
+    const ir::Value& x = ctx.in(0);
+    if (!ctx.options().upsampleWithDebox || !isFloat(x.dtype))
+        return false;
+    const size_t r = x.shape.size();
+    std::vector<int64_t> window(2, 1);
+    for (size_t a = 2; a < r; ++a) {
+        const int64_t in = x.shape[a], out = ctx.out().shape[a];
+        if (in <= 0 || out % in != 0)
+            return false;
+        const int64_t k = out / in;
+        for (int64_t i = 0; i < out; ++i)
+            if (sources[a][static_cast<size_t>(i)] != i / k)
+                return false;
+        window.push_back(k);
+    }
+    std::vector<Expr> padding(r, Expr::tuple({Expr::i(0), Expr::i(0)}));
+    ctx.emitOut("debox", {ctx.input(0)},
+                {{"size", Expr::ints(window)},
+                 {"stride", Expr::ints(window)},
+                 {"padding", Expr::array(padding)}});
+    return true;
+}
+
 // upsample_nearest{1,2,3}d(x, output_size?, scale_factors?) and the per-axis
-// scales overloads: a gather per resized axis.
+// scales overloads: a gather per resized axis, or one debox (above).
 void lowerUpsampleNearest(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const int64_t r = rankOf(x);
     const size_t spatial = static_cast<size_t>(r - 2);
     auto factors = scaleFactors(ctx, 2, spatial);
+    // PyTorch's source item of each output item, per spatial axis.
+    std::vector<std::vector<int64_t>> sources(static_cast<size_t>(r));
+    for (size_t a = 2; a < static_cast<size_t>(r); ++a) {
+        const int64_t in = x.shape[a], out = ctx.out().shape[a];
+        const float s = sourceScale(in, out, factors[a - 2], false);
+        for (int64_t i = 0; i < out; ++i)
+            sources[a].push_back(
+                std::min(static_cast<int64_t>(std::floor(static_cast<float>(i) * s)), in - 1));
+    }
+    if (nearestAsDebox(ctx, sources))
+        return;
     const std::vector<int64_t> axes = resampledAxes(x, ctx.out(), false);
     Expr e = ctx.input(0);
     for (size_t k = 0; k < axes.size(); ++k) {
         const int64_t a = axes[k];
-        const int64_t in = x.shape[static_cast<size_t>(a)],
-                      out = ctx.out().shape[static_cast<size_t>(a)];
-        const float s = sourceScale(in, out, factors[static_cast<size_t>(a - 2)], false);
-        std::vector<int64_t> idx;
-        for (int64_t i = 0; i < out; ++i)
-            idx.push_back(
-                std::min(static_cast<int64_t>(std::floor(static_cast<float>(i) * s)), in - 1));
-        e = gatherAxis(ctx, e, idx, a, fmt::format("nearest{}", a), k + 1 == axes.size());
+        e = gatherAxis(ctx, e, sources[static_cast<size_t>(a)], a, fmt::format("nearest{}", a),
+                       k + 1 == axes.size());
     }
     if (axes.empty())
         ctx.bindOut(e);
@@ -583,7 +619,9 @@ void registerLayoutOps(Registry& r) {
     r.beginFamily("resample");
     for (const char* k :
          {"aten::upsample_nearest1d", "aten::upsample_nearest2d", "aten::upsample_nearest3d"})
-        r.add(k, lowerUpsampleNearest, "static sizes; a gather per resized axis");
+        r.add(k, lowerUpsampleNearest,
+              "static sizes; a gather per resized axis, or debox for whole factors with "
+              "--upsample-with-debox");
     for (const char* k :
          {"aten::upsample_linear1d", "aten::upsample_bilinear2d", "aten::upsample_trilinear3d"})
         r.add(k, lowerUpsampleLinear,

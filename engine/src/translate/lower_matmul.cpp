@@ -21,6 +21,25 @@ Expr padded(Context& ctx, ir::ValueId id, int64_t rank) {
     return ctx.operand(id, rank, ctx.out().dtype);
 }
 
+// --f32-linear-accumulation (torch_to_nnef's force_linear_accumulation_in_f32):
+// an f16 product as tract_core_einsum accumulating in f32, which returns f32
+// (tract 0.21.11 or newer reads f16 operands with an f32 accumulator), cast
+// back to f16.
+bool accumulatesInF32(const Context& ctx) {
+    return ctx.options().f32LinearAccumulation && ctx.out().dtype == DType::F16;
+}
+
+Expr einsumF32(Context& ctx, Expr a, Expr b, const std::string& expr) {
+    Expr p = ctx.emitTemp("tract_core_einsum", {Expr::array({a, b})},
+                          {{"expr", Expr::str(expr)}, {"acc", Expr::str("f32")}}, "product_f32");
+    return ctx.cast(p, DType::F32, ctx.out().dtype, "product");
+}
+
+// Labels of `n` leading (batch) axes, none of them m, k or n.
+std::string batchLabels(int64_t n) {
+    return std::string("abcdefghij").substr(0, static_cast<size_t>(n));
+}
+
 void lowerMatmul(Context& ctx) {
     const ir::Value& a = ctx.in(0);
     const ir::Value& b = ctx.in(1);
@@ -30,6 +49,13 @@ void lowerMatmul(Context& ctx) {
     DType t = ctx.out().dtype;
     Expr ea = ctx.operand(ctx.node().inputs[0], ra, t);
     Expr eb = ctx.operand(ctx.node().inputs[1], rb, t);
+    // Same batch axes on both sides: one einsum (broadcast batches keep matmul).
+    if (accumulatesInF32(ctx) && ra == rb && ra >= 2 &&
+        std::equal(a.shape.begin(), a.shape.end() - 2, b.shape.begin())) {
+        const std::string batch = batchLabels(ra - 2);
+        ctx.bindOut(einsumF32(ctx, ea, eb, batch + "mk," + batch + "kn->" + batch + "mn"));
+        return;
+    }
     int64_t rank = std::max<int64_t>({ra, rb, 2});
     std::vector<int64_t> squeeze;
     if (ra == 1) {
@@ -70,6 +96,16 @@ void lowerLinear(Context& ctx) {
     const int64_t rr = std::max<int64_t>(r, 2);
     DType t = ctx.out().dtype;
     Expr x = ctx.operand(ctx.node().inputs[0], r, t);
+    if (accumulatesInF32(ctx)) {
+        const std::string batch = batchLabels(r - 1);
+        Expr y = einsumF32(ctx, x, ctx.operand(ctx.node().inputs[1], 2, t),
+                           batch + "k,nk->" + batch + "n");
+        if (ctx.isNone(2))
+            ctx.bindOut(y);
+        else
+            ctx.emitOut("add", {y, ctx.operand(ctx.node().inputs[2], r, t)});
+        return;
+    }
     if (r == 1)
         x = ctx.emitTemp("unsqueeze", {x}, {{"axes", Expr::ints({0})}}, "row");
     Expr w = padded(ctx, ctx.node().inputs[1], rr);
@@ -428,10 +464,14 @@ void lowerBilinear(Context& ctx) {
 
 void registerMatmulOps(Registry& r) {
     r.beginFamily("matmul");
-    r.add("aten::matmul", lowerMatmul, "1-D operands and batch broadcasting");
-    r.add("aten::mm", lowerMatmul);
-    r.add("aten::bmm", lowerMatmul);
-    r.add("aten::linear", lowerLinear, "inputs of any rank");
+    r.add("aten::matmul", lowerMatmul,
+          "1-D operands and batch broadcasting; f16 with --f32-linear-accumulation and equal "
+          "batch axes: tract_core_einsum accumulating in f32");
+    r.add("aten::mm", lowerMatmul, "as matmul");
+    r.add("aten::bmm", lowerMatmul, "as matmul");
+    r.add("aten::linear", lowerLinear,
+          "inputs of any rank; f16 with --f32-linear-accumulation: tract_core_einsum "
+          "accumulating in f32");
     r.add("aten::addmm", lowerAddmm, "beta and alpha");
     r.add("aten::t", lowerT);
     r.add("aten::t_copy", lowerT, "as t", "+transpose");

@@ -28,14 +28,17 @@ void lowerBatchNorm(Context& ctx) {
     if (rankOf(x) < 2)
         ctx.unsupported("batch_norm of an input without a channel axis");
     const int64_t c = x.shape[1];
-    DType t = ctx.out().dtype;
-    Expr mean = channelParam(ctx, 3, c, Expr::f(0.0));
-    Expr var = channelParam(ctx, 4, c, Expr::f(1.0));
-    Expr offset = channelParam(ctx, 2, c, Expr::f(0.0));
-    Expr scale = channelParam(ctx, 1, c, Expr::f(1.0));
-    ctx.emitOut("batch_normalization",
-                {ctx.operand(ctx.node().inputs[0], rankOf(x), t), mean, var, offset, scale},
-                {{"epsilon", Expr::f(ctx.floatArg(7))}});
+    // --f32-norm: an f16 batch norm computed in f32, its f16 parameters cast.
+    const DType t = upcastType(ctx, ctx.options().f32Norm);
+    auto param = [&](size_t i, double absent) {
+        Expr p = channelParam(ctx, i, c, Expr::f(absent));
+        return ctx.isNone(i) || t == ctx.out().dtype ? p
+                                                     : ctx.cast(p, ctx.in(i).dtype, t, "param_f32");
+    };
+    Expr mean = param(3, 0.0), var = param(4, 1.0), offset = param(2, 0.0), scale = param(1, 1.0);
+    emitFinal(ctx, "batch_normalization",
+              {ctx.operand(ctx.node().inputs[0], rankOf(x), t), mean, var, offset, scale}, t,
+              {{"epsilon", Expr::f(ctx.floatArg(7))}});
 }
 
 // Group normalization with the weight and bias at arguments wi and bi: statistics over each
@@ -46,7 +49,8 @@ void groupNorm(Context& ctx, int64_t groups, size_t wi, size_t bi, double epsilo
     if (rank < 2)
         ctx.unsupported("group_norm of an input without a channel axis");
     const int64_t c = x.shape[1];
-    DType t = ctx.out().dtype;
+    // --f32-norm: an f16 group norm computed in f32, its f16 parameters cast.
+    const DType t = upcastType(ctx, ctx.options().f32Norm);
     Expr e = ctx.operand(ctx.node().inputs[0], rank, t);
     Expr grouped =
         ctx.emitTemp("reshape", {e}, {{"shape", Expr::ints({0, groups, -1})}}, "grouped");
@@ -61,10 +65,14 @@ void groupNorm(Context& ctx, int64_t groups, size_t wi, size_t bi, double epsilo
     std::vector<int64_t> shape = x.shape;
     shape[0] = 0; // the batch is copied, so a dynamic batch stays dynamic
     const bool affine = !ctx.isNone(wi) || !ctx.isNone(bi);
-    Expr y =
-        emitStep(ctx, !affine, "reshape", {normed}, {{"shape", Expr::ints(shape)}}, "ungrouped");
-    if (!affine)
+    if (!affine) {
+        emitFinal(ctx, "reshape", {normed}, t, {{"shape", Expr::ints(shape)}});
         return;
+    }
+    Expr y = ctx.emitTemp("reshape", {normed}, {{"shape", Expr::ints(shape)}}, "ungrouped");
+    auto upcast = [&](Expr p, DType from) {
+        return t == ctx.out().dtype ? p : ctx.cast(p, from, t, "param_f32");
+    };
     // [C] parameters as [1, C, 1, ...] to meet the channel axis.
     auto perChannel = [&](size_t i, double absent) {
         if (ctx.isNone(i))
@@ -74,12 +82,14 @@ void groupNorm(Context& ctx, int64_t groups, size_t wi, size_t bi, double epsilo
         const ir::Value& v = ctx.in(i);
         if (v.constant)
             if (auto* d = std::get_if<TensorData>(&*v.constant))
-                return ctx.constantTensor(d->reshaped(s), v.paramName,
-                                          v.name.empty() ? v.debugName : v.name);
-        return ctx.emitTemp("reshape", {ctx.input(i)}, {{"shape", Expr::ints(s)}}, "param");
+                return upcast(ctx.constantTensor(d->reshaped(s), v.paramName,
+                                                 v.name.empty() ? v.debugName : v.name),
+                              v.dtype);
+        return upcast(ctx.emitTemp("reshape", {ctx.input(i)}, {{"shape", Expr::ints(s)}}, "param"),
+                      v.dtype);
     };
     Expr scaled = ctx.emitTemp("mul", {y, perChannel(wi, 1.0)}, {}, "scaled");
-    ctx.emitOut("add", {scaled, perChannel(bi, 0.0)});
+    emitFinal(ctx, "add", {scaled, perChannel(bi, 0.0)}, t);
 }
 
 // group_norm(x, groups, weight, bias, eps, cudnn)

@@ -28,20 +28,22 @@ Expr normalized(Context& ctx, Expr x, const std::vector<int64_t>& axes, double e
     return ctx.emitTemp("div", {c, sd}, {}, "normalized");
 }
 
-// y * weight + bias, either optional; weight/bias as given by `param`.
-template <typename Param> void affine(Context& ctx, Expr y, size_t wi, size_t bi, Param param) {
+// y * weight + bias, either optional; weight/bias as given by `param`; all
+// computed in `t`, the result cast to the output's type when that differs.
+template <typename Param>
+void affine(Context& ctx, Expr y, size_t wi, size_t bi, Param param, DType t) {
     const bool w = !ctx.isNone(wi), b = !ctx.isNone(bi);
     if (!w && !b) {
-        ctx.bindOut(y);
+        bindAs(ctx, y, t);
         return;
     }
     if (w && !b) {
-        ctx.emitOut("mul", {y, param(wi)});
+        emitFinal(ctx, "mul", {y, param(wi)}, t);
         return;
     }
     if (w)
         y = ctx.emitTemp("mul", {y, param(wi)}, {}, "scaled");
-    ctx.emitOut("add", {y, param(bi)});
+    emitFinal(ctx, "add", {y, param(bi)}, t);
 }
 
 // layer_norm(x, normalized_shape, weight?, bias?, eps, cudnn_enable)
@@ -50,14 +52,16 @@ void lowerLayerNorm(Context& ctx) {
     const int64_t k = static_cast<int64_t>(ctx.intsArg(1).size());
     if (k < 1 || k > r)
         ctx.unsupported("layer_norm over more axes than the input has");
-    DType t = ctx.out().dtype;
+    // --f32-norm: an f16 layer norm computed in f32 (input and parameters).
+    const DType t = upcastType(ctx, ctx.options().f32Norm);
     std::vector<int64_t> axes;
     for (int64_t a = r - k; a < r; ++a)
         axes.push_back(a);
     Expr x = ctx.operand(ctx.node().inputs[0], r, t);
     Expr y = normalized(ctx, x, axes, ctx.floatArg(4), t);
     // [normalized_shape] parameters meet the trailing axes once padded.
-    affine(ctx, y, 2, 3, [&](size_t i) { return ctx.operand(ctx.node().inputs[i], r, t); });
+    affine(
+        ctx, y, 2, 3, [&](size_t i) { return ctx.operand(ctx.node().inputs[i], r, t); }, t);
 }
 
 // native_layer_norm(x, normalized_shape, weight, bias, eps) -> (y, mean,
@@ -90,13 +94,17 @@ void lowerInstanceNorm(Context& ctx) {
     if (!ctx.boolArg(5))
         ctx.unsupported("instance_norm with running statistics (track_running_stats=True)",
                         "InstanceNorm with track_running_stats=False normalizes each sample");
-    DType t = ctx.out().dtype;
+    // --f32-norm: an f16 instance norm computed in f32, its f16 parameters cast.
+    const DType t = upcastType(ctx, ctx.options().f32Norm);
     std::vector<int64_t> axes;
     for (int64_t a = 2; a < r; ++a)
         axes.push_back(a);
     Expr x = ctx.operand(ctx.node().inputs[0], r, t);
     Expr y = normalized(ctx, x, axes, ctx.floatArg(7), t);
-    affine(ctx, y, 1, 2, [&](size_t i) { return perChannel(ctx, i, r); });
+    affine(
+        ctx, y, 1, 2,
+        [&](size_t i) { return ctx.cast(perChannel(ctx, i, r), ctx.in(i).dtype, t, "param_f32"); },
+        t);
 }
 
 // embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse)

@@ -54,14 +54,20 @@ DType floatComputeType(Context& ctx) {
     return isFloat(ctx.out().dtype) ? ctx.out().dtype : DType::F32;
 }
 
-void emitFinal(Context& ctx, const std::string& op, std::vector<Expr> args, DType t) {
+void emitFinal(Context& ctx, const std::string& op, std::vector<Expr> args, DType t,
+               Kwargs kwargs) {
     if (ctx.out().dtype == t) {
-        ctx.emitOut(op, std::move(args));
+        ctx.emitOut(op, std::move(args), std::move(kwargs));
         return;
     }
-    Expr v = ctx.emitTemp(op, std::move(args), {}, "computed");
+    Expr v = ctx.emitTemp(op, std::move(args), std::move(kwargs), "computed");
     ctx.emitOut("tract_core_cast", {v},
                 {{"to", Expr::str(std::string(dtypeName(ctx.out().dtype)))}});
+}
+
+DType upcastType(const Context& ctx, bool asked) {
+    const DType t = ctx.out().dtype;
+    return asked && t == DType::F16 ? DType::F32 : t;
 }
 
 void bindAs(Context& ctx, Expr v, DType t) {

@@ -30,7 +30,12 @@ Expr outOperand(Context& ctx, size_t i, std::optional<DType> t = {});
 DType floatComputeType(Context& ctx);
 /// Emits the node's final `op`, computed in `t`, then cast to the output
 /// dtype when that differs.
-void emitFinal(Context& ctx, const std::string& op, std::vector<Expr> args, DType t);
+void emitFinal(Context& ctx, const std::string& op, std::vector<Expr> args, DType t,
+               Kwargs kwargs = {});
+/// The type an operation of an f16 graph computes in: f32 when the user
+/// asked for it (`asked`: --f32-norm, --f32-attention) and the output is
+/// f16, else the output's type.
+DType upcastType(const Context& ctx, bool asked);
 
 /// `v`, computed in `t`, as output 0: bound when the output is of type t,
 /// else converted by a final tract_core_cast.

@@ -1,11 +1,14 @@
 #include "translate/translator.h"
 
 #include "nnef/identifiers.h"
+#include "translate/compute_type.h"
 #include "translate/lower_quantized.h"
 #include "translate/registry.h"
 #include "translate/symbolic_sizes.h"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <optional>
 #include <set>
 
 namespace t2n::translate {
@@ -223,9 +226,26 @@ void checkDeclared(Context& ctx, const OpEntry& entry, const nnef::Document& doc
 
 } // namespace
 
-Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
+Translation translateGraph(const ir::Graph& recorded, const ExportOptions& options,
                            const target::PropertyContext& props) {
+    // --compute f16: an f16 copy of the f32 recording is what gets written.
+    std::optional<ir::Graph> half;
+    if (options.compute == DType::F16)
+        half = halfGraph(recorded);
+    const ir::Graph& graph = half ? *half : recorded;
     Translation tr;
+    // The f32 options change f16 operations only: say so when there are none.
+    const bool anyHalf = std::any_of(graph.values.begin(), graph.values.end(), [](const auto& v) {
+        return v.kind == ir::ValueKind::Tensor && v.dtype == DType::F16;
+    });
+    for (const auto& [asked, flag] :
+         {std::pair{options.f32Attention, "--f32-attention"},
+          std::pair{options.f32LinearAccumulation, "--f32-linear-accumulation"},
+          std::pair{options.f32Norm, "--f32-norm"}})
+        if (asked && !anyHalf)
+            tr.warnings.push_back(fmt::format("{} changes f16 operations only, and the graph has "
+                                              "none; --compute f16 writes an f16 graph",
+                                              flag));
     const auto targetPtr = target::makeTarget(options.target);
     const target::InferenceTarget& target = *targetPtr;
     if (!target.versionWarning().empty())

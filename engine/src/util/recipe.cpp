@@ -211,6 +211,12 @@ std::string toJson(const ExportRecipe& r, int indent) {
     j["check_io_names_quantity_match"] = o.checkIoNamesQuantityMatch;
     j["allow_same_io_names"] = o.allowSameIoNames;
     j["custom_extensions"] = o.customExtensions;
+    j["reify_sdpa"] = o.reifySdpa;
+    j["upsample_with_debox"] = o.upsampleWithDebox;
+    j["compute"] = o.compute ? Json(std::string(dtypeName(*o.compute))) : Json();
+    j["f32_attention"] = o.f32Attention;
+    j["f32_linear_accumulation"] = o.f32LinearAccumulation;
+    j["f32_norm"] = o.f32Norm;
     j["compression_level"] = o.compressionLevel ? Json(*o.compressionLevel) : Json();
     j["log_level"] = std::string(logLevelName(o.logLevel));
     j["harden"] = hardenJson(o.harden);
@@ -306,6 +312,27 @@ ExportRecipe recipeFromJson(std::string_view text) {
                [&](const Json& v, const std::string& p) { o.allowSameIoNames = boolean(v, p); });
     root.field("custom_extensions",
                [&](const Json& v, const std::string& p) { o.customExtensions = strings(v, p); });
+    root.field("reify_sdpa",
+               [&](const Json& v, const std::string& p) { o.reifySdpa = boolean(v, p); });
+    root.field("upsample_with_debox",
+               [&](const Json& v, const std::string& p) { o.upsampleWithDebox = boolean(v, p); });
+    root.field("compute", [&](const Json& v, const std::string& p) {
+        if (v.is_null()) {
+            o.compute.reset();
+            return;
+        }
+        const std::string name = str(v, p);
+        if (name != "f16")
+            throw bad(p, fmt::format("'{}' is not a compute type", name),
+                      "use \"f16\", or null for the model's own types");
+        o.compute = DType::F16;
+    });
+    root.field("f32_attention",
+               [&](const Json& v, const std::string& p) { o.f32Attention = boolean(v, p); });
+    root.field("f32_linear_accumulation", [&](const Json& v, const std::string& p) {
+        o.f32LinearAccumulation = boolean(v, p);
+    });
+    root.field("f32_norm", [&](const Json& v, const std::string& p) { o.f32Norm = boolean(v, p); });
     root.field("compression_level", [&](const Json& v, const std::string& p) {
         if (v.is_null()) {
             o.compressionLevel.reset();

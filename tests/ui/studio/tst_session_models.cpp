@@ -5,12 +5,15 @@
 #include "session/export_form_models.h"
 #include "session/pass_list_model.h"
 #include "session/session_controller.h"
+#include "studio/export_form.h"
 #include "suite_macros.h"
 #include "support.h"
 
 #include "t2n/session.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
@@ -195,6 +198,62 @@ private Q_SLOTS:
         QCOMPARE(axes.size(), size_t(2));
         QCOMPARE(axes[1].axis, -1);
         QCOMPARE(QString::fromStdString(axes[1].symbol), QStringLiteral("S"));
+    }
+
+    /// The graph options of torch_to_nnef's TractNNEF are form fields, both
+    /// ways, and --reify-sdpa (a tract operation) is an error for Khronos.
+    void formGraphOptions() {
+        ExportForm form; // never shown
+        auto* sdpa = form.findChild<QCheckBox*>(QStringLiteral("reifySdpa"));
+        auto* debox = form.findChild<QCheckBox*>(QStringLiteral("upsampleWithDebox"));
+        auto* target = form.findChild<QComboBox*>(QStringLiteral("targetChoice"));
+        QVERIFY(sdpa && debox && target);
+        t2n::ExportOptions o = sampleOptions();
+        form.setOptions(o);
+        QVERIFY(!sdpa->isChecked() && !debox->isChecked());
+        QVERIFY(!form.options().reifySdpa && !form.options().upsampleWithDebox);
+        sdpa->setChecked(true);
+        QVERIFY(form.options().reifySdpa && !form.options().upsampleWithDebox);
+        debox->setChecked(true);
+        QVERIFY(form.options().upsampleWithDebox);
+        o.reifySdpa = false;
+        o.upsampleWithDebox = true;
+        form.setOptions(o);
+        QVERIFY(!sdpa->isChecked() && debox->isChecked());
+        QVERIFY(form.options() == o);
+        // --compute f16 and the three f32 options of f16 graphs.
+        auto* compute = form.findChild<QComboBox*>(QStringLiteral("computeChoice"));
+        QVERIFY(compute);
+        QVERIFY(!form.options().compute);
+        o.compute = t2n::DType::F16;
+        o.f32Attention = o.f32Norm = true;
+        form.setOptions(o);
+        QCOMPARE(compute->currentData().toString(), QStringLiteral("f16"));
+        QVERIFY(form.findChild<QCheckBox*>(QStringLiteral("f32Attention"))->isChecked());
+        QVERIFY(!form.findChild<QCheckBox*>(QStringLiteral("f32LinearAccumulation"))->isChecked());
+        form.findChild<QCheckBox*>(QStringLiteral("f32LinearAccumulation"))->setChecked(true);
+        QVERIFY(form.options().f32LinearAccumulation && form.options().f32Norm);
+        compute->setCurrentIndex(0);
+        QVERIFY(!form.options().compute);
+        compute->setCurrentIndex(1);
+        QVERIFY2(form.valid(), qPrintable(form.errors().join(QLatin1Char('\n'))));
+        // For Khronos: debox is a standard operation; SDPA, einsum and f16 are not.
+        auto* linear = form.findChild<QCheckBox*>(QStringLiteral("f32LinearAccumulation"));
+        compute->setCurrentIndex(0);
+        linear->setChecked(false);
+        target->setCurrentIndex(target->findData(QStringLiteral("khronos")));
+        QVERIFY2(form.valid(), qPrintable(form.errors().join(QLatin1Char('\n'))));
+        sdpa->setChecked(true);
+        QVERIFY(!form.valid());
+        QVERIFY(form.errors().join(QLatin1Char(' ')).contains(QStringLiteral("SDPA")));
+        sdpa->setChecked(false);
+        compute->setCurrentIndex(1);
+        QVERIFY(form.errors().join(QLatin1Char(' ')).contains(QStringLiteral("Compute")));
+        compute->setCurrentIndex(0);
+        linear->setChecked(true);
+        QVERIFY(form.errors().join(QLatin1Char(' ')).contains(QStringLiteral("Linear")));
+        linear->setChecked(false);
+        QVERIFY(form.valid());
     }
 
     /// Open, prepare and export run on the worker thread; the state carries

@@ -1,0 +1,25 @@
+#include "translate/compute_type.h"
+
+#include "translate/tensor_convert.h"
+
+#include <variant>
+
+namespace t2n::translate {
+
+ir::Graph halfGraph(const ir::Graph& graph) {
+    ir::Graph half = graph;
+    for (auto& v : half.values) {
+        if (v.kind != ir::ValueKind::Tensor || v.quant || v.dtype != DType::F32)
+            continue;
+        v.dtype = DType::F16;
+        // The values lowerings read (folded tensors, weights) follow their
+        // type: written as f16 variables or literals.
+        for (auto* c : {&v.constant, &v.probeConstant})
+            if (*c)
+                if (auto* d = std::get_if<TensorData>(&**c); d && d->dtype() == DType::F32)
+                    **c = convertDType(*d, DType::F16);
+    }
+    return half;
+}
+
+} // namespace t2n::translate
