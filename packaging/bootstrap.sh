@@ -7,9 +7,9 @@
 #                                 then open the studio on it (with a display)
 #                                 or write the studio's views as PNGs (without)
 #   packaging/bootstrap.sh test   install what is missing, build everything,
-#                                 run every test (CTest's summary closes the run);
-#                                 with T2N_SANITIZERS=1 the engine suites also
-#                                 run under ASan+UBSan
+#                                 run every test (CTest's summary closes the run),
+#                                 the engine suites a second time under
+#                                 ASan+UBSan (T2N_SANITIZERS=0 leaves them out)
 #
 # BUILD_DIR (default: build) selects the build tree.
 set -euo pipefail
@@ -59,10 +59,10 @@ fi
 
 cmake --build "$build" -j "$jobs"
 # The engine suites again under ASan and UBSan: a second tree (the `asan`
-# preset: engine, CLI and t2n_tests only, this tree's fixtures), whose suites
-# this tree's CTest runs as asan.SUITE. Opt-in (T2N_SANITIZERS=1) until a
-# whole run of it has passed here.
-if [ "${T2N_SANITIZERS:-0}" != 0 ]; then
+# preset: engine, CLI and t2n_tests only, this tree's fixtures; the engine's
+# torch-free sources instrumented, the rest served by the compile cache),
+# whose suites this tree's CTest runs as asan.SUITE.
+if [ "${T2N_SANITIZERS:-1}" != 0 ]; then
   asan="$build-asan"
   echo "bootstrap: building the sanitizer tree in $asan"
   cmake --preset asan -S "$root" -B "$asan" -DT2N_FIXTURES_DIR="$build/fixtures" >/dev/null

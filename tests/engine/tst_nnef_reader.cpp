@@ -864,8 +864,11 @@ private Q_SLOTS:
             "unknown item type", [](DatHeader& h) { h.itemType = 7; }, zeros(24),
             "item type code (offset 48) is 7");
         mutate(
-            "tract vendor", [](DatHeader& h) { h.itemType = 0x54523040; }, zeros(24),
-            "vendor 0x5452 (tract: string, complex or Q4_0 data)");
+            "tract vendor", [](DatHeader& h) { h.itemType = 0x54521000; }, zeros(24),
+            "vendor 0x5452 (tract: string or complex data)");
+        mutate(
+            "Q4_0 with 32 bits per item", [](DatHeader& h) { h.itemType = 0x54523040; }, zeros(24),
+            "bits per item (offset 44) of a Q4_0 tensor is 32, expected 0xFFFFFFFF");
         mutate(
             "float with 12 bits", [](DatHeader& h) { h.bits = 12; }, zeros(9),
             "bits per item (offset 44) is 12, invalid for item type 0 (float); expected 16, "

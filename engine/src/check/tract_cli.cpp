@@ -366,10 +366,14 @@ std::optional<TractMismatch> parseTractMismatch(std::string_view text) {
         r.dtype = l[2];
     }
     static const std::regex index(R"(at \[([0-9,\s]*)\])");
-    if (std::smatch i; std::regex_search(r.text, i, index))
-        for (auto part : util::split(i.str(1), ','))
+    if (std::smatch i; std::regex_search(r.text, i, index)) {
+        // Named: split() returns views into it, which must outlive the loop
+        // (a temporary would die before the body runs; ASan found it).
+        const std::string indices = i.str(1);
+        for (auto part : util::split(indices, ','))
             if (auto v = util::parseInt<int64_t>(trim(part)))
                 r.index.push_back(*v);
+    }
     static const std::regex values(R"((\S+) != (\S+?)\.?(?:\s|$))");
     if (std::smatch v; std::regex_search(r.text, v, values)) {
         r.expected = v[1];
