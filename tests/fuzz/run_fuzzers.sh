@@ -313,6 +313,9 @@ for t in "${TARGETS[@]}"; do
     fuzz_npy_reader) run "$t" -max_len=4096 ;;
     fuzz_recipe) run "$t" -max_len=4096 ;;
     fuzz_archive_reader) run "$t" -max_len=16384 ;;
+    fuzz_safetensors_reader) run "$t" -max_len=4096 ;;
+    fuzz_torch_save_reader) run "$t" -max_len=8192 ;;
+    *) echo "run_fuzzers: no run line for $t" >&2; exit 2 ;;
     esac
 done
 exit $status
