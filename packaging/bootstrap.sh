@@ -57,19 +57,11 @@ if [ "$mode" = demo ]; then
   exit 0
 fi
 
+# The engine suites run a second time under ASan and UBSan (asan.SUITE): the
+# engine's LibTorch-free sources compiled again, instrumented, and linked with
+# the rest of this tree's objects (T2N_SANITIZER_BUILD).
+if [ "${T2N_SANITIZERS:-1}" != 0 ]; then sanitizers=ON; else sanitizers=OFF; fi
+cmake -S "$root" -B "$build" -DT2N_SANITIZER_BUILD=$sanitizers >/dev/null
 cmake --build "$build" -j "$jobs"
-# The engine suites again under ASan and UBSan: a second tree (the `asan`
-# preset: engine, CLI and t2n_tests only, this tree's fixtures; the engine's
-# torch-free sources instrumented, the rest served by the compile cache),
-# whose suites this tree's CTest runs as asan.SUITE.
-if [ "${T2N_SANITIZERS:-1}" != 0 ]; then
-  asan="$build-asan"
-  echo "bootstrap: building the sanitizer tree in $asan"
-  cmake --preset asan -S "$root" -B "$asan" -DT2N_FIXTURES_DIR="$build/fixtures" >/dev/null
-  cmake --build "$asan" --target t2n_tests -j "$jobs"
-  cmake -S "$root" -B "$build" -DT2N_SANITIZER_TREE="$asan" >/dev/null
-else
-  cmake -S "$root" -B "$build" -DT2N_SANITIZER_TREE= >/dev/null
-fi
 cd "$build"
 QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j "$jobs"

@@ -1,6 +1,7 @@
 #include "suite_runner.h"
 
 #include "suites.h"
+#include "support.h"
 
 #include <QByteArray>
 #include <QStringList>
@@ -15,7 +16,7 @@ namespace t2n::test {
 int runSuite(int argc, char** argv) {
     // A failed t2n run leaves its recipe for the studio in the state folder:
     // the tests' runs leave theirs in the build tree, not in the home folder.
-    qputenv("XDG_STATE_HOME", QByteArray(T2N_TEST_WORK_DIR) + "/state");
+    qputenv("XDG_STATE_HOME", QByteArray::fromStdString((workRoot() / "state").string()));
     const auto& suites = allSuites();
     if (argc < 2 || std::strcmp(argv[1], "--list") == 0) {
         for (const auto& s : suites)

@@ -1,5 +1,6 @@
 #include "support.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
@@ -14,8 +15,16 @@ namespace t2n::test {
 std::filesystem::path fixturesDir() {
     return T2N_FIXTURES_DIR;
 }
+// The sanitizer build links the same test objects against the instrumented
+// engine: it points them at its own CLI and work folder through the
+// environment (tests/CMakeLists.txt), so both runs can share the cores.
 std::filesystem::path t2nBinary() {
-    return T2N_CLI_BINARY;
+    const char* cli = std::getenv("T2N_TEST_CLI");
+    return cli && *cli ? cli : T2N_CLI_BINARY;
+}
+std::filesystem::path workRoot() {
+    const char* dir = std::getenv("T2N_TEST_WORK_DIR");
+    return dir && *dir ? dir : T2N_TEST_WORK_DIR;
 }
 std::filesystem::path sourceDir() {
     return T2N_SOURCE_DIR;
@@ -120,7 +129,7 @@ std::vector<std::byte> fileBytes(const std::filesystem::path& file) {
 }
 
 std::filesystem::path freshDir(const QString& name) {
-    auto dir = std::filesystem::path(T2N_TEST_WORK_DIR) / name.toStdString();
+    auto dir = workRoot() / name.toStdString();
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;

@@ -28,6 +28,8 @@ t2n::ExportOptions fixtureOptions(const QString& name);
 std::filesystem::path fixtureModel(const QString& name);
 
 std::filesystem::path t2nBinary();
+// Where suites write (T2N_TEST_WORK_DIR in the environment, or the build tree's).
+std::filesystem::path workRoot();
 std::filesystem::path sourceDir();
 /// Debian's Python with torch and numpy (never the PATH python).
 QString python();

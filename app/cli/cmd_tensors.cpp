@@ -10,7 +10,6 @@
 #include <fmt/ranges.h>
 
 #include <memory>
-#include <regex>
 
 namespace t2n::cli {
 
@@ -27,17 +26,12 @@ std::string shapeText(const std::vector<int64_t>& shape) {
 }
 
 void printListing(const TensorStore& store, const std::string& filter) {
-    const std::optional<std::regex> re =
-        filter.empty() ? std::nullopt : std::optional<std::regex>(std::regex(filter));
-    size_t shown = 0;
-    for (const auto& t : store.tensors) {
-        if (re && !std::regex_search(t.name, *re))
-            continue;
-        ++shown;
-        fmt::print("{:<48} {:<5} {:<20} {}\n", t.name, dtypeName(t.data.dtype()),
-                   shapeText(t.data.shape()), t.note);
-    }
-    fmt::print("{} of {} tensor(s) in the {} file", shown, store.tensors.size(), store.format);
+    const std::vector<const NamedTensor*> shown = selectTensors(store, filter);
+    for (const NamedTensor* t : shown)
+        fmt::print("{:<48} {:<5} {:<20} {}\n", t->name, dtypeName(t->data.dtype()),
+                   shapeText(t->data.shape()), t->note);
+    fmt::print("{} of {} tensor(s) in the {} file", shown.size(), store.tensors.size(),
+               store.format);
     if (!store.skipped.empty())
         fmt::print("; {} entr{} that are not tensors: {}", store.skipped.size(),
                    store.skipped.size() == 1 ? "y" : "ies", fmt::join(store.skipped, ", "));
@@ -66,13 +60,7 @@ Command addTensorsCommand(CLI::App& root) {
                     if (!args->list)
                         throw Error(Stage::Load, ErrorCode::Usage, "no output folder given",
                                     "add -o DIR, or --list to only list the tensors");
-                    try {
-                        printListing(store, args->filter);
-                    } catch (const std::regex_error& e) {
-                        throw Error(Stage::Load, ErrorCode::Usage,
-                                    fmt::format("--filter '{}' is not a regular expression: {}",
-                                                args->filter, e.what()));
-                    }
+                    printListing(store, args->filter);
                     return 0;
                 }
                 TensorFileOptions options;

@@ -8,7 +8,6 @@
 #include "check/compare.h"
 #include "check/debug_bundle.h"
 #include "target/inference_target.h"
-#include "target/tract_versions.h"
 #include "util/memory_limits.h"
 
 #include <fmt/format.h>
@@ -44,28 +43,13 @@ void validateOptions(const ExportOptions& options) {
                                         "empty at run time use --dynamic-axis {}:{}=B",
                                         s.name, axis));
     }
-    if (options.weightsQ4_0) {
-        if (options.target.kind == TargetKind::Khronos)
-            throw Error(Stage::Load, ErrorCode::InvalidOption,
-                        "--weights-q4-0 writes tract's Q4_0 .dat type, which the Khronos NNEF "
-                        "standard does not have",
-                        "export for tract, or leave the weights in f32");
-        const auto gate = target::findTractGate("dat:q4_0");
-        const std::string version = options.target.toString();
-        if (gate && !target::tractHas("dat:q4_0",
-                                      target::SemVer::parse(version.substr(version.find('@') + 1))))
-            throw Error(Stage::Load, ErrorCode::InvalidOption,
-                        fmt::format("--weights-q4-0 needs {}; the target is {}",
-                                    target::describeGate(*gate), version),
-                        "choose a newer --target, or leave the weights in f32");
-    }
     if (options.compute && *options.compute != DType::F16)
         throw Error(Stage::Load, ErrorCode::Usage,
                     fmt::format("compute type {} is not supported", dtypeName(*options.compute)),
                     "use f16 (an f16 graph from an f32 model), or none for the model's own types");
-    // What the target cannot honour (a graph option whose operation this tract
-    // lacks, --reify-sdpa for Khronos, symbols for Khronos) is known from the
-    // options alone; the translation asks the same again.
+    // What the target cannot honour (a graph option or a .dat type this tract
+    // lacks, --reify-sdpa or Q4_0 for Khronos, symbols for Khronos) is known
+    // from the options alone; the translation asks the same again.
     target::makeTarget(options.target)->checkOptions(options);
     if (options.harden.maxRounds < 0)
         throw Error(Stage::Load, ErrorCode::Usage,

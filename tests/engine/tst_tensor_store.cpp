@@ -5,6 +5,7 @@
 #include "load/npy_reader.h"
 #include "reader/model_reader.h"
 #include "reader/safetensors_reader.h"
+#include "reader/torch_save_reader.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"
@@ -15,6 +16,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <span>
 
 namespace fs = std::filesystem;
 using namespace t2n;
@@ -173,8 +175,51 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, reader::viewSafetensors(truncated, nullptr));
     }
 
+    // Pickles may share and nest values through the memo: a list that holds
+    // itself, and 64 lists each holding the one before twice (2^64 paths),
+    // are refused quickly, not walked for ever (fuzz_torch_save_reader once
+    // found the first leaking under LeakSanitizer).
+    void selfHoldingPicklesAreRefused_data() {
+        QTest::addColumn<QByteArray>("pickle");
+        QTest::addColumn<QString>("reason");
+        // PROTO 2, EMPTY_LIST, BINPUT 0, BINGET 0, APPEND, STOP
+        QTest::newRow("list holding itself") << QByteArray("\x80\x02]q\x00h\x00"
+                                                           "a.",
+                                                           9)
+                                             << "nested more than 64 deep";
+        QByteArray dag("\x80\x02]q\x00", 5);
+        for (int i = 0; i < 64; ++i)
+            dag += QByteArray("(h\x00h\x00lq\x00", 8); // MARK, BINGET 0 twice, LIST, BINPUT 0
+        dag += '.';
+        QTest::newRow("lists sharing lists") << dag << "hold more than";
+    }
+    void selfHoldingPicklesAreRefused() {
+        QFETCH(QByteArray, pickle);
+        QFETCH(QString, reason);
+        try {
+            reader::unpickleTorchSave(
+                std::as_bytes(std::span(pickle.constData(), size_t(pickle.size()))),
+                [](const std::string&) { return nullptr; });
+            QFAIL("accepted");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().find(reason.toStdString()) != std::string::npos,
+                     e.message().c_str());
+        }
+    }
+
     void filterSelectsByName() {
         const TensorStore s = readTensorStore(test::fixtureModel("tensors_state_dict"));
+        // What `t2n tensors --list --filter` shows, in the store's order.
+        const auto chosen = selectTensors(s, R"(^1\.running_)");
+        QCOMPARE(chosen.size(), size_t(2));
+        QCOMPARE(chosen[0]->name, std::string("1.running_mean"));
+        QCOMPARE(selectTensors(s, "").size(), s.tensors.size());
+        try {
+            selectTensors(s, "([");
+            QFAIL("a broken regular expression was accepted");
+        } catch (const Error& e) {
+            QCOMPARE(e.code(), ErrorCode::Usage);
+        }
         const fs::path dir = test::freshDir("tensor_store_filter") / "out";
         TensorFileOptions o;
         o.filter = R"(^1\.running_)";

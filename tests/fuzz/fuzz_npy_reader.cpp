@@ -2,6 +2,7 @@
 // archive, the example-value files a user hands to --input NAME=@FILE.
 // Either the reader refuses them with a t2n::Error, or the tensor it returns
 // holds exactly the bytes its shape and dtype need.
+#include "fuzz_support.h"
 #include "load/npy_reader.h"
 #include "t2n/error.h"
 
@@ -9,26 +10,15 @@
 #include <cstdint>
 #include <span>
 
-namespace {
-void use(const t2n::TensorData& t) {
-    if (t.byteSize() != t.bytes().size())
-        __builtin_trap();
-    double sum = 0;
-    for (int64_t i = 0; i < t.numel(); ++i)
-        sum += t.asDouble(i);
-    (void)sum;
-}
-} // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     const std::span bytes(reinterpret_cast<const std::byte*>(data), size);
     try {
-        use(t2n::load::readNpy(bytes));
+        t2n::fuzz::requireWholeAndReadable(t2n::load::readNpy(bytes));
     } catch (const t2n::Error&) {
     }
     for (const char* member : {"x", "image.npy"}) {
         try {
-            use(t2n::load::readNpzMember(bytes, member));
+            t2n::fuzz::requireWholeAndReadable(t2n::load::readNpzMember(bytes, member));
         } catch (const t2n::Error&) {
         }
     }

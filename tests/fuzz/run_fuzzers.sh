@@ -31,12 +31,20 @@ shift $(($# >= 2 ? 2 : 1))
 ALL=(fuzz_nnef_parser fuzz_quant_parser fuzz_dat_reader fuzz_npy_reader fuzz_recipe
      fuzz_archive_reader fuzz_safetensors_reader fuzz_torch_save_reader)
 TARGETS=("${@:-${ALL[@]}}")
+for t in "${TARGETS[@]}"; do
+    [[ " ${ALL[*]} " == *" $t "* ]] || { echo "run_fuzzers: unknown target $t" >&2; exit 2; }
+done
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CXX=${CXX:-$(command -v clang++-14 || command -v clang++ || true)}
 if [[ -z "$CXX" ]]; then
     echo "run_fuzzers: clang++ (14 or later, with libclang-rt) is required" >&2
     exit 2
 fi
+# The compile cache, when there is one, serves a fresh clone's rebuild (over
+# two minutes of clang on 2 cores otherwise); paths are made relative to the
+# checkout so that another clone of the same sources hits too.
+LAUNCH=()
+if command -v ccache >/dev/null; then LAUNCH=(env CCACHE_BASEDIR="$ROOT" ccache); fi
 mkdir -p "$OUT"/{bin,obj,crashes}
 for t in "${ALL[@]}"; do mkdir -p "$OUT/seeds/$t" "$OUT/corpus/$t"; done
 
@@ -57,31 +65,30 @@ TORCHSAVE=(engine/src/reader/torch_save_reader.cpp)
 RECIPE=(engine/src/util/recipe.cpp engine/src/util/options.cpp engine/src/util/input_spec.cpp
         engine/src/archive/pending_outputs.cpp engine/src/archive/sibling_path.cpp)
 
-objects() { # compile each source once (in parallel), print the object paths
-    local pids=() objs=()
+# Every source is compiled once per run, whatever the age of its object: an
+# object kept because its source is older would miss a change to a header it
+# includes (a stale ExportOptions layout once made fuzz_recipe report a
+# stack-buffer-overflow of its own making). The compile cache makes it cheap.
+object_of() { echo "$OUT/obj/$(echo "$1" | tr / _).o"; }
+
+compile_all() { # sources... (two at a time)
+    local pids=()
     for src in "$@"; do
-        local obj="$OUT/obj/$(echo "$src" | tr / _).o"
-        objs+=("$obj")
-        if [[ ! -f "$obj" || "$ROOT/$src" -nt "$obj" ]]; then
-            "$CXX" "${FLAGS[@]}" -c "$ROOT/$src" -o "$obj" >&2 &
-            pids+=($!)
-        fi
+        "${LAUNCH[@]}" "$CXX" "${FLAGS[@]}" -c "$ROOT/$src" -o "$(object_of "$src")" >&2 &
+        pids+=($!)
         if [[ ${#pids[@]} -ge 2 ]]; then # two cores at most
             wait "${pids[0]}" || return 1
             pids=("${pids[@]:1}")
         fi
     done
     for p in "${pids[@]}"; do wait "$p" || return 1; done
-    printf '%s\n' "${objs[@]}"
 }
 
-build() { # name, sources...
-    local name=$1
+link() { # name, sources...
+    local name=$1 objs=()
     shift
-    local objs
-    objs=$(objects "$@") || { echo "run_fuzzers: build of $name failed" >&2; exit 2; }
-    # shellcheck disable=SC2086
-    "$CXX" "${FLAGS[@]}" $objs -lfmt -larchive -o "$OUT/bin/$name" ||
+    for src in "$@"; do objs+=("$(object_of "$src")"); done
+    "$CXX" "${FLAGS[@]}" "${objs[@]}" -lfmt -larchive -o "$OUT/bin/$name" ||
         { echo "run_fuzzers: link of $name failed" >&2; exit 2; }
 }
 
@@ -104,9 +111,14 @@ sources() { # the sources of one target
 }
 
 echo "run_fuzzers: building with $CXX into $OUT/bin"
+declare -A wanted=()
+for t in "${TARGETS[@]}"; do
+    for src in $(sources "$t"); do wanted[$src]=1; done
+done
+compile_all "${!wanted[@]}" || { echo "run_fuzzers: build failed" >&2; exit 2; }
 for t in "${TARGETS[@]}"; do
     # shellcheck disable=SC2046
-    build "$t" $(sources "$t")
+    link "$t" $(sources "$t")
 done
 
 # --- seeds

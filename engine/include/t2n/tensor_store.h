@@ -35,6 +35,12 @@ struct TensorStore {
 /// what it is and how to save it instead.
 TensorStore readTensorStore(const std::filesystem::path& file);
 
+/// The tensors of `store` whose name matches `filter` (an ECMAScript regular
+/// expression, searched, not fully matched; empty selects every tensor), in
+/// the store's order. Throws t2n::Error (Usage) when `filter` is not a
+/// regular expression.
+std::vector<const NamedTensor*> selectTensors(const TensorStore& store, const std::string& filter);
+
 struct TensorFileOptions {
     /// ECMAScript regular expression a name must match (search, not full
     /// match) to be written; empty writes every tensor.

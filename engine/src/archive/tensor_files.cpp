@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -30,28 +31,17 @@ void checkFileName(const std::string& name) {
             "leave it out with --filter");
 }
 
-std::vector<const NamedTensor*> selected(const TensorStore& store, const std::string& filter) {
-    std::optional<std::regex> re;
-    if (!filter.empty()) {
-        try {
-            re.emplace(filter, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            throw Error(
-                Stage::Write, ErrorCode::Usage,
-                fmt::format("--filter '{}' is not a regular expression: {}", filter, e.what()));
-        }
-    }
-    std::vector<const NamedTensor*> out;
+// What selectTensors chose, checked for being written as NAME.dat files.
+std::vector<const NamedTensor*> selectedForFiles(const TensorStore& store,
+                                                 const std::string& filter) {
+    std::vector<const NamedTensor*> out = selectTensors(store, filter);
     std::set<std::string> seen;
-    for (const auto& t : store.tensors) {
-        if (re && !std::regex_search(t.name, *re))
-            continue;
-        checkFileName(t.name);
-        if (!seen.insert(t.name).second)
+    for (const NamedTensor* t : out) {
+        checkFileName(t->name);
+        if (!seen.insert(t->name).second)
             throw Error(Stage::Write, ErrorCode::OutputPath,
-                        fmt::format("two tensors are named '{}'", t.name),
+                        fmt::format("two tensors are named '{}'", t->name),
                         "leave one out with --filter");
-        out.push_back(&t);
     }
     if (out.empty() && !store.tensors.empty())
         throw Error(Stage::Write, ErrorCode::Usage,
@@ -69,9 +59,27 @@ void stage(PendingOutputs& pending, const NamedTensor& t, const fs::path& file) 
 
 } // namespace
 
+std::vector<const NamedTensor*> selectTensors(const TensorStore& store, const std::string& filter) {
+    std::optional<std::regex> re;
+    if (!filter.empty()) {
+        try {
+            re.emplace(filter, std::regex::ECMAScript);
+        } catch (const std::regex_error& e) {
+            throw Error(
+                Stage::Load, ErrorCode::Usage,
+                fmt::format("--filter '{}' is not a regular expression: {}", filter, e.what()));
+        }
+    }
+    std::vector<const NamedTensor*> out;
+    for (const auto& t : store.tensors)
+        if (!re || std::regex_search(t.name, *re))
+            out.push_back(&t);
+    return out;
+}
+
 std::vector<WrittenTensorFile> writeTensorFiles(const TensorStore& store, const fs::path& dir,
                                                 const TensorFileOptions& options) {
-    const std::vector<const NamedTensor*> chosen = selected(store, options.filter);
+    const std::vector<const NamedTensor*> chosen = selectedForFiles(store, options.filter);
     std::error_code ec;
     const bool existing = fs::is_directory(dir, ec);
     PendingOutputs pending;

@@ -1,5 +1,6 @@
 #include "load/npy_reader.h"
 
+#include "reader/libarchive_handle.h"
 #include "t2n/error.h"
 #include "util/memory_limits.h"
 #include "util/strings.h"
@@ -95,10 +96,6 @@ TensorData fromBytes(const NpyHeader& h, std::span<const std::byte> data) {
         tooShort(h, data.size());
     return TensorData::copyOf(h.dtype, h.shape, data.first(h.dataBytes));
 }
-
-struct ArchiveCloser {
-    void operator()(struct archive* a) const { archive_read_free(a); }
-};
 
 TensorData npzMember(struct archive* a, const std::string& wanted) {
     std::string member = wanted;
@@ -227,7 +224,7 @@ TensorData readNpyFile(const std::filesystem::path& file) {
 }
 
 TensorData readNpzMember(const std::filesystem::path& file, const std::string& member) {
-    std::unique_ptr<struct archive, ArchiveCloser> a(archive_read_new());
+    reader::ArchiveReadHandle a = reader::newArchiveReader();
     archive_read_support_format_zip(a.get());
     if (archive_read_open_filename(a.get(), file.c_str(), 1 << 16) != ARCHIVE_OK) {
         const char* why = archive_error_string(a.get());
@@ -237,7 +234,7 @@ TensorData readNpzMember(const std::filesystem::path& file, const std::string& m
 }
 
 TensorData readNpzMember(std::span<const std::byte> bytes, const std::string& member) {
-    std::unique_ptr<struct archive, ArchiveCloser> a(archive_read_new());
+    reader::ArchiveReadHandle a = reader::newArchiveReader();
     archive_read_support_format_zip(a.get());
     if (archive_read_open_memory(a.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
         const char* why = archive_error_string(a.get());

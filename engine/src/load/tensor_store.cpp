@@ -7,6 +7,7 @@
 #include "reader/safetensors_reader.h"
 #include "reader/torch_save_reader.h"
 #include "t2n/error.h"
+#include "util/half.h"
 
 #include <caffe2/serialize/inline_container.h>
 #include <fmt/format.h>
@@ -37,7 +38,7 @@ void addTensor(TensorStore& store, const std::string& key, const at::Tensor& t) 
     at::Tensor value = t;
     if (t.scalar_type() == at::kBFloat16) {
         value = t.to(at::kFloat);
-        n.note = "bf16 widened to f32 (NNEF .dat has no bf16)";
+        n.note = util::kBf16WidenedNote;
     } else if (t.is_quantized()) {
         n.note = "quantized tensor written as the real numbers it stands for";
     }
@@ -54,9 +55,8 @@ void addTensor(TensorStore& store, const std::string& key, const at::Tensor& t) 
 TensorStore readSafetensorsStore(const std::filesystem::path& file) {
     TensorStore store{"safetensors", {}, {}};
     for (auto& t : reader::readSafetensors(file))
-        store.tensors.push_back(
-            {t.entry.name, std::move(t.data),
-             t.entry.dtype == "BF16" ? "bf16 widened to f32 (NNEF .dat has no bf16)" : ""});
+        store.tensors.push_back({t.entry.name, std::move(t.data),
+                                 t.entry.dtype == "BF16" ? util::kBf16WidenedNote : ""});
     return store;
 }
 

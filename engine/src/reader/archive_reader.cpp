@@ -1,5 +1,6 @@
 #include "reader/archive_reader.h"
 
+#include "reader/libarchive_handle.h"
 #include "t2n/error.h"
 
 #include <archive.h>
@@ -163,10 +164,6 @@ ArchiveContents visitFolder(const fs::path& root, const Visitor& visit, const Re
     return out;
 }
 
-struct ArchiveCloser {
-    void operator()(struct archive* a) const { archive_read_free(a); }
-};
-
 bool hasGzipMagic(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
     std::array<unsigned char, 2> magic{};
@@ -252,7 +249,7 @@ ArchiveContents visitTar(const fs::path& file, const Visitor& visit, const ReadL
     // whatever the file name claims.
     const bool gzip = hasGzipMagic(file);
     out.kind = gzip ? ArchiveContents::Kind::Gzip : ArchiveContents::Kind::Tar;
-    std::unique_ptr<struct archive, ArchiveCloser> a(archive_read_new());
+    reader::ArchiveReadHandle a = reader::newArchiveReader();
     if (!a)
         throw Error(Stage::Check, ErrorCode::Internal, "libarchive: out of memory");
     archive_read_support_format_tar(a.get());

@@ -1,6 +1,7 @@
 #include "reader/safetensors_reader.h"
 
 #include "t2n/error.h"
+#include "util/half.h"
 #include "util/memory_limits.h"
 
 #include <fmt/format.h>
@@ -73,18 +74,6 @@ SafetensorsEntry parseEntry(const std::string& name, const nlohmann::json& j) {
         bad(fmt::format("tensor '{}': data_offsets [{}, {}] do not hold {} {} elements", name,
                         e.begin, e.end, count, e.dtype));
     return e;
-}
-
-// BF16 is the top half of an f32: widening is exact.
-TensorData widenBf16(const std::byte* src, std::vector<int64_t> shape, uint64_t count) {
-    auto buffer = std::make_shared<std::vector<float>>(count);
-    for (uint64_t i = 0; i < count; ++i) {
-        uint32_t bits = (static_cast<uint32_t>(static_cast<uint8_t>(src[2 * i + 1])) << 24) |
-                        (static_cast<uint32_t>(static_cast<uint8_t>(src[2 * i])) << 16);
-        std::memcpy(&(*buffer)[i], &bits, 4);
-    }
-    const auto* bytes = reinterpret_cast<const std::byte*>(buffer->data());
-    return TensorData(DType::F32, std::move(shape), bytes, std::move(buffer));
 }
 
 struct Mapping {
@@ -186,7 +175,7 @@ std::vector<SafetensorsTensor> viewSafetensors(std::span<const std::byte> file,
         TensorData data;
         if (e.dtype == "BF16") {
             util::checkedTensorBytes(e.shape, DType::F32, Stage::Load, e.name);
-            data = widenBf16(bytes, e.shape, (e.end - e.begin) / 2);
+            data = util::widenBf16(bytes, e.shape, (e.end - e.begin) / 2);
         } else {
             data = TensorData(dtype, e.shape, bytes, owner);
         }

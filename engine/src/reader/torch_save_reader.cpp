@@ -1,6 +1,8 @@
 #include "reader/torch_save_reader.h"
 
+#include "reader/libarchive_handle.h"
 #include "t2n/error.h"
+#include "util/half.h"
 #include "util/memory_limits.h"
 
 #include <archive.h>
@@ -35,12 +37,6 @@ struct Value {
     std::string note;
 };
 
-Ref make(Value::Kind k) {
-    auto v = std::make_shared<Value>();
-    v->kind = k;
-    return v;
-}
-
 struct StorageType {
     const char* name;
     DType dtype;
@@ -67,6 +63,17 @@ class Machine {
 public:
     Machine(std::span<const std::byte> p, const StorageLookup& storages)
         : p_(p), storages_(storages) {}
+    // A pickle may build cycles (a list appended to itself through the memo),
+    // which shared pointers alone would leak (found by fuzz_torch_save_reader):
+    // every value made here is unlinked when the machine goes.
+    ~Machine() {
+        for (const Ref& v : made_) {
+            v->items.clear();
+            v->dict.clear();
+        }
+    }
+    Machine(const Machine&) = delete;
+    Machine& operator=(const Machine&) = delete;
     Ref run();
 
 private:
@@ -76,6 +83,14 @@ private:
     std::vector<Ref> stack_;
     std::vector<size_t> marks_;
     std::map<uint64_t, Ref> memo_;
+    std::vector<Ref> made_;
+
+    Ref make(Value::Kind k) {
+        auto v = std::make_shared<Value>();
+        v->kind = k;
+        made_.push_back(v);
+        return v;
+    }
 
     uint8_t byte() {
         if (at_ >= p_.size())
@@ -239,15 +254,8 @@ Ref Machine::rebuildTensor(const std::vector<Ref>& a) {
         }
     }
     if (type.bf16) {
-        auto wide = std::make_shared<std::vector<float>>(count);
-        for (uint64_t n = 0; n < count; ++n) {
-            const uint32_t bits = uint32_t{std::to_integer<uint8_t>((*copy)[2 * n])} << 16 |
-                                  uint32_t{std::to_integer<uint8_t>((*copy)[2 * n + 1])} << 24;
-            std::memcpy(&(*wide)[n], &bits, 4);
-        }
-        const auto* data = reinterpret_cast<const std::byte*>(wide->data());
-        t->tensor = TensorData(DType::F32, size, data, std::move(wide));
-        t->note = "bf16 widened to f32 (NNEF .dat has no bf16)";
+        t->tensor = util::widenBf16(copy->data(), size, count);
+        t->note = util::kBf16WidenedNote;
     } else if (copy) {
         const std::byte* data = copy->data();
         t->tensor = TensorData(type.dtype, size, data, std::move(copy));
@@ -479,9 +487,18 @@ Ref Machine::run() {
     }
 }
 
-void flatten(SavedObject& out, const std::string& key, const Ref& v, int depth) {
+// A value the memo shares is flattened once per path to it (tied weights
+// appear under each name): the visits are bounded, for a pickle whose lists
+// hold themselves, or each other twice over, would otherwise be walked for
+// ever or 2^64 times.
+constexpr size_t kMaxFlattenVisits = size_t{1} << 20;
+
+void flatten(SavedObject& out, const std::string& key, const Ref& v, int depth, size_t& visits) {
     if (depth > 64)
         bad("dicts and lists nested more than 64 deep");
+    if (++visits > kMaxFlattenVisits)
+        bad(fmt::format("its dicts and lists hold more than {} values (or hold themselves)",
+                        kMaxFlattenVisits));
     auto join = [&](const std::string& part) { return key.empty() ? part : key + "." + part; };
     switch (v->kind) {
     case Value::Tensor:
@@ -489,13 +506,13 @@ void flatten(SavedObject& out, const std::string& key, const Ref& v, int depth) 
         break;
     case Value::Dict:
         for (const auto& [k, item] : v->dict)
-            flatten(out, join(k->kind == Value::Str ? k->s : std::to_string(k->i)), item,
-                    depth + 1);
+            flatten(out, join(k->kind == Value::Str ? k->s : std::to_string(k->i)), item, depth + 1,
+                    visits);
         break;
     case Value::List:
     case Value::Tuple:
         for (size_t i = 0; i < v->items.size(); ++i)
-            flatten(out, join(std::to_string(i)), v->items[i], depth + 1);
+            flatten(out, join(std::to_string(i)), v->items[i], depth + 1, visits);
         break;
     case Value::None:
         break;
@@ -504,21 +521,18 @@ void flatten(SavedObject& out, const std::string& key, const Ref& v, int depth) 
     }
 }
 
-struct ArchiveCloser {
-    void operator()(struct archive* a) const { archive_read_free(a); }
-};
-
 } // namespace
 
 SavedObject unpickleTorchSave(std::span<const std::byte> pickle, const StorageLookup& storages) {
     Machine m(pickle, storages);
     SavedObject out;
-    flatten(out, "", m.run(), 0);
+    size_t visits = 0;
+    flatten(out, "", m.run(), 0, visits);
     return out;
 }
 
 SavedObject readTorchSave(const std::filesystem::path& file) {
-    std::unique_ptr<struct archive, ArchiveCloser> a(archive_read_new());
+    ArchiveReadHandle a = newArchiveReader();
     archive_read_support_format_zip(a.get());
     if (archive_read_open_filename(a.get(), file.c_str(), 1 << 16) != ARCHIVE_OK)
         bad(fmt::format("'{}' cannot be opened as a zip file", file.string()));

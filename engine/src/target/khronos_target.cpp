@@ -146,6 +146,11 @@ void KhronosTarget::checkOptions(const ExportOptions& options) const {
                                 options.dynamicAxes.front().axis,
                                 options.dynamicAxes.front().symbol),
                     hint);
+    if (options.weightsQ4_0)
+        throw Error(Stage::Translate, ErrorCode::InvalidOption,
+                    "--weights-q4-0 writes tract's Q4_0 .dat type, which the Khronos NNEF "
+                    "standard does not have",
+                    "export with --target tract, or leave the weights in f32");
     if (!options.properties.empty())
         throw Error(Stage::Translate, ErrorCode::InvalidOption,
                     fmt::format("property '{}' would go into tract_core_properties, which Khronos "

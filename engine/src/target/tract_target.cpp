@@ -38,7 +38,8 @@ void TractTarget::checkOptions(const ExportOptions& options) const {
         {options.reifySdpa, "--reify-sdpa", "tract_transformers_sdpa", "tract_transformers_sdpa"},
         {options.upsampleWithDebox, "--upsample-with-debox", "debox", "debox"},
         {options.f32LinearAccumulation, "--f32-linear-accumulation",
-         "tract_core_einsum:f16-acc-f32", "tract_core_einsum with f16 operands and acc 'f32'"}};
+         "tract_core_einsum:f16-acc-f32", "tract_core_einsum with f16 operands and acc 'f32'"},
+        {options.weightsQ4_0, "--weights-q4-0", "dat:q4_0", "Q4_0 .dat weights"}};
     for (const auto& o : graphOptions) {
         const TractGate* gate = findTractGate(o.gate);
         if (!o.asked || has(o.gate) || !gate)

@@ -1,6 +1,7 @@
 #include "util/half.h"
 
 #include <cstring>
+#include <memory>
 
 namespace t2n::util {
 
@@ -57,6 +58,17 @@ float halfToFloat(uint16_t h) {
     float f;
     std::memcpy(&f, &bits, 4);
     return f;
+}
+
+TensorData widenBf16(const std::byte* src, std::vector<int64_t> shape, uint64_t count) {
+    auto buffer = std::make_shared<std::vector<float>>(count);
+    for (uint64_t i = 0; i < count; ++i) {
+        const uint32_t bits = uint32_t{std::to_integer<uint8_t>(src[2 * i])} << 16 |
+                              uint32_t{std::to_integer<uint8_t>(src[2 * i + 1])} << 24;
+        std::memcpy(&(*buffer)[i], &bits, 4);
+    }
+    const auto* bytes = reinterpret_cast<const std::byte*>(buffer->data());
+    return TensorData(DType::F32, std::move(shape), bytes, std::move(buffer));
 }
 
 } // namespace t2n::util
