@@ -9,6 +9,7 @@
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"
+#include "t2n/graph_text.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -1114,6 +1115,29 @@ private Q_SLOTS:
     }
 
     // ------------------------------------------------------------ real artifacts
+
+    // readGraphText (the studio's view of a checked archive): the bytes of
+    // graph.nnef as the file holds them, from a folder, a tar and a tgz.
+    void graphTextInEveryContainer() {
+        if (!exportError_.isEmpty())
+            QSKIP(qPrintable(exportError_));
+        std::ifstream in(r18Folder_ / "graph.nnef", std::ios::binary);
+        const std::string onDisk((std::istreambuf_iterator<char>(in)),
+                                 std::istreambuf_iterator<char>());
+        QVERIFY(onDisk.find("graph network") != std::string::npos);
+        QCOMPARE(t2n::readGraphText(r18Folder_), onDisk);
+        for (const auto& path : {r18Tar_, r18Tgz_})
+            QCOMPARE(t2n::readGraphText(path), t2n::nnef::readModel(path).graphText);
+        const auto empty = t2n::test::freshDir("graph_text_none");
+        std::ofstream(empty / "w.dat") << "not a graph";
+        try {
+            t2n::readGraphText(empty);
+            QFAIL("a folder without graph.nnef gave a text");
+        } catch (const t2n::Error& e) {
+            QCOMPARE(e.code(), t2n::ErrorCode::ModelFile);
+            QVERIFY2(e.message().find("no graph.nnef") != std::string::npos, e.message().c_str());
+        }
+    }
 
     void realArtifactsInEveryContainer() {
         if (!exportError_.isEmpty())

@@ -1,10 +1,16 @@
 #include "session/session_controller.h"
 
+#include "t2n/error.h"
+#include "t2n/graph_text.h"
 #include "t2n/session.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QThread>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
 
 namespace t2n::ui {
 
@@ -189,13 +195,42 @@ void SessionController::exportModel(const QString& output, const ExportOptions& 
     });
 }
 
+namespace {
+// The NNEF views show the archive that was checked. After a hand edit, or for
+// a debug bundle written by another t2n, its graph.nnef is not what the
+// translation writes now: the diverging line the check names is then only
+// found in the archive's text. Line links survive an edit that keeps every
+// line in place; otherwise they are dropped rather than left pointing wrong.
+// True when the archive's text replaced the translation's.
+bool showCheckedGraph(const std::filesystem::path& archive, SessionState& st) {
+    std::string text;
+    try {
+        text = readGraphText(archive);
+    } catch (const Error&) {
+        return false; // unreadable: the check itself says why
+    }
+    if (text == st.nnefText)
+        return false;
+    const auto lines = [](const std::string& t) { return std::count(t.begin(), t.end(), '\n'); };
+    if (lines(text) != lines(st.nnefText))
+        st.provenance = Provenance{};
+    st.nnefText = std::move(text);
+    return true;
+}
+} // namespace
+
 void SessionController::checkArchive(const QString& archive, const ExportOptions& options) {
-    post(Job::Check, [archive, options](std::unique_ptr<Session>& s, SessionState& st) {
+    post(Job::Check, [this, archive, options](std::unique_ptr<Session>& s, SessionState& st) {
         st.options = options;
         const CheckReport& report = s->check(archive.toStdString(), options);
         st.report = s->report();
         st.report.check = report;
         captureStages(*s, st);
+        if (showCheckedGraph(archive.toStdString(), st))
+            Q_EMIT logLine(static_cast<int>(LogLevel::Warn),
+                           tr("The NNEF views show graph.nnef as found in %1: it differs from "
+                              "what t2n writes for this model and these options.")
+                               .arg(archive));
         st.artifactPath = archive;
         st.checkOnly = true;
     });

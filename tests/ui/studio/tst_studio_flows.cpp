@@ -648,11 +648,14 @@ private Q_SLOTS:
         QCOMPARE(outOfTolerance, 1);
         QCOMPARE(w.irGraph()->nodeOverlay().value(irNodeKey(selected)),
                  errorColor(w.nodeErrors().value(irNodeKey(selected))));
-        // The NNEF view links the swapped line.
+        // The NNEF view shows the archive as checked (the sigmoid, not the
+        // relu t2n would write) and links the swapped line.
         const auto links = w.nnefView()->linkedLines();
         QVERIFY(!links.isEmpty());
         const int line = links.first().first;
-        QVERIFY(w.nnefView()->document()->findBlockByNumber(line - 1).text().contains(identifier));
+        const QString swapped = w.nnefView()->document()->findBlockByNumber(line - 1).text();
+        QVERIFY2(swapped.contains(identifier), qPrintable(swapped));
+        QVERIFY2(swapped.contains(QStringLiteral("sigmoid(")), qPrintable(swapped));
         std::filesystem::remove_all(dir);
     }
 };
