@@ -69,6 +69,8 @@
     X(translate_pool, TranslatePoolTest)                                                           \
     X(translate_reduce, TranslateReduceTest)                                                       \
     X(translate_shape, TranslateShapeTest)                                                         \
+    X(translate_sort, TranslateSortTest)                                                           \
+    X(translate_scatter, TranslateScatterTest)                                                     \
     X(memory, MemoryTest)
 
 namespace t2n::test {
