@@ -71,6 +71,8 @@
     X(translate_shape, TranslateShapeTest)                                                         \
     X(translate_sort, TranslateSortTest)                                                           \
     X(translate_scatter, TranslateScatterTest)                                                     \
+    X(translate_special_values, TranslateSpecialValuesTest)                                        \
+    X(translate_diagonal, TranslateDiagonalTest)                                                   \
     X(memory, MemoryTest)
 
 namespace t2n::test {
