@@ -73,6 +73,7 @@
     X(translate_scatter, TranslateScatterTest)                                                     \
     X(translate_special_values, TranslateSpecialValuesTest)                                        \
     X(translate_diagonal, TranslateDiagonalTest)                                                   \
+    X(translate_factories, TranslateFactoriesTest)                                                 \
     X(memory, MemoryTest)
 
 namespace t2n::test {
