@@ -74,6 +74,8 @@
     X(translate_special_values, TranslateSpecialValuesTest)                                        \
     X(translate_diagonal, TranslateDiagonalTest)                                                   \
     X(translate_factories, TranslateFactoriesTest)                                                 \
+    X(translate_distance, TranslateDistanceTest)                                                   \
+    X(translate_loss, TranslateLossTest)                                                           \
     X(memory, MemoryTest)
 
 namespace t2n::test {
