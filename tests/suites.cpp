@@ -76,6 +76,7 @@
     X(translate_factories, TranslateFactoriesTest)                                                 \
     X(translate_distance, TranslateDistanceTest)                                                   \
     X(translate_loss, TranslateLossTest)                                                           \
+    X(translate_special_functions, TranslateSpecialFunctionsTest)                                  \
     X(memory, MemoryTest)
 
 namespace t2n::test {
