@@ -77,6 +77,9 @@
     X(translate_distance, TranslateDistanceTest)                                                   \
     X(translate_loss, TranslateLossTest)                                                           \
     X(translate_special_functions, TranslateSpecialFunctionsTest)                                  \
+    X(translate_windows, TranslateWindowsTest)                                                     \
+    X(translate_grids, TranslateGridsTest)                                                         \
+    X(translate_matrix_norm, TranslateMatrixNormTest)                                              \
     X(memory, MemoryTest)
 
 namespace t2n::test {
