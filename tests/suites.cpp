@@ -80,6 +80,9 @@
     X(translate_windows, TranslateWindowsTest)                                                     \
     X(translate_grids, TranslateGridsTest)                                                         \
     X(translate_matrix_norm, TranslateMatrixNormTest)                                              \
+    X(translate_stats, TranslateStatsTest)                                                         \
+    X(translate_binary_math, TranslateBinaryMathTest)                                              \
+    X(translate_layout, TranslateLayoutTest)                                                       \
     X(memory, MemoryTest)
 
 namespace t2n::test {
