@@ -83,6 +83,8 @@
     X(translate_stats, TranslateStatsTest)                                                         \
     X(translate_binary_math, TranslateBinaryMathTest)                                              \
     X(translate_layout, TranslateLayoutTest)                                                       \
+    X(translate_math, TranslateMathTest)                                                           \
+    X(translate_writes, TranslateWritesTest)                                                       \
     X(memory, MemoryTest)
 
 namespace t2n::test {

@@ -1,0 +1,41 @@
+// translate/lower_writes.cpp: functional writes into a tensor (slice_scatter,
+// select_scatter) as slices and concatenations; zero_ and fill_ as selects.
+#include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
+
+using t2n::test::exportSnippet;
+
+class TranslateWritesTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// Rows 1..3 of x replaced by src.
+    void sliceScatterRows() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor, %src : Tensor):
+  %zero : int = prim::Constant[value=0]()
+  %one : int = prim::Constant[value=1]()
+  %four : int = prim::Constant[value=4]()
+  %y : Tensor = aten::slice_scatter(%x, %src, %zero, %one, %four, %one)
+  return (%y)
+)IR",
+                               {"x:6x3:f32", "src:3x3:f32"});
+        EXPECT_NNEF("# CHECK: concat(", e);
+    }
+
+    /// Column 2 of x replaced by a vector, on the last axis.
+    void selectScatterColumn() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor, %src : Tensor):
+  %dim : int = prim::Constant[value=1]()
+  %two : int = prim::Constant[value=2]()
+  %y : Tensor = aten::select_scatter(%x, %src, %dim, %two)
+  return (%y)
+)IR",
+                               {"x:4x5:f32", "src:4:f32"});
+        EXPECT_NNEF("# CHECK: concat(", e);
+    }
+};
+
+T2N_TEST_SUITE(TranslateWritesTest)
+#include "writes_test.moc"
