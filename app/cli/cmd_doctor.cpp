@@ -54,6 +54,7 @@ Command addDoctorCommand(CLI::App& root) {
                                      {"interop_threads", info.interOpThreads},
                                      {"parallel_backend", info.parallelBackend},
                                      {"cpus", info.cpus},
+                                     {"tensor_block_cache", tensorBlockCacheInstalled()},
                                      {"matmul_512_seconds", seconds},
                                      {"matmul_512_gflops", gflops},
                                      {"tract", info.tract},
@@ -68,6 +69,10 @@ Command addDoctorCommand(CLI::App& root) {
                            info.torchVersion, info.parallelBackend, info.intraOpThreads,
                            info.interOpThreads, info.cpus);
                 fmt::print("BLAS         {}\n", info.blas.describe());
+                fmt::print("tensors      {}\n",
+                           tensorBlockCacheInstalled()
+                               ? "large buffers reused (t2n's block cache)"
+                               : "LibTorch's own allocator (T2N_TENSOR_CACHE=0)");
                 fmt::print("matmul       {0}x{0}x{0} f32 in {1:.2f} ms ({2:.1f} GFLOP/s)\n", n,
                            seconds * 1e3, gflops);
                 fmt::print("tract        {}{}\n", info.tract.empty() ? "" : info.tract + ", ",

@@ -11,6 +11,7 @@
 
 #include "t2n/error.h"
 #include "t2n/recipe.h"
+#include "t2n/runtime_info.h"
 
 #include <QApplication>
 
@@ -89,6 +90,7 @@ int main(int argc, char** argv) {
             return cli.exit(e);
         }
     }
+    t2n::installTensorBlockCache();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("t2n-studio"));
     QApplication::setOrganizationName(QStringLiteral("t2n"));

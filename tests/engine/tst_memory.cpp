@@ -10,7 +10,10 @@
 #include "reader/model_reader.h"
 #include "suite_macros.h"
 #include "support.h"
+#include "t2n/runtime_info.h"
 #include "t2n/session.h"
+
+#include <c10/core/CPUAllocator.h>
 
 #include <QTest>
 
@@ -170,6 +173,59 @@ graph(%self : Tensor, %x : Tensor):
         QCOMPARE(recorded.at(valueNamed("n")).toInt(), int64_t{2});
         QVERIFY(at::equal(recorded.at(valueNamed("w")).toTensor(), -at::relu(x)));
         QVERIFY(at::equal(recorded.at(valueNamed("z")).toTensor(), at::zeros({2, 3})));
+    }
+
+    // The block cache (jit/tensor_block_cache.h): a freed large buffer
+    // serves the next request of about its size, unchanged in use.
+    void blockCacheReusesFreedBuffers() {
+        if (!t2n::tensorBlockCacheInstalled())
+            QSKIP("T2N_TENSOR_CACHE=0: LibTorch's own allocator");
+        const int64_t n = 600 * 1024; // 2.4 MB of f32, a ViT MLP value
+        const void* first = nullptr;
+        {
+            at::Tensor a = at::empty({n}, at::kFloat);
+            first = a.data_ptr();
+        }
+        const auto before = t2n::tensorBlockCacheStats();
+        QVERIFY(before.cachedBytes >= static_cast<uint64_t>(n) * 4);
+        // 3 KB fewer: the same block (one page of slack, 1/8 allowed).
+        at::Tensor b = at::ones({n - 768}, at::kFloat);
+        const auto after = t2n::tensorBlockCacheStats();
+        QCOMPARE(b.data_ptr(), first);
+        QCOMPARE(after.hits, before.hits + 1);
+        QCOMPARE(b.sum().item<double>(), static_cast<double>(n - 768));
+        // What the cache holds beside the live tensors stays within its
+        // budget, the oldest blocks leaving first.
+        b = at::Tensor();
+        const uint64_t budget = t2n::tensorBlockCacheStats().budgetBytes;
+        QVERIFY(budget >= (uint64_t{128} << 20));
+        std::vector<at::Tensor> many;
+        for (uint64_t bytes = 0; bytes < budget + (uint64_t{32} << 20); bytes += 4 << 20)
+            many.push_back(at::empty({1 << 20}, at::kFloat));
+        const auto live = t2n::tensorBlockCacheStats();
+        many.clear();
+        const auto freed = t2n::tensorBlockCacheStats();
+        QCOMPARE(freed.budgetBytes, budget);
+        QVERIFY(freed.cachedBytes <= budget);
+        QVERIFY(freed.cachedBytes + (uint64_t{8} << 20) >= budget);
+        QVERIFY(freed.evictedBlocks > live.evictedBlocks);
+    }
+
+    void blockCacheLeavesSmallBuffersToMalloc() {
+        if (!t2n::tensorBlockCacheInstalled())
+            QSKIP("T2N_TENSOR_CACHE=0: LibTorch's own allocator");
+        const auto before = t2n::tensorBlockCacheStats();
+        for (int i = 0; i < 100; ++i)
+            (void)at::full({1000}, i, at::kFloat).sum();
+        const auto after = t2n::tensorBlockCacheStats();
+        QCOMPARE(after.hits + after.misses, before.hits + before.misses);
+        QCOMPARE(after.cachedBytes, before.cachedBytes);
+        // Allocator::raw_allocate requires the context to be the data.
+        c10::Allocator* cpu = c10::GetCPUAllocator();
+        void* raw = cpu->raw_allocate(1 << 20);
+        QVERIFY(raw != nullptr);
+        std::memset(raw, 1, 1 << 20);
+        cpu->raw_deallocate(raw);
     }
 
 private:

@@ -5,6 +5,7 @@
 // machine must be able to explain itself (`t2n doctor`, `t2n --version`).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -47,6 +48,23 @@ RuntimeInfo runtimeInfo();
 /// The advice a slow configuration deserves, or nothing when it is fine:
 /// "LibTorch calls the netlib reference BLAS ... install libopenblas0-pthread".
 std::optional<std::string> runtimeAdvice(const RuntimeInfo& info);
+
+/// Replaces LibTorch's CPU allocator, once per process, by one that keeps
+/// freed tensor buffers of 256 KiB and more for the next request of about
+/// the same size (jit/tensor_block_cache.h says why: page faults on every
+/// large intermediate value). Front ends call it first thing in main();
+/// T2N_TENSOR_CACHE=0 in the environment leaves LibTorch's own allocator.
+void installTensorBlockCache();
+bool tensorBlockCacheInstalled();
+
+struct TensorBlockCacheStats {
+    bool installed = false;
+    uint64_t hits = 0, misses = 0; ///< requests of 256 KiB and more
+    uint64_t evictedBlocks = 0;    ///< cached blocks freed to make room
+    uint64_t cachedBytes = 0;      ///< held for reuse now
+    uint64_t budgetBytes = 0;      ///< the most it may hold: 128 MiB or 4 largest blocks
+};
+TensorBlockCacheStats tensorBlockCacheStats();
 
 /// Seconds per single-precision 512x512x512 matrix product through LibTorch
 /// (best of a few): the figure that tells an optimised BLAS from the

@@ -1,0 +1,181 @@
+#include "jit/tensor_block_cache.h"
+
+#include "t2n/runtime_info.h"
+
+#include <c10/core/CPUAllocator.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <vector>
+
+namespace t2n::jit {
+
+namespace {
+// Every block starts with a header holding its capacity; the data follows,
+// 64-byte aligned like c10's own allocator's. The deleter then needs no
+// table, and DataPtr's context is the data pointer itself, which
+// Allocator::raw_allocate requires.
+constexpr size_t kHeader = 64;
+constexpr size_t kPage = 4096;
+
+struct Header {
+    size_t capacity;
+};
+
+void* newBlock(size_t capacity) {
+    void* base = nullptr;
+    if (posix_memalign(&base, kHeader, kHeader + capacity) != 0)
+        throw std::bad_alloc();
+    static_cast<Header*>(base)->capacity = capacity;
+    return base;
+}
+
+void* dataOf(void* base) {
+    return static_cast<char*>(base) + kHeader;
+}
+void* baseOf(void* data) {
+    return static_cast<char*>(data) - kHeader;
+}
+} // namespace
+
+TensorBlockCache& TensorBlockCache::instance() {
+    static auto* cache = new TensorBlockCache();
+    return *cache;
+}
+
+c10::DataPtr TensorBlockCache::allocate(size_t bytes) const {
+    if (bytes == 0)
+        return {nullptr, nullptr, &release, c10::Device(c10::DeviceType::CPU)};
+    // Sizes that differ by less than a page share blocks.
+    const size_t capacity = bytes < kCachedFrom ? bytes : (bytes + kPage - 1) / kPage * kPage;
+    void* base = capacity < kCachedFrom
+                     ? nullptr
+                     : const_cast<TensorBlockCache*>(this)->takeOrEvict(capacity);
+    if (!base)
+        base = newBlock(capacity);
+    void* data = dataOf(base);
+    return {data, data, &release, c10::Device(c10::DeviceType::CPU)};
+}
+
+// A hit takes the smallest cached block that fits with at most 1/8 to
+// spare. A miss frees the blocks released longest ago until the cache and
+// the new block fit the budget: what the process holds beside its live
+// tensors stays bounded, and the sizes a graph repeats stay cached.
+// (Freeing the largest first, tried first, threw away exactly the blocks a
+// transformer's next MLP needed: every layer faulted its 2.4 MB values in
+// again.)
+void* TensorBlockCache::takeOrEvict(size_t capacity) {
+    std::vector<void*> evicted;
+    void* found = nullptr;
+    {
+        std::lock_guard lock(mutex_);
+        largest_ = std::max(largest_, capacity);
+        auto it = free_.lower_bound(capacity);
+        if (it != free_.end() && it->first <= capacity + capacity / kSlackDivisor) {
+            found = it->second.base;
+            stats_.cachedBytes -= it->first;
+            free_.erase(it);
+            ++stats_.hits;
+        } else {
+            ++stats_.misses;
+            evictOldest(capacity, evicted);
+        }
+    }
+    for (void* base : evicted)
+        std::free(base);
+    return found;
+}
+
+// With the mutex held: the blocks released longest ago leave until `room`
+// more bytes fit the budget; the caller frees them unlocked.
+void TensorBlockCache::evictOldest(size_t room, std::vector<void*>& evicted) {
+    while (!free_.empty() && stats_.cachedBytes + room > budget()) {
+        auto oldest = free_.begin();
+        for (auto b = free_.begin(); b != free_.end(); ++b)
+            if (b->second.freedAt < oldest->second.freedAt)
+                oldest = b;
+        stats_.cachedBytes -= oldest->first;
+        evicted.push_back(oldest->second.base);
+        free_.erase(oldest);
+        ++stats_.evictedBlocks;
+    }
+}
+
+void TensorBlockCache::keep(void* base, size_t capacity) {
+    std::vector<void*> evicted;
+    {
+        std::lock_guard lock(mutex_);
+        free_.emplace(capacity, Block{base, ++clock_});
+        stats_.cachedBytes += capacity;
+        evictOldest(0, evicted);
+    }
+    for (void* b : evicted)
+        std::free(b);
+}
+
+void TensorBlockCache::release(void* data) {
+    if (!data)
+        return;
+    void* base = baseOf(data);
+    const size_t capacity = static_cast<Header*>(base)->capacity;
+    if (capacity < kCachedFrom)
+        std::free(base);
+    else
+        instance().keep(base, capacity);
+}
+
+size_t TensorBlockCache::budget() const {
+    return std::max(kBudget, kBudgetInLargestBlocks * largest_);
+}
+
+BlockCacheStats TensorBlockCache::stats() const {
+    std::lock_guard lock(mutex_);
+    BlockCacheStats s = stats_;
+    s.budgetBytes = budget();
+    return s;
+}
+
+void TensorBlockCache::trim() {
+    std::multimap<size_t, Block> blocks;
+    {
+        std::lock_guard lock(mutex_);
+        blocks.swap(free_);
+        stats_.cachedBytes = 0;
+    }
+    for (auto& [capacity, block] : blocks)
+        std::free(block.base);
+}
+
+} // namespace t2n::jit
+
+namespace t2n {
+
+void installTensorBlockCache() {
+    // Buffers allocated before keep their own deleter: switching is safe at
+    // any time, but the earlier the more it saves.
+    static const bool installed = [] {
+        if (const char* off = std::getenv("T2N_TENSOR_CACHE"); off && std::strcmp(off, "0") == 0)
+            return false;
+        c10::SetCPUAllocator(&jit::TensorBlockCache::instance());
+        return true;
+    }();
+    (void)installed;
+}
+
+bool tensorBlockCacheInstalled() {
+    return c10::GetCPUAllocator() == &jit::TensorBlockCache::instance();
+}
+
+TensorBlockCacheStats tensorBlockCacheStats() {
+    const auto s = jit::TensorBlockCache::instance().stats();
+    return {tensorBlockCacheInstalled(),
+            s.hits,
+            s.misses,
+            s.evictedBlocks,
+            s.cachedBytes,
+            s.budgetBytes};
+}
+
+} // namespace t2n
