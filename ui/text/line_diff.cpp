@@ -1,9 +1,10 @@
 #include "text/line_diff.h"
 
+#include "t2n/ir_text.h"
+
 #include <dtl/dtl.hpp>
 
 #include <QHash>
-#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -120,14 +121,7 @@ void alignRows(LineDiff& d, int leftSize, int rightSize) {
 } // namespace
 
 QString canonicalValueNumbers(const QString& line) {
-    // Only a number that ends a value name: %self.features.3.weight keeps its layer index.
-    static const QRegularExpression number(QStringLiteral(R"(%\d+(?![\w.]))"));
-    static const QRegularExpression suffix(QStringLiteral(R"((%[A-Za-z_][\w.]*?)\.\d+(?![\w.]))"));
-    static const QRegularExpression mangle(QStringLiteral(R"(___torch_mangle_\d+\.)"));
-    QString out = line;
-    out.replace(mangle, QString());
-    out.replace(number, QStringLiteral("%#"));
-    return out.replace(suffix, QStringLiteral("\\1.#"));
+    return QString::fromStdString(t2n::canonicalValueNumbers(line.toStdString()));
 }
 
 QStringList splitLines(const QString& text) {

@@ -207,6 +207,34 @@ private Q_SLOTS:
                                     << "%# : float = prim::Constant[value=0.5]()";
         QTest::newRow("mangle") << "graph(%self : __torch__.___torch_mangle_0.PatDataDependentIf,"
                                 << "graph(%self : __torch__.PatDataDependentIf,";
+        QTest::newRow("last number only") << "%a.2.3 = f(%_x.10)"
+                                          << "%a.2.# = f(%_x.#)";
+        QTest::newRow("number with a dot") << "%1.2, %3.x"
+                                           << "%1.2, %3.x";
+    }
+
+    // The engine's scanner (t2n/ir_text.h) against the regular expressions
+    // the studio used before, as an independent reading of the same rule,
+    // on every line of the sample texts.
+    void canonicalFormAgreesWithTheRegularExpressions() {
+        static const QRegularExpression number(QStringLiteral(R"(%\d+(?![\w.]))"));
+        static const QRegularExpression suffix(
+            QStringLiteral(R"((%[A-Za-z_][\w.]*?)\.\d+(?![\w.]))"));
+        static const QRegularExpression mangle(QStringLiteral(R"(___torch_mangle_\d+\.)"));
+        int lines = 0;
+        for (const char* sample :
+             {"data_dependent_if.torchscript.txt", "data_dependent_if.hardened.txt",
+              "squeezenet.torchscript.txt", "squeezenet.hardened.txt"}) {
+            for (const QString& line : splitLines(textSample(QString::fromLatin1(sample)))) {
+                QString expected = line;
+                expected.replace(mangle, QString());
+                expected.replace(number, QStringLiteral("%#"));
+                expected.replace(suffix, QStringLiteral("\\1.#"));
+                QCOMPARE(canonicalValueNumbers(line), expected);
+                ++lines;
+            }
+        }
+        QVERIFY(lines > 20);
     }
 
     void canonicalFormMasksOnlyValueNumbers() {
