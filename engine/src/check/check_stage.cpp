@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
+#include <optional>
 
 namespace t2n::check {
 
@@ -149,125 +150,140 @@ std::vector<at::Tensor> flattenOutputs(const c10::IValue& result) {
     return out;
 }
 
-CheckReport runCheck(const CheckInputs& in) {
-    const auto start = std::chrono::steady_clock::now();
-    const ExportOptions& options = *in.options;
-    const bool khronos = options.target.kind == TargetKind::Khronos;
-    const nnef::ReadMode readMode = khronos ? nnef::ReadMode::Strict : nnef::ReadMode::Tract;
+namespace {
+
+// What the tiers share: the request, the report they fill, and how to log,
+// report progress and poll for a cancel.
+struct CheckRun {
+    const CheckInputs& in;
+    const ExportOptions& options;
+    const bool khronos;
+    Tolerance tolerance;
     CheckReport report;
-    report.ran = true;
-    Tolerance tolerance = toleranceFor(options);
-    report.tolerance = tolerance.str();
-    auto log = [&](LogLevel l, const std::string& m) {
+
+    void log(LogLevel l, const std::string& m) const {
         if (in.log)
             in.log(l, m);
-    };
+    }
     // Reports progress and stops here when asked to.
-    auto step = [&](double fraction, const std::string& status) {
+    void step(double fraction, const std::string& status) const {
         if (in.cancelled && in.cancelled())
             throw Error(Stage::Check, ErrorCode::Cancelled, "export cancelled",
                         "the check stopped before " + status);
         if (in.progress)
             in.progress(fraction, status);
-    };
-    // What the report says names the artifact as the user knows it.
-    auto shown = [&](std::string text) {
-        const std::string from = in.artifact.string();
-        const std::string to = in.shownArtifact.empty() ? from : in.shownArtifact.string();
-        for (size_t at = 0; !from.empty() && (at = text.find(from, at)) != std::string::npos;
-             at += to.size())
-            text.replace(at, from.size(), to);
-        return text;
-    };
-    auto finish = [&]() {
-        for (auto& p : report.structureProblems)
-            p = shown(p);
-        report.tractCommand = shown(report.tractCommand);
-        report.tract = shown(report.tract);
-        report.seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return report;
-    };
+    }
+};
 
-    // Tier 0: read back with the independent reader; structural rules.
-    step(0, "reading the archive back");
+// The archive as read back, ready to run. The interpreter refers to
+// `loaded`: the pair stays where it was made.
+struct ReadBack {
     nnef::LoadedModel loaded;
+    std::optional<interp::Interpreter> interpreter;
+
+    ReadBack() = default;
+    ReadBack(ReadBack&&) = delete;
+};
+
+// Tier 0: read back with the independent reader; structural rules. Problems
+// go into the report; false when the archive cannot run.
+bool readBack(CheckRun& run, ReadBack& back) {
+    const nnef::ReadMode readMode = run.khronos ? nnef::ReadMode::Strict : nnef::ReadMode::Tract;
+    run.step(0, "reading the archive back");
     // The tensors just written: each .dat is compared with its tensor as it
     // streams, and read as that tensor when equal, so that the archive is
     // never held in memory beside the model it came from.
     std::map<std::string, TensorData> written;
-    for (const auto& v : in.exported)
+    for (const auto& v : run.in.exported)
         written.emplace(v.label, *v.data);
     try {
         nnef::ReadOptions readOptions;
         readOptions.mode = readMode;
         readOptions.known = &written;
-        loaded = nnef::readModel(in.artifact, readOptions);
+        back.loaded = nnef::readModel(run.in.artifact, readOptions);
     } catch (const Error& e) {
         if (e.code() == ErrorCode::Cancelled)
             throw;
-        report.readable = false;
-        report.structureProblems.push_back(e.render());
-        return finish();
+        run.report.readable = false;
+        run.report.structureProblems.push_back(e.render());
+        return false;
     }
-    for (const auto& p : checkStructure(loaded, readMode)) {
+    for (const auto& p : checkStructure(back.loaded, readMode)) {
         if (p.severity == Problem::Severity::Error)
-            report.structureProblems.push_back(formatProblem(p));
+            run.report.structureProblems.push_back(formatProblem(p));
         else
-            log(LogLevel::Debug, formatProblem(p));
+            run.log(LogLevel::Debug, formatProblem(p));
     }
-    std::optional<interp::Interpreter> interpreter;
     try {
-        interpreter.emplace(loaded,
-                            interp::InterpreterOptions{khronos ? interp::TargetMode::Khronos
-                                                               : interp::TargetMode::Tract});
+        back.interpreter.emplace(
+            back.loaded, interp::InterpreterOptions{run.khronos ? interp::TargetMode::Khronos
+                                                                : interp::TargetMode::Tract});
     } catch (const Error& e) {
-        report.structureProblems.push_back(e.render());
+        run.report.structureProblems.push_back(e.render());
     }
-    if (!report.structureProblems.empty())
-        return finish();
+    if (!run.report.structureProblems.empty())
+        return false;
+    return true;
+}
 
-    // Tier 1: the reference interpreter against the TorchScript model.
+// What tier 1 fed the archive and what TorchScript answered: tier 2 hands
+// the same to tract.
+struct Compared {
+    std::map<std::string, at::Tensor> nnefInputs;
+    std::vector<at::Tensor> expected;
+    bool ok = false;
+};
+
+double since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Tier 1: the reference interpreter against the TorchScript model, at the
+// example inputs and at a second size of every dynamic axis; on a mismatch,
+// the first diverging operation.
+Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
+    const CheckInputs& in = run.in;
+    const ExportOptions& options = run.options;
     const CheckManifest& doc = *in.manifest;
+    CheckReport& report = run.report;
+    Compared out;
     std::vector<at::Tensor> inputs = load::makeExampleInputs(options.inputs, options.seed);
     // --compute f16: the archive is fed the f32 example inputs rounded to
     // f16; the model keeps them in f32.
     auto forArchive = [&](const at::Tensor& t) {
         return options.compute == DType::F16 && t.scalar_type() == at::kFloat ? t.to(at::kHalf) : t;
     };
-    std::map<std::string, at::Tensor> nnefInputs;
     for (size_t k = 0; k < doc.inputs.size(); ++k)
-        nnefInputs[doc.inputs[k]] = forArchive(inputs.at(doc.inputIndices.at(k)));
-    auto since = [](std::chrono::steady_clock::time_point t) {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-    };
+        out.nnefInputs[doc.inputs[k]] = forArchive(inputs.at(doc.inputIndices.at(k)));
     // The reference is the model as loaded, never the trace's run of the
     // hardened graph: that run would share any hardening bug it should judge.
-    step(0.2, "running the TorchScript model");
+    run.step(0.2, "running the TorchScript model");
     auto timer = std::chrono::steady_clock::now();
-    std::vector<at::Tensor> expected = referenceOutputs(*in.model, inputs);
+    out.expected = referenceOutputs(*in.model, inputs);
     report.torchForwardSeconds = since(timer);
-    step(0.4, "running the archive with the reference interpreter");
+    run.step(0.4, "running the archive with the reference interpreter");
     interp::Interpreter::RunOptions runOptions;
     runOptions.captureFailure = true;
     timer = std::chrono::steady_clock::now();
-    interp::RunResult run = interpreter->run(nnefInputs, runOptions);
+    interp::RunResult result = back.interpreter->run(out.nnefInputs, runOptions);
     report.interpreterSeconds = since(timer);
-    bool allOk = !run.failure && expected.size() == doc.outputs.size();
+    const std::vector<at::Tensor>& expected = out.expected;
+    bool allOk = !result.failure && expected.size() == doc.outputs.size();
     if (expected.size() != doc.outputs.size())
         report.structureProblems.push_back(
             fmt::format("the model returns {} tensors but the NNEF graph has {} outputs",
                         expected.size(), doc.outputs.size()));
-    for (size_t i = 0; !run.failure && i < doc.outputs.size() && i < expected.size(); ++i) {
+    for (size_t i = 0; !result.failure && i < doc.outputs.size() && i < expected.size(); ++i) {
         // A dequantized output is as exact as its quantized source: tract's
         // approximate bound for quantized tensors is one step (atol = scale);
         // rtol 1e-6 only absorbs f32 rounding of grid values.
-        const double quantStep = tolerance.level == ToleranceLevel::Approximate
-                                     ? interp::dequantizedStep(loaded, doc.outputs[i]).value_or(0.0)
-                                     : 0.0;
+        const double quantStep =
+            run.tolerance.level == ToleranceLevel::Approximate
+                ? interp::dequantizedStep(back.loaded, doc.outputs[i]).value_or(0.0)
+                : 0.0;
         Comparison c =
-            compare(expected[i], run.outputs.at(doc.outputs[i]),
-                    quantStep > 0 ? Tolerance::makeCustom(quantStep, 1e-6, 0) : tolerance);
+            compare(expected[i], result.outputs.at(doc.outputs[i]),
+                    quantStep > 0 ? Tolerance::makeCustom(quantStep, 1e-6, 0) : run.tolerance);
         report.outputs.push_back(toReport(doc.outputs[i], c));
         if (quantStep > 0 && report.outputs.back().note.empty())
             report.outputs.back().note = fmt::format(
@@ -282,7 +298,7 @@ CheckReport runCheck(const CheckInputs& in) {
         for (size_t k = 0; k < doc.inputs.size(); ++k)
             feed[doc.inputs[k]] = forArchive(other.at(doc.inputIndices.at(k)));
         std::vector<at::Tensor> want = referenceOutputs(*in.model, other);
-        interp::RunResult got = interpreter->run(feed, runOptions);
+        interp::RunResult got = back.interpreter->run(feed, runOptions);
         if (got.failure) {
             report.structureProblems.push_back(fmt::format("at {}: the interpreter failed: {}",
                                                            sized.label, got.failure->message()));
@@ -290,37 +306,148 @@ CheckReport runCheck(const CheckInputs& in) {
             continue;
         }
         for (size_t i = 0; i < doc.outputs.size() && i < want.size(); ++i) {
-            Comparison c = compare(want[i], got.outputs.at(doc.outputs[i]), tolerance);
+            Comparison c = compare(want[i], got.outputs.at(doc.outputs[i]), run.tolerance);
             report.outputs.push_back(toReport(doc.outputs[i] + " @ " + sized.label, c));
             allOk = allOk && c.ok;
         }
     }
-    step(0.6, "comparing the outputs");
-    if (auto d = firstVariableDifference(in, loaded)) {
+    run.step(0.6, "comparing the outputs");
+    if (auto d = firstVariableDifference(in, back.loaded)) {
         allOk = false;
         report.diverged = true;
         report.divergence = *d;
     } else if (options.checkEveryValue) {
-        step(0.65, "comparing every value");
-        ValueScan values = scanValues(in, *interpreter, nnefInputs, inputs, tolerance);
+        run.step(0.65, "comparing every value");
+        ValueScan values = scanValues(in, *back.interpreter, out.nnefInputs, inputs, run.tolerance);
         report.valueErrors = std::move(values.values);
         if (!allOk && values.first) {
             report.diverged = true;
             report.divergence = *values.first;
         }
     } else if (!allOk) {
-        if (auto found = findDivergence(in, *interpreter, nnefInputs, inputs, tolerance)) {
+        if (auto found =
+                findDivergence(in, *back.interpreter, out.nnefInputs, inputs, run.tolerance)) {
             report.diverged = true;
             report.divergence = *found;
         } else {
-            log(LogLevel::Warn, "no single operation differs beyond the tolerance when fed "
-                                "TorchScript's values: the difference accumulates over the graph "
-                                "(a looser --tolerance may be what this model needs)");
+            run.log(LogLevel::Warn,
+                    "no single operation differs beyond the tolerance when fed "
+                    "TorchScript's values: the difference accumulates over the graph "
+                    "(a looser --tolerance may be what this model needs)");
         }
     }
+    out.ok = allOk;
+    return out;
+}
 
-    // Tier 2: the tract CLI, when there is one (tract archives only).
-    step(0.8, khronos ? "writing the io bundle" : "running tract");
+// The inputs and TorchScript's outputs as tract's --input-facts-from-bundle
+// reads them (and the debug bundle keeps them).
+void writeIoBundle(const CheckRun& run, const Compared& compared,
+                   const std::filesystem::path& npz) {
+    const CheckManifest& doc = *run.in.manifest;
+    std::vector<NpzEntry> io;
+    for (const auto& [name, t] : compared.nnefInputs)
+        io.push_back({name, t});
+    for (size_t i = 0; i < doc.outputs.size() && i < compared.expected.size(); ++i)
+        if (!compared.nnefInputs.count(doc.outputs[i]))
+            io.push_back({doc.outputs[i], compared.expected[i]});
+    writeNpz(npz, io);
+}
+
+// Tier 2: the tract CLI, when there is one (tract archives only).
+TractCheckResult runTract(CheckRun& run, const std::filesystem::path& npz) {
+    TractCheckResult tr;
+    if (run.khronos) {
+        tr.summary = fmt::format("tract: {}", kTractSkippedForKhronos);
+        run.report.tract = tr.summary;
+        return tr;
+    }
+    TractCheckOptions tract;
+    tract.tractBin = run.options.tractBinary;
+    tract.archive = std::filesystem::absolute(run.in.artifact);
+    tract.ioBundle = npz;
+    tract.tolerance = run.tolerance;
+    tract.cancelled = run.in.cancelled;
+    tr = runTractCheck(tract);
+    if (tr.process.cancelled)
+        throw Error(Stage::Check, ErrorCode::Cancelled, "export cancelled",
+                    "the check stopped while tract ran; tract was killed");
+    run.report.tract = tr.summary;
+    if (!tr.command.empty())
+        run.report.tractCommand = fmt::format("{}", fmt::join(tr.command, " "));
+    for (const auto& w : tr.warnings)
+        run.log(LogLevel::Warn, "tract: " + w);
+    return tr;
+}
+
+// What a failed check leaves for whoever debugs it: the archive, the io
+// bundle, the reports, the hardened graph and a recipe that reopens it.
+void writeBundle(CheckRun& run, const TractCheckResult& tr, const std::filesystem::path& npz) {
+    const CheckInputs& in = run.in;
+    const ExportOptions& options = run.options;
+    DebugBundle b;
+    b.modelArchive = in.artifact;
+    b.modelName = bundledModelName(
+        std::filesystem::is_directory(in.artifact) || in.shownArtifact.empty() ? in.artifact
+                                                                               : in.shownArtifact);
+    b.ioNpz = npz;
+    b.tract.tolerance = run.tolerance;
+    if (tr.version.empty())
+        b.tract.version = target::SemVer::parse(
+            options.target.version.empty() ? knownTractVersions().back() : options.target.version);
+    else
+        b.tract.version = target::SemVer::parse(tr.version);
+    b.tractProgram = tr.tractPath;
+    b.reportJson = in.reportJson ? in.reportJson() : std::string("{}");
+    std::ostringstream hardened;
+    hardened << *in.prepared->graph;
+    b.hardenedGraph = hardened.str();
+    if (run.report.diverged)
+        b.divergenceJson = run.report.divergence.toJson();
+    b.manifestJson = in.manifest->toJson();
+    if (!in.modelFile.empty()) {
+        ExportRecipe recipe{std::filesystem::absolute(in.modelFile), b.modelName, options};
+        recipe.options.debugBundle.clear(); // opened again, it checks; it writes no bundle
+        b.recipeJson = toJson(recipe);
+    }
+    writeDebugBundle(options.debugBundle, b);
+    run.report.debugBundle = options.debugBundle;
+}
+
+} // namespace
+
+CheckReport runCheck(const CheckInputs& in) {
+    const auto start = std::chrono::steady_clock::now();
+    const ExportOptions& options = *in.options;
+    CheckRun run{in, options, options.target.kind == TargetKind::Khronos, toleranceFor(options),
+                 CheckReport{}};
+    run.report.ran = true;
+    run.report.tolerance = run.tolerance.str();
+    // What the report says names the artifact as the user knows it.
+    auto shown = [&](std::string text) {
+        const std::string from = in.artifact.string();
+        const std::string to = in.shownArtifact.empty() ? from : in.shownArtifact.string();
+        for (size_t at = 0; !from.empty() && (at = text.find(from, at)) != std::string::npos;
+             at += to.size())
+            text.replace(at, from.size(), to);
+        return text;
+    };
+    auto finish = [&]() {
+        CheckReport& report = run.report;
+        for (auto& p : report.structureProblems)
+            p = shown(p);
+        report.tractCommand = shown(report.tractCommand);
+        report.tract = shown(report.tract);
+        report.seconds = since(start);
+        return report;
+    };
+
+    ReadBack back;
+    if (!readBack(run, back))
+        return finish();
+    const Compared compared = compareWithInterpreter(run, back);
+
+    run.step(0.8, run.khronos ? "writing the io bundle" : "running tract");
     std::filesystem::path work = std::filesystem::temp_directory_path() /
                                  fmt::format("t2n-check-{}", static_cast<long>(getpid()));
     std::filesystem::create_directories(work);
@@ -332,69 +459,14 @@ CheckReport runCheck(const CheckInputs& in) {
             std::filesystem::remove_all(path, ec);
         }
     } removeWork{work};
-    std::vector<NpzEntry> io;
-    for (const auto& [name, t] : nnefInputs)
-        io.push_back({name, t});
-    for (size_t i = 0; i < doc.outputs.size() && i < expected.size(); ++i)
-        if (!nnefInputs.count(doc.outputs[i]))
-            io.push_back({doc.outputs[i], expected[i]});
     const auto npz = work / "io.npz";
-    writeNpz(npz, io);
-    TractCheckOptions tract;
-    tract.tractBin = options.tractBinary;
-    tract.archive = std::filesystem::absolute(in.artifact);
-    tract.ioBundle = npz;
-    tract.tolerance = tolerance;
-    tract.cancelled = in.cancelled;
-    TractCheckResult tr;
-    if (khronos) {
-        tr.summary = fmt::format("tract: {}", kTractSkippedForKhronos);
-    } else {
-        tr = runTractCheck(tract);
-    }
-    if (tr.process.cancelled)
-        throw Error(Stage::Check, ErrorCode::Cancelled, "export cancelled",
-                    "the check stopped while tract ran; tract was killed");
-    report.tract = tr.summary;
-    if (!tr.command.empty())
-        report.tractCommand = fmt::format("{}", fmt::join(tr.command, " "));
-    for (const auto& w : tr.warnings)
-        log(LogLevel::Warn, "tract: " + w);
-    allOk = allOk && !tr.failed();
-    report.passed = allOk && report.structureProblems.empty();
+    writeIoBundle(run, compared, npz);
+    const TractCheckResult tr = runTract(run, npz);
+    run.report.passed = compared.ok && !tr.failed() && run.report.structureProblems.empty();
 
-    if (!report.passed && !options.debugBundle.empty()) {
-        DebugBundle b;
-        b.modelArchive = in.artifact;
-        b.modelName =
-            bundledModelName(std::filesystem::is_directory(in.artifact) || in.shownArtifact.empty()
-                                 ? in.artifact
-                                 : in.shownArtifact);
-        b.ioNpz = npz;
-        b.tract.tolerance = tolerance;
-        if (tr.version.empty())
-            b.tract.version =
-                target::SemVer::parse(options.target.version.empty() ? knownTractVersions().back()
-                                                                     : options.target.version);
-        else
-            b.tract.version = target::SemVer::parse(tr.version);
-        b.tractProgram = tr.tractPath;
-        b.reportJson = in.reportJson ? in.reportJson() : std::string("{}");
-        std::ostringstream hardened;
-        hardened << *in.prepared->graph;
-        b.hardenedGraph = hardened.str();
-        if (report.diverged)
-            b.divergenceJson = report.divergence.toJson();
-        b.manifestJson = in.manifest->toJson();
-        if (!in.modelFile.empty()) {
-            ExportRecipe recipe{std::filesystem::absolute(in.modelFile), b.modelName, options};
-            recipe.options.debugBundle.clear(); // opened again, it checks; it writes no bundle
-            b.recipeJson = toJson(recipe);
-        }
-        writeDebugBundle(options.debugBundle, b);
-        report.debugBundle = options.debugBundle;
-    }
-    step(1, "done");
+    if (!run.report.passed && !options.debugBundle.empty())
+        writeBundle(run, tr, npz);
+    run.step(1, "done");
     return finish();
 }
 
