@@ -78,6 +78,25 @@ struct Session::Impl {
     /// The translation's manifest, or one read beside a checked archive.
     std::optional<CheckManifest> manifest;
     ExportReport report;
+    /// The example inputs, made once per (specs, seed): values read from
+    /// files are read once, random ones drawn once.
+    struct Examples {
+        std::vector<InputSpec> specs;
+        uint64_t seed = 0;
+        std::vector<at::Tensor> tensors;
+    };
+    std::optional<Examples> examples;
+
+    /// Each stage gets its own copy: a forward() that writes into its input
+    /// must not change what the next stage runs on.
+    std::vector<at::Tensor> exampleInputs(const std::vector<InputSpec>& specs, uint64_t seed) {
+        if (!examples || examples->specs != specs || examples->seed != seed)
+            examples = Examples{specs, seed, load::makeExampleInputs(specs, seed)};
+        std::vector<at::Tensor> copies;
+        for (const auto& t : examples->tensors)
+            copies.push_back(t.clone());
+        return copies;
+    }
 
     void log(LogLevel level, const std::string& msg) {
         if (observer)
@@ -224,7 +243,7 @@ void Session::harden(const ExportOptions& options) {
     std::vector<at::Tensor> examples;
     if (!options.inputs.empty()) {
         checkInputSpecs(options.inputs, d->requireModule());
-        examples = load::makeExampleInputs(options.inputs, options.seed);
+        examples = d->exampleInputs(options.inputs, options.seed);
     }
     // The weights the archive will hold, before anything reads the model.
     load::restore(d->compressed);
@@ -261,8 +280,8 @@ BisectReport Session::bisectHardening(const ExportOptions& options) {
         throw Error(Stage::Harden, ErrorCode::Usage, "semantic bisect needs example inputs",
                     "give one --input per forward() argument");
     checkInputSpecs(options.inputs, d->requireModule());
-    return check::bisectHardening(m, load::makeExampleInputs(options.inputs, options.seed),
-                                  options.harden, check::Tolerance::parse(options.checkTolerance),
+    return check::bisectHardening(m, d->exampleInputs(options.inputs, options.seed), options.harden,
+                                  check::Tolerance::parse(options.checkTolerance),
                                   options.outputNames);
 }
 
@@ -295,7 +314,7 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     run.shapeOnly = ir::inputDependentValues(*d->prepared->graph);
     for (const torch::jit::Value* out : d->prepared->graph->outputs())
         run.shapeOnly.erase(out);
-    const auto example = load::makeExampleInputs(inputs, options.seed);
+    const auto example = d->exampleInputs(inputs, options.seed);
     std::optional<jit::Recorded> recorded;
     try {
         recorded = jit::runGraph(&m, *d->prepared->graph, example, run);
@@ -500,6 +519,7 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
     in.shownArtifact = shown;
     in.modelFile = d->modelPath;
     in.options = &options;
+    in.exampleInputs = d->exampleInputs(options.inputs, options.seed);
     in.reportJson = [this] { return d->report.toJson(); };
     in.log = [this](LogLevel l, const std::string& m) { d->log(l, m); };
     in.progress = [this](double f, const std::string& status) {
@@ -567,7 +587,7 @@ ExportReport Session::exportModel(const std::filesystem::path& output, const Exp
 std::vector<double> Session::forwardSeconds(const ExportOptions& options, int runs) {
     auto& m = const_cast<torch::jit::Module&>(d->requireModule());
     checkInputSpecs(options.inputs, d->requireModule());
-    const auto inputs = load::makeExampleInputs(options.inputs, options.seed);
+    const auto inputs = d->exampleInputs(options.inputs, options.seed);
     const std::vector<c10::IValue> args(inputs.begin(), inputs.end());
     torch::NoGradGuard noGrad;
     std::vector<double> out;

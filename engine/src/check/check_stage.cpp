@@ -234,6 +234,13 @@ struct Compared {
     bool ok = false;
 };
 
+std::vector<at::Tensor> clones(const std::vector<at::Tensor>& ts) {
+    std::vector<at::Tensor> out;
+    for (const auto& t : ts)
+        out.push_back(t.clone());
+    return out;
+}
+
 double since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -247,7 +254,9 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
     const CheckManifest& doc = *in.manifest;
     CheckReport& report = run.report;
     Compared out;
-    std::vector<at::Tensor> inputs = load::makeExampleInputs(options.inputs, options.seed);
+    const std::vector<at::Tensor> inputs =
+        in.exampleInputs.empty() ? load::makeExampleInputs(options.inputs, options.seed)
+                                 : in.exampleInputs;
     // --compute f16: the archive is fed the f32 example inputs rounded to
     // f16; the model keeps them in f32.
     auto forArchive = [&](const at::Tensor& t) {
@@ -259,7 +268,9 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
     // hardened graph: that run would share any hardening bug it should judge.
     run.step(0.2, "running the TorchScript model");
     auto timer = std::chrono::steady_clock::now();
-    out.expected = referenceOutputs(*in.model, inputs);
+    // (On copies: a forward() that writes into its input must not change
+    // what the archive is fed.)
+    out.expected = referenceOutputs(*in.model, clones(inputs));
     report.torchForwardSeconds = since(timer);
     run.step(0.4, "running the archive with the reference interpreter");
     interp::Interpreter::RunOptions runOptions;
@@ -297,7 +308,7 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
         std::map<std::string, at::Tensor> feed;
         for (size_t k = 0; k < doc.inputs.size(); ++k)
             feed[doc.inputs[k]] = forArchive(other.at(doc.inputIndices.at(k)));
-        std::vector<at::Tensor> want = referenceOutputs(*in.model, other);
+        std::vector<at::Tensor> want = referenceOutputs(*in.model, clones(other));
         interp::RunResult got = back.interpreter->run(feed, runOptions);
         if (got.failure) {
             report.structureProblems.push_back(fmt::format("at {}: the interpreter failed: {}",

@@ -48,6 +48,9 @@ struct CheckInputs {
     /// The TorchScript file, for the debug bundle's recipe (may be empty).
     std::filesystem::path modelFile;
     const ExportOptions* options = nullptr;
+    /// The session's example inputs for `options` (empty: made here from
+    /// options->inputs and options->seed).
+    std::vector<at::Tensor> exampleInputs;
     /// The report so far, for the debug bundle.
     std::function<std::string()> reportJson;
     std::function<void(LogLevel, const std::string&)> log;

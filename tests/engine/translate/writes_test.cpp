@@ -35,6 +35,24 @@ graph(%self : Tensor, %x : Tensor, %src : Tensor):
                                {"x:4x5:f32", "src:4:f32"});
         EXPECT_NNEF("# CHECK: concat(", e);
     }
+
+    /// A forward() that writes into its own input. The check's TorchScript
+    /// run gets its own copy of the example inputs: it used to add 1 to the
+    /// very tensors the archive was fed next, and declared a correct
+    /// archive wrong (max abs error 2).
+    void forwardWritingIntoItsInput() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %one : float = prim::Constant[value=1.]()
+  %two : float = prim::Constant[value=2.]()
+  %alpha : int = prim::Constant[value=1]()
+  %x1 : Tensor = aten::add_(%x, %one, %alpha)
+  %y : Tensor = aten::mul(%x1, %two)
+  return (%y)
+)IR",
+                               {"x:2x3:f32"});
+        EXPECT_NNEF("# CHECK: mul(", e);
+    }
 };
 
 T2N_TEST_SUITE(TranslateWritesTest)
