@@ -7,6 +7,7 @@
 #include "harden/harden.h"
 #include "ir/ir_builder.h"
 #include "ir/naming.h"
+#include "ir/trace_stage.h"
 #include "jit/graph_runner.h"
 #include "jit/torch_bridge.h"
 #include "load/example_values.h"
@@ -192,19 +193,6 @@ void checkInputSpecs(const std::vector<InputSpec>& specs, const torch::jit::Modu
                 "give one spec per argument, in order: " + expected);
 }
 
-// Example inputs with every dynamic axis grown by `delta` (the probe run).
-std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
-                                  const std::vector<std::map<int, std::string>>& symbols,
-                                  int64_t delta) {
-    for (size_t i = 0; i < specs.size() && i < symbols.size(); ++i)
-        for (auto& [axis, sym] : symbols[i]) {
-            specs[i].shape[static_cast<size_t>(axis)] += delta;
-            specs[i].valuesFile.clear(); // a file has one size: random values at the new one
-            if (specs[i].values.size() > 1)
-                specs[i].values.clear(); // likewise values given one per element
-        }
-    return specs;
-}
 } // namespace
 
 namespace {
@@ -289,81 +277,33 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     if (!d->prepared || !d->hardenedWithInputs)
         harden(options);
     StageScope scope(Stage::Trace, d->observer, d->report);
+    ir::TraceRequest request;
+    request.prepared = &*d->prepared;
     // Shapes of inputs whose values come from files, for the dynamic axes.
-    const std::vector<InputSpec> inputs = load::withFileShapes(options.inputs);
-    checkInputSpecs(inputs, d->requireModule());
+    request.inputs = load::withFileShapes(options.inputs);
+    checkInputSpecs(request.inputs, d->requireModule());
     d->step(Stage::Trace, 0, "running the hardened graph on the example inputs");
-    // Which input axes are dynamic, by input position.
-    std::vector<std::map<int, std::string>> symbols(inputs.size());
-    for (const auto& dyn : options.dynamicAxes)
-        for (size_t i = 0; i < inputs.size(); ++i)
-            if (inputs[i].name == dyn.tensor ||
-                (i < options.inputNames.size() && options.inputNames[i] == dyn.tensor)) {
-                int rank = static_cast<int>(inputs[i].shape.size());
-                int axis = dyn.axis < 0 ? dyn.axis + rank : dyn.axis;
-                if (axis >= 0 && axis < rank)
-                    symbols[i][axis] = dyn.symbol;
-            }
-    const auto& m = d->prepared->module;
-    std::vector<std::string> torchWarnings;
-    jit::RunOptions run;
-    run.warnings = &torchWarnings;
-    // The IR reads only dtypes and shapes of input-dependent values: the run
-    // keeps their data no longer than the model needs it (the outputs stay
-    // whole: they are the check's reference).
-    run.shapeOnly = ir::inputDependentValues(*d->prepared->graph);
-    for (const torch::jit::Value* out : d->prepared->graph->outputs())
-        run.shapeOnly.erase(out);
-    const auto example = d->exampleInputs(inputs, options.seed);
-    std::optional<jit::Recorded> recorded;
+    request.example = d->exampleInputs(request.inputs, options.seed);
+    request.dynamicAxes = options.dynamicAxes;
+    request.inputNames = options.inputNames;
+    request.naming = options.naming;
+    request.probeInputs = [&](const std::vector<InputSpec>& specs) {
+        return load::makeExampleInputs(specs, options.seed + 1);
+    };
+    request.step = [this](double f, const std::string& status) {
+        d->step(Stage::Trace, f, status);
+    };
+    request.warn = [this](const std::string& w) { d->warn(w); };
+    ir::TraceResult traced;
     try {
-        recorded = jit::runGraph(&m, *d->prepared->graph, example, run);
+        traced = ir::runTrace(request);
     } catch (Error& e) {
-        // Name the node the run fails at: the CLI prints it, the studio marks it.
-        // (Unless the model's own traceback located it already.)
-        if (e.code() == ErrorCode::ModelRun && e.details().empty())
-            if (const auto* node = jit::firstFailingNode(&m, *d->prepared->graph, example))
-                e.addDetail(
-                    {"the first node that fails on these inputs", ir::describeNode(node), true});
-        throw load::withRandomIntegersHint(e, inputs);
+        if (e.code() == ErrorCode::ModelRun)
+            throw load::withRandomIntegersHint(e, request.inputs);
+        throw;
     }
-    auto& main = *recorded;
-    for (const auto& w : torchWarnings)
-        d->warn("PyTorch: " + w);
-    d->step(Stage::Trace, 0.5, "probing the dynamic axes");
-    std::optional<jit::Recorded> probe;
-    bool dynamic = false;
-    for (const auto& s : symbols)
-        dynamic = dynamic || !s.empty();
-    if (dynamic) {
-        for (int64_t delta : {1, 2}) {
-            try {
-                auto specs = probeSpecs(inputs, symbols, delta);
-                jit::RunOptions probeRun;
-                probeRun.shapeOnly = run.shapeOnly;
-                probe = jit::runGraph(&m, *d->prepared->graph,
-                                      load::makeExampleInputs(specs, options.seed + 1), probeRun);
-                break;
-            } catch (const Error& e) {
-                if (delta == 2)
-                    d->warn(fmt::format("the model does not run with the dynamic axes grown by 1 "
-                                        "or 2 ({}); which values depend on them is unknown",
-                                        e.message()));
-            }
-        }
-    }
-    d->step(Stage::Trace, 0.8, "building the IR");
-    ir::TraceInputs in;
-    in.prepared = &*d->prepared;
-    in.main = &main;
-    in.probe = probe ? &*probe : nullptr;
-    in.inputSymbols = symbols;
-    auto traced = ir::buildGraph(in);
-    for (const auto& w : traced.warnings)
-        d->warn(w);
     d->graph = std::move(traced.graph);
     d->jitValues = std::move(traced.jitValues);
-    ir::applyNaming(*d->graph, options.naming);
     d->report.graphNodes = static_cast<int>(d->graph->nodes.size());
     d->step(Stage::Trace, 1, "done");
     return *d->graph;
