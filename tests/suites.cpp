@@ -85,6 +85,9 @@
     X(translate_layout, TranslateLayoutTest)                                                       \
     X(translate_math, TranslateMathTest)                                                           \
     X(translate_writes, TranslateWritesTest)                                                       \
+    X(translate_scan, TranslateScanTest)                                                           \
+    X(translate_grid_sample, TranslateGridSampleTest)                                              \
+    X(translate_recurrent, TranslateRecurrentTest)                                                 \
     X(memory, MemoryTest)
 
 namespace t2n::test {

@@ -1,12 +1,11 @@
 // Whole recurrent layers as TorchScript carries them (aten::lstm, aten::gru,
-// aten::rnn_tanh / rnn_relu with their flattened weight lists) and the GRU
-// and vanilla RNN cells. A layer over a static time axis is unrolled: the
-// input projection of every step is one matmul over the whole sequence, then
-// each step adds the hidden projection and applies the gates, in plain NNEF
-// that any consumer reads. A symbolic time axis (a dynamic axis of the
-// export) becomes a tract_core_scan (lower_recurrent_scan.cpp). Stacked
-// layers and both directions follow PyTorch's weight order (layer-major,
-// forward before reverse; w_ih, w_hh, b_ih, b_hh).
+// aten::rnn_tanh / rnn_relu with their flattened weight lists) and their
+// cells (aten::lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell). A layer over a static time axis
+// is unrolled: the input projection of every step is one matmul over the whole sequence, then each
+// step adds the hidden projection and applies the gates, in plain NNEF that any consumer reads. A
+// symbolic time axis (a dynamic axis of the export) becomes a tract_core_scan
+// (lower_recurrent_scan.cpp). Stacked layers and both directions follow PyTorch's weight order
+// (layer-major, forward before reverse; w_ih, w_hh, b_ih, b_hh).
 #include "translate/recurrent.h"
 #include "translate/registry.h"
 
@@ -200,18 +199,33 @@ template <Cell C> void lowerLayers(Context& ctx) {
 }
 
 // gru_cell / rnn_tanh_cell / rnn_relu_cell(x, h, w_ih, w_hh, b_ih?, b_hh?)
+// -> h'; lstm_cell(x, [h, c], w_ih, w_hh, b_ih?, b_hh?) -> (h', c'). One
+// step of the layers' own cell.
 template <Cell C> void lowerCell(Context& ctx) {
+    const char* kind = C == Cell::Lstm ? "lstm_cell" : "recurrent cell";
     if (rankOf(ctx.in(0)) != 2)
-        ctx.unsupported("recurrent cell on an unbatched input", "give the cell a batch axis");
+        ctx.unsupported(fmt::format("{} on an unbatched input", kind),
+                        "give the cell a batch axis");
     auto bias = [&](size_t i) {
         return ctx.numInputs() > i && !ctx.isNone(i) ? ctx.node().inputs[i] : -1;
     };
     Weights w{ctx.node().inputs[2], ctx.node().inputs[3], bias(4), bias(5)};
     const int64_t hidden = ctx.in(3).shape.at(1);
     DType t = ctx.out().dtype;
+    State s;
+    if constexpr (C == Cell::Lstm) {
+        std::vector<Expr> state = ctx.list(ctx.node().inputs[1]);
+        if (state.size() != 2)
+            ctx.unsupported("lstm_cell without its (h, c) state");
+        s = {state[0], state[1]};
+    } else {
+        s = {ctx.operand(ctx.node().inputs[1], 2, t), {}};
+    }
     Expr xg = project(ctx, ctx.operand(ctx.node().inputs[0], 2, t), 2, w.wih, w.bih, "input_gates");
-    State s = step(ctx, C, xg, {ctx.operand(ctx.node().inputs[1], 2, t), {}}, w, hidden);
-    ctx.bindOut(s.h);
+    s = step(ctx, C, xg, s, w, hidden);
+    ctx.bindOut(s.h, 0);
+    if constexpr (C == Cell::Lstm)
+        ctx.bindOut(s.c, 1);
 }
 
 } // namespace
@@ -226,6 +240,7 @@ void registerRecurrentOps(Registry& r) {
     r.add("aten::gru", lowerLayers<Cell::Gru>, kLayers);
     r.add("aten::rnn_tanh", lowerLayers<Cell::Tanh>, kLayers);
     r.add("aten::rnn_relu", lowerLayers<Cell::Relu>, kLayers);
+    r.add("aten::lstm_cell", lowerCell<Cell::Lstm>, "decomposed into matmul, slices and gates");
     r.add("aten::gru_cell", lowerCell<Cell::Gru>, "decomposed into matmul, slices and gates");
     r.add("aten::rnn_tanh_cell", lowerCell<Cell::Tanh>, "decomposed");
     r.add("aten::rnn_relu_cell", lowerCell<Cell::Relu>, "decomposed");

@@ -95,7 +95,6 @@ const Registry& defaultRegistry() {
         registerWriteOps(r);
         registerReduceOps(r);
         registerPadOps(r);
-        registerRnnOps(r);
         registerMathOps(r);
         registerStatsOps(r);
         registerTransformerOps(r);

@@ -64,7 +64,6 @@ void registerFactoryOps(Registry& r);
 void registerListOps(Registry& r);
 void registerReduceOps(Registry& r);
 void registerPadOps(Registry& r);
-void registerRnnOps(Registry& r);
 void registerMathOps(Registry& r);
 void registerStatsOps(Registry& r);
 void registerTransformerOps(Registry& r);

@@ -1,0 +1,72 @@
+// translate/lower_recurrent.cpp: recurrent cells and layers decomposed into
+// matrix products, slices and gate activations (layers unrolled over a
+// static time axis).
+#include "engine/translate/translate_test_util.h"
+#include "suite_macros.h"
+
+using t2n::test::exportSnippet;
+using t2n::test::seeded;
+
+class TranslateRecurrentTest : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// One LSTM step: both outputs (h', c') compared.
+    void lstmCellBothStates() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor, %h : Tensor, %c : Tensor):
+  %w_ih : Tensor = prim::GetAttr[name="w_ih"](%self)
+  %w_hh : Tensor = prim::GetAttr[name="w_hh"](%self)
+  %b_ih : Tensor = prim::GetAttr[name="b_ih"](%self)
+  %b_hh : Tensor = prim::GetAttr[name="b_hh"](%self)
+  %state : Tensor[] = prim::ListConstruct(%h, %c)
+  %h1 : Tensor, %c1 : Tensor = aten::lstm_cell(%x, %state, %w_ih, %w_hh, %b_ih, %b_hh)
+  return (%h1, %c1)
+)IR",
+                               {"x:2x3:f32", "h:2x4:f32", "c:2x4:f32"},
+                               {{"w_ih", seeded({16, 3})},
+                                {"w_hh", seeded({16, 4}, 8)},
+                                {"b_ih", seeded({16}, 9)},
+                                {"b_hh", seeded({16}, 10)}});
+        EXPECT_NNEF("# CHECK: sigmoid(\n# CHECK: tanh(", e);
+        QCOMPARE(e.report.check.outputs.size(), size_t{2});
+    }
+
+    /// One GRU step, without biases.
+    void gruCellWithoutBias() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor, %h : Tensor):
+  %w_ih : Tensor = prim::GetAttr[name="w_ih"](%self)
+  %w_hh : Tensor = prim::GetAttr[name="w_hh"](%self)
+  %none : NoneType = prim::Constant()
+  %h1 : Tensor = aten::gru_cell(%x, %h, %w_ih, %w_hh, %none, %none)
+  return (%h1)
+)IR",
+                               {"x:3x5:f32", "h:3x2:f32"},
+                               {{"w_ih", seeded({6, 5})}, {"w_hh", seeded({6, 2}, 8)}});
+        EXPECT_NNEF("# CHECK: sigmoid(\n# CHECK: tanh(", e);
+    }
+
+    /// Two steps of a tanh RNN cell, the second fed the first's state.
+    void rnnTanhCellTwice() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor, %h : Tensor):
+  %w_ih : Tensor = prim::GetAttr[name="w_ih"](%self)
+  %w_hh : Tensor = prim::GetAttr[name="w_hh"](%self)
+  %b_ih : Tensor = prim::GetAttr[name="b_ih"](%self)
+  %b_hh : Tensor = prim::GetAttr[name="b_hh"](%self)
+  %h1 : Tensor = aten::rnn_tanh_cell(%x, %h, %w_ih, %w_hh, %b_ih, %b_hh)
+  %h2 : Tensor = aten::rnn_tanh_cell(%x, %h1, %w_ih, %w_hh, %b_ih, %b_hh)
+  return (%h2)
+)IR",
+                               {"x:2x3:f32", "h:2x4:f32"},
+                               {{"w_ih", seeded({4, 3})},
+                                {"w_hh", seeded({4, 4}, 8)},
+                                {"b_ih", seeded({4}, 9)},
+                                {"b_hh", seeded({4}, 10)}});
+        EXPECT_NNEF("# CHECK: tanh(\n# CHECK: tanh(", e);
+    }
+};
+
+T2N_TEST_SUITE(TranslateRecurrentTest)
+#include "recurrent_test.moc"
