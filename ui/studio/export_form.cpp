@@ -2,6 +2,7 @@
 
 #include "session/export_form_models.h"
 
+#include "t2n/error.h"
 #include "t2n/harden.h"
 
 #include <nlohmann/json.hpp>
@@ -45,6 +46,18 @@ QString stageTitle(OptionStage stage) {
         return QObject::tr("Check");
     }
     return {};
+}
+
+/// A line edit's text as the values of the row's flag: comma-separated for a
+/// repeatable flag.
+std::vector<std::string> flagValues(const OptionRow& row, const QString& text) {
+    if (row.arity != OptionArity::Many)
+        return {text.trimmed().toStdString()};
+    std::vector<std::string> out;
+    for (const QString& v : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!v.trimmed().isEmpty())
+            out.push_back(v.trimmed().toStdString());
+    return out;
 }
 
 bool isBool(const OptionRow& row) {
@@ -99,8 +112,7 @@ ExportForm::ExportForm(QWidget* parent)
         connect(m, &QAbstractItemModel::dataChanged, this, &ExportForm::refreshStatus);
     for (auto* c : {target_, compression_, naming_, tolerance_, compute_})
         connect(c, &QComboBox::currentIndexChanged, this, &ExportForm::refreshStatus);
-    for (auto* e : {outputNames_, customTolerance_})
-        connect(e, &QLineEdit::textChanged, this, &ExportForm::refreshStatus);
+    connect(customTolerance_, &QLineEdit::textChanged, this, &ExportForm::refreshStatus);
     connect(passes_, &QListWidget::itemChanged, this, &ExportForm::refreshStatus);
     connect(seed_, &QSpinBox::valueChanged, this, &ExportForm::refreshStatus);
     // In the studio the error overlay is worth one more run of both graphs.
@@ -218,11 +230,6 @@ QWidget* ExportForm::widgetFor(const OptionRow& row) {
             naming_->addItem(qs(namingSchemeName(s)), static_cast<int>(s));
         return naming_;
     }
-    if (name == "outputNames") {
-        outputNames_ = new QLineEdit(this);
-        outputNames_->setPlaceholderText(tr("output_0, output_1, ... (comma separated)"));
-        return outputNames_;
-    }
     if (name == "compute") {
         compute_ = new QComboBox(this);
         compute_->setObjectName(QStringLiteral("computeChoice"));
@@ -235,9 +242,17 @@ QWidget* ExportForm::widgetFor(const OptionRow& row) {
         seed_->setRange(0, 1 << 30);
         return seed_;
     }
-    // A row given a form label needs a widget here (or a bool field).
-    Q_ASSERT_X(false, "ExportForm::widgetFor", "an option row with a label but no widget");
-    return new QLabel(tr("(no widget for %1)").arg(qs(name)), this);
+    // Any other option with a flag: its flag's text in a line edit, the
+    // values of a repeatable flag separated by commas.
+    Q_ASSERT_X(row.toText, "ExportForm::widgetFor", "a form label on an option without text");
+    auto* edit = new QLineEdit(this);
+    edit->setObjectName(qs(name));
+    edit->setPlaceholderText(row.arity == OptionArity::Many
+                                 ? tr("%1, ... (comma separated)").arg(qs(row.valueName))
+                                 : qs(row.valueName));
+    texts_.emplace_back(&row, edit);
+    connect(edit, &QLineEdit::textChanged, this, &ExportForm::refreshStatus);
+    return edit;
 }
 
 QCheckBox* ExportForm::box(std::string_view name) const {
@@ -293,10 +308,12 @@ void ExportForm::setOptions(const ExportOptions& o) {
     compression_->setCurrentIndex(
         compression_->findData(o.compressionLevel ? *o.compressionLevel : -1));
     naming_->setCurrentIndex(naming_->findData(static_cast<int>(o.naming)));
-    QStringList names;
-    for (const auto& n : o.outputNames)
-        names << QString::fromStdString(n);
-    outputNames_->setText(names.join(QStringLiteral(", ")));
+    for (const auto& [row, edit] : texts_) {
+        QStringList values;
+        for (const auto& v : row->toText(o))
+            values << QString::fromStdString(v);
+        edit->setText(values.join(QStringLiteral(", ")));
+    }
     for (const auto& [row, b] : switches_)
         b->setChecked(row->toJson(o).get<bool>());
     for (int i = 0; i < passes_->count(); ++i)
@@ -321,15 +338,13 @@ ExportOptions ExportForm::options() const {
     o.inputs = inputs_->specs();
     o.dynamicAxes = axes_->axes();
     o.properties = props_->properties();
-    o.outputNames.clear();
     o.harden.skip.clear();
     o.target = TargetSpec::parse(target_->currentData().toString().toStdString());
     const int level = compression_->currentData().toInt();
     o.compressionLevel = level < 0 ? std::nullopt : std::optional<int>(level);
     o.naming = static_cast<NamingScheme>(naming_->currentData().toInt());
-    for (const QString& n : outputNames_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
-        if (!n.trimmed().isEmpty())
-            o.outputNames.push_back(n.trimmed().toStdString());
+    for (const auto& [row, edit] : texts_)
+        row->fromText(o, flagValues(*row, edit->text()));
     for (const auto& [row, b] : switches_)
         row->fromJson(o, OptionJson(b->isChecked()), std::string(row->jsonKey));
     for (int i = 0; i < passes_->count(); ++i)
@@ -355,6 +370,14 @@ QStringList ExportForm::errors() const {
         out << tr("Dynamic axes: %1").arg(e);
     for (const QString& e : props_->errors())
         out << tr("Properties: %1").arg(e);
+    for (const auto& [row, edit] : texts_) {
+        try {
+            ExportOptions probe;
+            row->fromText(probe, flagValues(*row, edit->text()));
+        } catch (const Error& e) {
+            out << tr("%1: %2").arg(qs(row->label), QString::fromStdString(e.message()));
+        }
+    }
     if (isKhronos()) {
         // The engine refuses these for Khronos too; saying so here keeps
         // the Export button honest.

@@ -1,10 +1,11 @@
 // The export form: every option of an export that a person would change,
 // as widgets over the validated table models. Its boxes, labels and
 // tooltips come from the option table (t2n/option_table.h): one box per
-// stage, one labelled widget per row that has a form label; a bool option
-// needs no code here (a check box). options() reads the form back
-// into the engine's ExportOptions (the same struct `t2n export` fills from
-// its flags), setOptions() fills it from one (e.g. a loaded recipe).
+// stage, one labelled widget per row that has a form label. A bool option
+// needs no code here (a check box), nor does any other option with a flag
+// (its flag's text in a line edit); choices and tables are in widgetFor(). options() reads the form
+// back into the engine's ExportOptions (the same struct `t2n export` fills from its flags),
+// setOptions() fills it from one (e.g. a loaded recipe).
 #pragma once
 
 #include "t2n/option_table.h"
@@ -73,10 +74,12 @@ private:
     QComboBox* compression_;
     QComboBox* tolerance_;
     QLineEdit* customTolerance_;
-    QLineEdit* outputNames_;
     QComboBox* compute_;
     /// One per bool row on the form, set and read through the row's JSON accessors.
     std::vector<std::pair<const OptionRow*, QCheckBox*>> switches_;
+    /// One per other row without a widget of its own (output names ...),
+    /// set and read through the row's flag text.
+    std::vector<std::pair<const OptionRow*, QLineEdit*>> texts_;
     QListWidget* passes_;
     QSpinBox* seed_;
     QLabel* status_;

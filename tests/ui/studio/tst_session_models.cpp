@@ -22,6 +22,7 @@
 #include <QFile>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -301,6 +302,16 @@ private Q_SLOTS:
         }
         QVERIFY(labelled >= 15);
         QCOMPARE(size_t(form.findChildren<QGroupBox*>().size()), stages.size());
+        // A row with no widget of its own is its flag's text in a line edit.
+        auto* names = form.findChild<QLineEdit*>(QStringLiteral("outputNames"));
+        QVERIFY(names);
+        t2n::ExportOptions o = sampleOptions();
+        o.outputNames = {"logits", "extra"};
+        form.setOptions(o);
+        QCOMPARE(names->text(), QStringLiteral("logits, extra"));
+        QVERIFY(form.options() == o);
+        names->setText(QStringLiteral(" a ,b,, "));
+        QVERIFY(form.options().outputNames == (std::vector<std::string>{"a", "b"}));
     }
 
     /// Open, prepare and export run on the worker thread; the state carries
