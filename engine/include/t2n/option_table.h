@@ -2,8 +2,9 @@
 // its recipe key, command-line flag, help text, form label and the stage
 // that reads it, plus typed access to the field from/to recipe JSON and
 // command-line text. The recipe reader and writer, the flags (and --help)
-// of every `t2n` command and the studio's export form iterate this table;
-// none of them names an option by hand. Adding an option is one row in
+// of every `t2n` command and the studio's export form iterate this table
+// (the form names only the options that need a widget of their own:
+// choices and tables). Adding an option is one row in
 // engine/src/util/option_table.cpp plus the stage that reads the field
 // (docs/adding-an-option.md).
 #pragma once
