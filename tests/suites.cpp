@@ -48,6 +48,7 @@
     X(write_protocol, WriteProtocolTest)                                                           \
     X(node_identity, NodeIdentityTest)                                                             \
     X(semantic_bisect, SemanticBisectTest)                                                         \
+    X(option_table, OptionTableTest)                                                               \
     X(recipe, RecipeTest)                                                                          \
     X(cancel_progress, CancelProgressTest)                                                         \
     X(provenance, ProvenanceTest)                                                                  \

@@ -1,7 +1,8 @@
 // Command-line flags that describe an export, shared by `t2n export`,
 // `check`, `inspect`, `bench` and by `t2n-studio` (one parser: the studio
 // takes every flag of `t2n export`), and their conversion to
-// t2n::ExportOptions and recipes.
+// t2n::ExportOptions and recipes. The flags, their help and their parsing
+// come from the option table (t2n/option_table.h).
 #pragma once
 
 #include "t2n/options.h"
@@ -9,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,33 +18,15 @@ namespace t2n::cli {
 
 struct ExportFlags {
     std::string model;
-    std::vector<std::string> inputs;
-    std::vector<std::string> inputNames;
-    std::vector<std::string> outputNames;
-    std::string target = "tract";
-    std::vector<std::string> dynamicAxes;
-    std::vector<std::string> properties;
-    bool noIdentityProperties = false;
-    bool dateProperty = false;
-    std::string naming = "natural_verbose";
-    std::string compression = "0";
-    bool noCheckIoNames = false;
-    bool allowSameIoNames = false;
-    std::vector<std::string> extensions;
-    bool reifySdpa = false;
-    bool upsampleWithDebox = false;
-    std::string compute;
-    bool f32Attention = false;
-    bool f32LinearAccumulation = false;
-    bool f32Norm = false;
-    std::string logLevel = "info";
-    uint64_t seed = 0;
-    bool noCheck = false;
-    std::string tolerance = "approximate";
-    std::string tractBin;
-    std::string debugBundle;
-    bool checkEveryValue = false;
-    bool weightsQ4_0 = false;
+    /// What the command line gave for each export option's flag, by the
+    /// name of its row in t2n/option_table.h. Values of One start as the
+    /// default options' text (what --help shows); a Switch is `on` when given.
+    struct Given {
+        std::string one;
+        std::vector<std::string> many;
+        bool on = false;
+    };
+    std::map<std::string, Given, std::less<>> options;
     // `t2n export`'s own: the artifact, the recipe read and written, the report.
     std::string output;
     std::string recipe;
@@ -50,14 +34,15 @@ struct ExportFlags {
     std::string report;
 };
 
-/// --input, --seed, --log-level.
+/// The flags of the options the load stage reads: --input, --seed, --log-level.
 void addInputFlags(CLI::App& app, ExportFlags& f);
 /// The model argument and the input flags; the model may be left out when
 /// a recipe can give it.
 void addModelFlags(CLI::App& app, ExportFlags& f, bool modelRequired = true);
-/// Names, target, properties, compression ... (everything but the model).
+/// The flags of the options translation and writing read: names, target,
+/// properties, compression ...
 void addExportOptionFlags(CLI::App& app, ExportFlags& f);
-/// --tolerance, --tract-bin, --debug-bundle, --check-every-value.
+/// The flags of the options the check reads (--tolerance ...), but --no-check.
 void addCheckFlags(CLI::App& app, ExportFlags& f);
 /// The model, the inputs, every export option and the check flags.
 void addExportFlags(CLI::App& app, ExportFlags& f, bool modelRequired = true);

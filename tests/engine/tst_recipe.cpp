@@ -1,6 +1,7 @@
 // Export recipes: every field survives a JSON round trip, malformed recipes
 // are usage errors naming the JSON path, and `t2n export --recipe` writes
 // the same bytes as the same export given as flags (--save-recipe).
+#include "every_option.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"
@@ -19,39 +20,7 @@ t2n::ExportRecipe everyField() {
     t2n::ExportRecipe r;
     r.model = "models/m.pt";
     r.output = "out/m.nnef.tgz";
-    auto& o = r.options;
-    o.inputs = {t2n::InputSpec::parse("x:1x3x8x8:f16"), t2n::InputSpec::parse("n:scalar:i64"),
-                t2n::InputSpec::parse("w=@values.npz#weights")};
-    o.inputNames = {"image", "count", "w"};
-    o.outputNames = {"logits"};
-    o.target = t2n::TargetSpec::parse("tract@0.21.13");
-    o.dynamicAxes = {t2n::DynamicAxis::parse("image:0=B"), t2n::DynamicAxis::parse("image:-1=W")};
-    o.properties = {{"b_key", "2"}, {"a_key", "one=1"}}; // order kept, '=' in a value
-    o.identityProperties = false;
-    o.stampExportDate = true;
-    o.naming = t2n::NamingScheme::NaturalVerboseCamel;
-    o.checkIoNamesQuantityMatch = false;
-    o.allowSameIoNames = true;
-    o.customExtensions = {"tract_assert B >= 1"};
-    o.reifySdpa = true;
-    o.upsampleWithDebox = true;
-    o.compute = t2n::DType::F16;
-    o.f32Attention = true;
-    o.f32LinearAccumulation = true;
-    o.f32Norm = true;
-    o.compressionLevel.reset();
-    o.logLevel = t2n::LogLevel::Debug;
-    o.harden.freeze = false;
-    o.harden.skip = {"strip_prim_data", "fold_constant_ifs"};
-    o.harden.rewriteLimit = 7;
-    o.harden.snapshots = false;
-    o.harden.maxRounds = 3;
-    o.check = false;
-    o.checkTolerance = "custom:0.001,0.01,0.0001";
-    o.checkEveryValue = true;
-    o.tractBinary = "/opt/tract";
-    o.debugBundle = "bundle.tgz";
-    o.seed = 18446744073709551615ull; // the largest seed: JSON unsigned, not double
+    r.options = everyOption();
     return r;
 }
 

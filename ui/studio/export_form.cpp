@@ -2,7 +2,10 @@
 
 #include "session/export_form_models.h"
 
+#include "t2n/error.h"
 #include "t2n/harden.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -28,24 +31,111 @@ QString qs(std::string_view s) {
 const char* kTolerances[] = {"exact", "close", "approximate", "very", "super", "ultra", "custom"};
 } // namespace
 
+namespace {
+QString stageTitle(OptionStage stage) {
+    switch (stage) {
+    case OptionStage::Load:
+        return QObject::tr("Inputs");
+    case OptionStage::Harden:
+        return QObject::tr("Hardening");
+    case OptionStage::Translate:
+        return QObject::tr("Names, target and graph");
+    case OptionStage::Write:
+        return QObject::tr("Archive");
+    case OptionStage::Check:
+        return QObject::tr("Check");
+    }
+    return {};
+}
+
+/// A line edit's text as the values of the row's flag: comma-separated for a
+/// repeatable flag.
+std::vector<std::string> flagValues(const OptionRow& row, const QString& text) {
+    if (row.arity != OptionArity::Many)
+        return {text.trimmed().toStdString()};
+    std::vector<std::string> out;
+    for (const QString& v : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!v.trimmed().isEmpty())
+            out.push_back(v.trimmed().toStdString());
+    return out;
+}
+
+bool isBool(const OptionRow& row) {
+    return row.toJson(ExportOptions{}).is_boolean();
+}
+} // namespace
+
 ExportForm::ExportForm(QWidget* parent)
     : QWidget(parent), inputs_(new InputSpecsModel(this)), axes_(new DynamicAxesModel(this)),
       props_(new PropertiesModel(this)) {
     auto* layout = new QVBoxLayout(this);
+    // One box per stage, one widget per row with a form label, in table order.
+    for (OptionStage stage : optionStages()) {
+        QGroupBox* group = nullptr;
+        QFormLayout* form = nullptr;
+        for (const OptionRow& row : exportOptionTable()) {
+            if (row.stage != stage || row.label.empty())
+                continue;
+            if (!group) {
+                group = new QGroupBox(stageTitle(stage), this);
+                form = new QFormLayout(group);
+                layout->addWidget(group);
+            }
+            const QString label = qs(row.label), help = qs(row.help);
+            if (isBool(row)) {
+                auto* b = new QCheckBox(label, group);
+                b->setObjectName(qs(row.name));
+                b->setToolTip(help);
+                switches_.emplace_back(&row, b);
+                form->addRow(b);
+                connect(b, &QCheckBox::toggled, this, &ExportForm::refreshStatus);
+                continue;
+            }
+            QWidget* w = widgetFor(row);
+            w->setToolTip(help);
+            auto* l = new QLabel(label, group);
+            l->setToolTip(help);
+            l->setBuddy(w);
+            form->addRow(l, w);
+        }
+    }
 
-    auto* inputsBox = new QGroupBox(tr("Inputs"), this);
-    auto* inputsView = new QTableView(inputsBox);
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("formStatus"));
+    status_->setWordWrap(true);
+    layout->addWidget(status_);
+    layout->addStretch(1);
+
+    for (auto* m :
+         {static_cast<EditableTableModel*>(inputs_), static_cast<EditableTableModel*>(axes_),
+          static_cast<EditableTableModel*>(props_)})
+        connect(m, &QAbstractItemModel::dataChanged, this, &ExportForm::refreshStatus);
+    for (auto* c : {target_, compression_, naming_, tolerance_, compute_})
+        connect(c, &QComboBox::currentIndexChanged, this, &ExportForm::refreshStatus);
+    connect(customTolerance_, &QLineEdit::textChanged, this, &ExportForm::refreshStatus);
+    connect(passes_, &QListWidget::itemChanged, this, &ExportForm::refreshStatus);
+    connect(seed_, &QSpinBox::valueChanged, this, &ExportForm::refreshStatus);
+    // In the studio the error overlay is worth one more run of both graphs.
+    ExportOptions defaults;
+    defaults.checkEveryValue = true;
+    setOptions(defaults);
+}
+
+QWidget* ExportForm::inputsWidget() {
+    auto* box = new QWidget(this);
+    auto* inputsView = new QTableView(box);
     inputsView->setObjectName(QStringLiteral("inputsTable"));
     inputsView->setModel(inputs_);
-    auto* inputsLayout = new QVBoxLayout(inputsBox);
+    auto* inputsLayout = new QVBoxLayout(box);
+    inputsLayout->setContentsMargins(0, 0, 0, 0);
     inputsLayout->addWidget(tableWithButtons(inputsView, tr("Add an input")));
     auto* valuesRow = new QHBoxLayout;
-    auto* valuesButton = new QPushButton(tr("Values from a file…"), inputsBox);
+    auto* valuesButton = new QPushButton(tr("Values from a file…"), box);
     valuesButton->setObjectName(QStringLiteral("inputValuesButton"));
     valuesButton->setToolTip(tr("Use a .npy, .npz or .pt tensor as the selected input's example "
                                 "values (its shape and dtype come from the file)"));
     valuesRow->addWidget(valuesButton);
-    valuesRow->addWidget(new QLabel(tr("Empty values: seeded random numbers."), inputsBox), 1);
+    valuesRow->addWidget(new QLabel(tr("Empty values: seeded random numbers."), box), 1);
     inputsLayout->addLayout(valuesRow);
     connect(valuesButton, &QPushButton::clicked, this, [this, inputsView] {
         const int row = inputsView->currentIndex().isValid() ? inputsView->currentIndex().row() : 0;
@@ -57,18 +147,11 @@ ExportForm::ExportForm(QWidget* parent)
         if (!file.isEmpty())
             inputs_->setData(inputs_->index(row, 3), file);
     });
-    layout->addWidget(inputsBox);
+    return box;
+}
 
-    auto* axesBox = new QGroupBox(tr("Dynamic axes (checked at two sizes on export)"), this);
-    auto* axesView = new QTableView(axesBox);
-    axesView->setObjectName(QStringLiteral("dynamicAxesTable"));
-    axesView->setModel(axes_);
-    (new QVBoxLayout(axesBox))->addWidget(tableWithButtons(axesView, tr("Add a dynamic axis")));
-    layout->addWidget(axesBox);
-
-    auto* targetBox = new QGroupBox(tr("Target and archive"), this);
-    auto* form = new QFormLayout(targetBox);
-    target_ = new QComboBox(targetBox);
+QComboBox* ExportForm::targetChoice() {
+    target_ = new QComboBox(this);
     // Item data is the engine's own spelling (TargetSpec::parse/toString).
     const auto& versions = knownTractVersions();
     for (auto it = versions.rbegin(); it != versions.rend(); ++it) {
@@ -84,71 +167,11 @@ ExportForm::ExportForm(QWidget* parent)
     target_->addItem(tr("Khronos NNEF %1 (standard operations only)").arg(qs(kKhronosNnefVersion)),
                      QString::fromStdString(khronos.toString(false)));
     target_->setObjectName(QStringLiteral("targetChoice"));
-    form->addRow(tr("Target"), target_);
-    compression_ = new QComboBox(targetBox);
-    compression_->addItem(tr("folder"), -1);
-    compression_->addItem(tr(".tar"), 0);
-    for (int level = 1; level <= 9; ++level)
-        compression_->addItem(tr(".tgz, gzip level %1").arg(level), level);
-    form->addRow(tr("Archive"), compression_);
-    weightsQ4_0_ = new QCheckBox(
-        tr("store Linear, Conv and Embedding weights as Q4_0 (4.5 bits, tract >= 0.21.11)"),
-        targetBox);
-    weightsQ4_0_->setObjectName(QStringLiteral("weightsQ4_0"));
-    form->addRow(tr("Weights"), weightsQ4_0_);
-    naming_ = new QComboBox(targetBox);
-    for (auto s : {NamingScheme::NaturalVerbose, NamingScheme::NaturalVerboseCamel,
-                   NamingScheme::Raw, NamingScheme::Numeric})
-        naming_->addItem(qs(namingSchemeName(s)), static_cast<int>(s));
-    form->addRow(tr("Naming"), naming_);
-    outputNames_ = new QLineEdit(targetBox);
-    outputNames_->setPlaceholderText(tr("output_0, output_1, ... (comma separated)"));
-    form->addRow(tr("Output names"), outputNames_);
-    identity_ =
-        new QCheckBox(tr("write os, hostname and user into tract_core_properties"), targetBox);
-    form->addRow(tr("Identity"), identity_);
-    layout->addWidget(targetBox);
+    return target_;
+}
 
-    auto* propsBox = new QGroupBox(tr("tract properties"), this);
-    auto* propsView = new QTableView(propsBox);
-    propsView->setObjectName(QStringLiteral("propertiesTable"));
-    propsView->setModel(props_);
-    (new QVBoxLayout(propsBox))->addWidget(tableWithButtons(propsView, tr("Add a property")));
-    layout->addWidget(propsBox);
-
-    // torch_to_nnef's TractNNEF graph options (t2n export --reify-sdpa ...).
-    auto* graphBox = new QGroupBox(tr("Graph options"), this);
-    auto* gform = new QFormLayout(graphBox);
-    reifySdpa_ = new QCheckBox(
-        tr("attention as one tract_transformers_sdpa (tract 0.22.0 or newer)"), graphBox);
-    reifySdpa_->setObjectName(QStringLiteral("reifySdpa"));
-    gform->addRow(tr("SDPA"), reifySdpa_);
-    upsampleWithDebox_ = new QCheckBox(
-        tr("nearest upsampling by whole factors as debox (tract 0.23.0 or newer)"), graphBox);
-    upsampleWithDebox_->setObjectName(QStringLiteral("upsampleWithDebox"));
-    gform->addRow(tr("Upsampling"), upsampleWithDebox_);
-    compute_ = new QComboBox(graphBox);
-    compute_->setObjectName(QStringLiteral("computeChoice"));
-    compute_->addItem(tr("the model's own types"), QString());
-    compute_->addItem(tr("f16 (traced and checked in f32)"), QStringLiteral("f16"));
-    gform->addRow(tr("Compute"), compute_);
-    f32Attention_ = new QCheckBox(tr("attention in f32 inside f16 graphs"), graphBox);
-    f32Attention_->setObjectName(QStringLiteral("f32Attention"));
-    f32LinearAccumulation_ = new QCheckBox(
-        tr("linear and matmul accumulate in f32 inside f16 graphs (tract 0.21.11 or newer)"),
-        graphBox);
-    f32LinearAccumulation_->setObjectName(QStringLiteral("f32LinearAccumulation"));
-    f32Norm_ = new QCheckBox(tr("norms in f32 inside f16 graphs"), graphBox);
-    f32Norm_->setObjectName(QStringLiteral("f32Norm"));
-    for (auto* b : {f32Attention_, f32LinearAccumulation_, f32Norm_})
-        gform->addRow(QString(), b);
-    layout->addWidget(graphBox);
-
-    auto* hardenBox = new QGroupBox(tr("Hardening and check"), this);
-    auto* hform = new QFormLayout(hardenBox);
-    freeze_ = new QCheckBox(tr("freeze the module first (fallback: inline calls)"), hardenBox);
-    hform->addRow(tr("Freeze"), freeze_);
-    passes_ = new QListWidget(hardenBox);
+QListWidget* ExportForm::passList() {
+    passes_ = new QListWidget(this);
     passes_->setObjectName(QStringLiteral("passList"));
     for (const auto& p : harden::passDescriptions()) {
         auto* item = new QListWidgetItem(QString::fromStdString(p.name), passes_);
@@ -157,51 +180,86 @@ ExportForm::ExportForm(QWidget* parent)
         item->setCheckState(Qt::Checked);
     }
     passes_->setMaximumHeight(140);
-    hform->addRow(tr("Passes"), passes_);
-    check_ = new QCheckBox(tr("check the archive against the model"), hardenBox);
-    hform->addRow(tr("Check"), check_);
-    everyValue_ = new QCheckBox(
-        tr("compare every value, each op fed TorchScript's operands (colours the graph by error)"),
-        hardenBox);
-    everyValue_->setObjectName(QStringLiteral("checkEveryValue"));
-    hform->addRow(QString(), everyValue_);
-    auto* tolRow = new QHBoxLayout;
-    tolerance_ = new QComboBox(hardenBox);
+    return passes_;
+}
+
+QWidget* ExportForm::toleranceRow() {
+    auto* w = new QWidget(this);
+    auto* tolRow = new QHBoxLayout(w);
+    tolRow->setContentsMargins(0, 0, 0, 0);
+    tolerance_ = new QComboBox(w);
     for (const char* t : kTolerances)
         tolerance_->addItem(QString::fromLatin1(t));
-    customTolerance_ = new QLineEdit(hardenBox);
+    customTolerance_ = new QLineEdit(w);
     customTolerance_->setPlaceholderText(tr("atol,rtol,outliers e.g. 1e-4,1e-3,0.001"));
     tolRow->addWidget(tolerance_);
     tolRow->addWidget(customTolerance_, 1);
-    hform->addRow(tr("Tolerance"), tolRow);
-    seed_ = new QSpinBox(hardenBox);
-    seed_->setRange(0, 1 << 30);
-    hform->addRow(tr("Random input seed"), seed_);
-    layout->addWidget(hardenBox);
+    return w;
+}
 
-    status_ = new QLabel(this);
-    status_->setObjectName(QStringLiteral("formStatus"));
-    status_->setWordWrap(true);
-    layout->addWidget(status_);
-    layout->addStretch(1);
+QWidget* ExportForm::widgetFor(const OptionRow& row) {
+    const std::string_view name = row.name;
+    if (name == "inputs")
+        return inputsWidget();
+    if (name == "dynamicAxes" || name == "properties") {
+        auto* view = new QTableView(this);
+        const bool axes = name == "dynamicAxes";
+        view->setObjectName(axes ? QStringLiteral("dynamicAxesTable")
+                                 : QStringLiteral("propertiesTable"));
+        view->setModel(axes ? static_cast<QAbstractItemModel*>(axes_) : props_);
+        return tableWithButtons(view, axes ? tr("Add a dynamic axis") : tr("Add a property"));
+    }
+    if (name == "target")
+        return targetChoice();
+    if (name == "harden.skip")
+        return passList();
+    if (name == "checkTolerance")
+        return toleranceRow();
+    if (name == "compressionLevel") {
+        compression_ = new QComboBox(this);
+        compression_->addItem(tr("folder"), -1);
+        compression_->addItem(tr(".tar"), 0);
+        for (int level = 1; level <= 9; ++level)
+            compression_->addItem(tr(".tgz, gzip level %1").arg(level), level);
+        return compression_;
+    }
+    if (name == "naming") {
+        naming_ = new QComboBox(this);
+        for (auto s : {NamingScheme::NaturalVerbose, NamingScheme::NaturalVerboseCamel,
+                       NamingScheme::Raw, NamingScheme::Numeric})
+            naming_->addItem(qs(namingSchemeName(s)), static_cast<int>(s));
+        return naming_;
+    }
+    if (name == "compute") {
+        compute_ = new QComboBox(this);
+        compute_->setObjectName(QStringLiteral("computeChoice"));
+        compute_->addItem(tr("the model's own types"), QString());
+        compute_->addItem(tr("f16 (traced and checked in f32)"), QStringLiteral("f16"));
+        return compute_;
+    }
+    if (name == "seed") {
+        seed_ = new QSpinBox(this);
+        seed_->setRange(0, 1 << 30);
+        return seed_;
+    }
+    // Any other option with a flag: its flag's text in a line edit, the
+    // values of a repeatable flag separated by commas.
+    Q_ASSERT_X(row.toText, "ExportForm::widgetFor", "a form label on an option without text");
+    auto* edit = new QLineEdit(this);
+    edit->setObjectName(qs(name));
+    edit->setPlaceholderText(row.arity == OptionArity::Many
+                                 ? tr("%1, ... (comma separated)").arg(qs(row.valueName))
+                                 : qs(row.valueName));
+    texts_.emplace_back(&row, edit);
+    connect(edit, &QLineEdit::textChanged, this, &ExportForm::refreshStatus);
+    return edit;
+}
 
-    for (auto* m :
-         {static_cast<EditableTableModel*>(inputs_), static_cast<EditableTableModel*>(axes_),
-          static_cast<EditableTableModel*>(props_)})
-        connect(m, &QAbstractItemModel::dataChanged, this, &ExportForm::refreshStatus);
-    for (auto* c : {target_, compression_, naming_, tolerance_, compute_})
-        connect(c, &QComboBox::currentIndexChanged, this, &ExportForm::refreshStatus);
-    for (auto* e : {outputNames_, customTolerance_})
-        connect(e, &QLineEdit::textChanged, this, &ExportForm::refreshStatus);
-    for (auto* b : {identity_, freeze_, check_, everyValue_, reifySdpa_, upsampleWithDebox_,
-                    f32Attention_, f32LinearAccumulation_, f32Norm_, weightsQ4_0_})
-        connect(b, &QCheckBox::toggled, this, &ExportForm::refreshStatus);
-    connect(passes_, &QListWidget::itemChanged, this, &ExportForm::refreshStatus);
-    connect(seed_, &QSpinBox::valueChanged, this, &ExportForm::refreshStatus);
-    // In the studio the error overlay is worth one more run of both graphs.
-    ExportOptions defaults;
-    defaults.checkEveryValue = true;
-    setOptions(defaults);
+QCheckBox* ExportForm::box(std::string_view name) const {
+    for (const auto& [row, b] : switches_)
+        if (row->name == name)
+            return b;
+    return nullptr;
 }
 
 QWidget* ExportForm::tableWithButtons(QTableView* view, const QString& addTip) {
@@ -250,25 +308,19 @@ void ExportForm::setOptions(const ExportOptions& o) {
     compression_->setCurrentIndex(
         compression_->findData(o.compressionLevel ? *o.compressionLevel : -1));
     naming_->setCurrentIndex(naming_->findData(static_cast<int>(o.naming)));
-    QStringList names;
-    for (const auto& n : o.outputNames)
-        names << QString::fromStdString(n);
-    outputNames_->setText(names.join(QStringLiteral(", ")));
-    identity_->setChecked(o.identityProperties);
-    freeze_->setChecked(o.harden.freeze);
+    for (const auto& [row, edit] : texts_) {
+        QStringList values;
+        for (const auto& v : row->toText(o))
+            values << QString::fromStdString(v);
+        edit->setText(values.join(QStringLiteral(", ")));
+    }
+    for (const auto& [row, b] : switches_)
+        b->setChecked(row->toJson(o).get<bool>());
     for (int i = 0; i < passes_->count(); ++i)
         passes_->item(i)->setCheckState(o.harden.skip.count(passes_->item(i)->text().toStdString())
                                             ? Qt::Unchecked
                                             : Qt::Checked);
-    check_->setChecked(o.check);
-    everyValue_->setChecked(o.checkEveryValue);
-    weightsQ4_0_->setChecked(o.weightsQ4_0);
-    reifySdpa_->setChecked(o.reifySdpa);
-    upsampleWithDebox_->setChecked(o.upsampleWithDebox);
     compute_->setCurrentIndex(o.compute == DType::F16 ? 1 : 0);
-    f32Attention_->setChecked(o.f32Attention);
-    f32LinearAccumulation_->setChecked(o.f32LinearAccumulation);
-    f32Norm_->setChecked(o.f32Norm);
     const QString tol = QString::fromStdString(o.checkTolerance);
     if (tol.startsWith(QStringLiteral("custom:"))) {
         tolerance_->setCurrentText(QStringLiteral("custom"));
@@ -286,31 +338,21 @@ ExportOptions ExportForm::options() const {
     o.inputs = inputs_->specs();
     o.dynamicAxes = axes_->axes();
     o.properties = props_->properties();
-    o.outputNames.clear();
     o.harden.skip.clear();
     o.target = TargetSpec::parse(target_->currentData().toString().toStdString());
     const int level = compression_->currentData().toInt();
     o.compressionLevel = level < 0 ? std::nullopt : std::optional<int>(level);
     o.naming = static_cast<NamingScheme>(naming_->currentData().toInt());
-    for (const QString& n : outputNames_->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
-        if (!n.trimmed().isEmpty())
-            o.outputNames.push_back(n.trimmed().toStdString());
-    o.identityProperties = identity_->isChecked();
-    o.harden.freeze = freeze_->isChecked();
+    for (const auto& [row, edit] : texts_)
+        row->fromText(o, flagValues(*row, edit->text()));
+    for (const auto& [row, b] : switches_)
+        row->fromJson(o, OptionJson(b->isChecked()), std::string(row->jsonKey));
     for (int i = 0; i < passes_->count(); ++i)
         if (passes_->item(i)->checkState() != Qt::Checked)
             o.harden.skip.insert(passes_->item(i)->text().toStdString());
-    o.check = check_->isChecked();
-    o.checkEveryValue = everyValue_->isChecked();
-    o.weightsQ4_0 = weightsQ4_0_->isChecked();
-    o.reifySdpa = reifySdpa_->isChecked();
-    o.upsampleWithDebox = upsampleWithDebox_->isChecked();
     o.compute = compute_->currentData().toString() == QStringLiteral("f16")
                     ? std::optional<DType>(DType::F16)
                     : std::nullopt;
-    o.f32Attention = f32Attention_->isChecked();
-    o.f32LinearAccumulation = f32LinearAccumulation_->isChecked();
-    o.f32Norm = f32Norm_->isChecked();
     o.checkTolerance = tolerance_->currentText() == QStringLiteral("custom")
                            ? "custom:" + customTolerance_->text().trimmed().toStdString()
                            : tolerance_->currentText().toStdString();
@@ -328,6 +370,14 @@ QStringList ExportForm::errors() const {
         out << tr("Dynamic axes: %1").arg(e);
     for (const QString& e : props_->errors())
         out << tr("Properties: %1").arg(e);
+    for (const auto& [row, edit] : texts_) {
+        try {
+            ExportOptions probe;
+            row->fromText(probe, flagValues(*row, edit->text()));
+        } catch (const Error& e) {
+            out << tr("%1: %2").arg(qs(row->label), QString::fromStdString(e.message()));
+        }
+    }
     if (isKhronos()) {
         // The engine refuses these for Khronos too; saying so here keeps
         // the Export button honest.
@@ -337,10 +387,10 @@ QStringList ExportForm::errors() const {
         if (props_->rowCount() > 0)
             out << tr("Properties: tract_core_properties is a tract extension; remove them or "
                       "choose a tract target");
-        if (reifySdpa_->isChecked())
+        if (box("reifySdpa")->isChecked())
             out << tr("SDPA: tract_transformers_sdpa is a tract operation; uncheck it or choose "
                       "a tract target");
-        if (f32LinearAccumulation_->isChecked())
+        if (box("f32LinearAccumulation")->isChecked())
             out << tr("Linear accumulation: tract_core_einsum is a tract operation; uncheck it "
                       "or choose a tract target");
         if (compute_->currentData().toString() == QStringLiteral("f16"))
@@ -363,8 +413,8 @@ bool ExportForm::valid() const {
 
 void ExportForm::refreshStatus() {
     customTolerance_->setEnabled(tolerance_->currentText() == QStringLiteral("custom"));
-    everyValue_->setEnabled(check_->isChecked());
-    identity_->setEnabled(!isKhronos());
+    box("checkEveryValue")->setEnabled(box("check")->isChecked());
+    box("identityProperties")->setEnabled(!isKhronos());
     const QStringList e = errors();
     status_->setText(e.isEmpty() ? tr("Ready to export.") : e.join(QLatin1Char('\n')));
     status_->setStyleSheet(e.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));

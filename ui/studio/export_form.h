@@ -1,12 +1,20 @@
 // The export form: every option of an export that a person would change,
-// as widgets over the validated table models. options() reads the form back
-// into the engine's ExportOptions (the same struct `t2n export` fills from
-// its flags), setOptions() fills it from one (e.g. a loaded recipe).
+// as widgets over the validated table models. Its boxes, labels and
+// tooltips come from the option table (t2n/option_table.h): one box per
+// stage, one labelled widget per row that has a form label. A bool option
+// needs no code here (a check box), nor does any other option with a flag
+// (its flag's text in a line edit); choices and tables are in widgetFor(). options() reads the form
+// back into the engine's ExportOptions (the same struct `t2n export` fills from its flags),
+// setOptions() fills it from one (e.g. a loaded recipe).
 #pragma once
 
-#include "t2n/options.h"
+#include "t2n/option_table.h"
 
 #include <QWidget>
+
+#include <string_view>
+#include <utility>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -48,6 +56,14 @@ Q_SIGNALS:
 
 private:
     QWidget* tableWithButtons(QTableView* view, const QString& addTip);
+    QWidget* inputsWidget();
+    QComboBox* targetChoice();
+    QListWidget* passList();
+    QWidget* toleranceRow();
+    /// The widget of a row that is not a bool (a table, a choice ...).
+    QWidget* widgetFor(const OptionRow& row);
+    /// The check box of a bool row, by row name.
+    QCheckBox* box(std::string_view name) const;
     void refreshStatus();
 
     InputSpecsModel* inputs_;
@@ -58,18 +74,12 @@ private:
     QComboBox* compression_;
     QComboBox* tolerance_;
     QLineEdit* customTolerance_;
-    QLineEdit* outputNames_;
-    QCheckBox* identity_;
-    QCheckBox* freeze_;
-    QCheckBox* check_;
-    QCheckBox* everyValue_;
-    QCheckBox* weightsQ4_0_;
-    QCheckBox* reifySdpa_;
-    QCheckBox* upsampleWithDebox_;
     QComboBox* compute_;
-    QCheckBox* f32Attention_;
-    QCheckBox* f32LinearAccumulation_;
-    QCheckBox* f32Norm_;
+    /// One per bool row on the form, set and read through the row's JSON accessors.
+    std::vector<std::pair<const OptionRow*, QCheckBox*>> switches_;
+    /// One per other row without a widget of its own (output names ...),
+    /// set and read through the row's flag text.
+    std::vector<std::pair<const OptionRow*, QLineEdit*>> texts_;
     QListWidget* passes_;
     QSpinBox* seed_;
     QLabel* status_;

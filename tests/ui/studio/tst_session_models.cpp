@@ -9,12 +9,20 @@
 #include "suite_macros.h"
 #include "support.h"
 
+#include "t2n/option_table.h"
 #include "t2n/session.h"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -254,6 +262,56 @@ private Q_SLOTS:
         QVERIFY(form.errors().join(QLatin1Char(' ')).contains(QStringLiteral("Linear")));
         linear->setChecked(false);
         QVERIFY(form.valid());
+    }
+
+    /// The form's labels and tooltips come from the option table: each row
+    /// with a form label shows it exactly once (a label, or a check box's
+    /// text) with the row's help as tooltip; each stage with such rows is
+    /// one box; and every bool row on the form round-trips through it.
+    void formLabelsFromOptionTable() {
+        ExportForm form; // never shown
+        int labelled = 0;
+        std::set<t2n::OptionStage> stages;
+        for (const t2n::OptionRow& row : t2n::exportOptionTable()) {
+            const QString label = QString::fromUtf8(row.label.data(), qsizetype(row.label.size()));
+            const QString help = QString::fromUtf8(row.help.data(), qsizetype(row.help.size()));
+            QList<QWidget*> shown;
+            for (auto* l : form.findChildren<QLabel*>())
+                if (l->text() == label)
+                    shown << l;
+            for (auto* b : form.findChildren<QCheckBox*>())
+                if (b->text() == label)
+                    shown << b;
+            if (row.label.empty())
+                continue;
+            ++labelled;
+            stages.insert(row.stage);
+            QVERIFY2(shown.size() == 1, qPrintable(label));
+            QCOMPARE(shown[0]->toolTip(), help);
+            if (!row.toJson(t2n::ExportOptions{}).is_boolean())
+                continue;
+            // A bool row: its check box, named after the field, sets the field.
+            auto* b = qobject_cast<QCheckBox*>(shown[0]);
+            QVERIFY2(b, qPrintable(label));
+            QCOMPARE(b->objectName(),
+                     QString::fromUtf8(row.name.data(), qsizetype(row.name.size())));
+            t2n::ExportOptions o = sampleOptions();
+            form.setOptions(o);
+            b->setChecked(!b->isChecked());
+            QVERIFY2(row.toJson(form.options()) != row.toJson(o), qPrintable(label));
+        }
+        QVERIFY(labelled >= 15);
+        QCOMPARE(size_t(form.findChildren<QGroupBox*>().size()), stages.size());
+        // A row with no widget of its own is its flag's text in a line edit.
+        auto* names = form.findChild<QLineEdit*>(QStringLiteral("outputNames"));
+        QVERIFY(names);
+        t2n::ExportOptions o = sampleOptions();
+        o.outputNames = {"logits", "extra"};
+        form.setOptions(o);
+        QCOMPARE(names->text(), QStringLiteral("logits, extra"));
+        QVERIFY(form.options() == o);
+        names->setText(QStringLiteral(" a ,b,, "));
+        QVERIFY(form.options().outputNames == (std::vector<std::string>{"a", "b"}));
     }
 
     /// Open, prepare and export run on the worker thread; the state carries
