@@ -79,6 +79,7 @@
     X(translate_loss, TranslateLossTest)                                                           \
     X(translate_special_functions, TranslateSpecialFunctionsTest)                                  \
     X(translate_windows, TranslateWindowsTest)                                                     \
+    X(translate_spectral, TranslateSpectralTest)                                                   \
     X(translate_grids, TranslateGridsTest)                                                         \
     X(translate_matrix_norm, TranslateMatrixNormTest)                                              \
     X(translate_stats, TranslateStatsTest)                                                         \

@@ -73,6 +73,10 @@ struct Value {
     std::vector<int64_t> probeShape;
     std::optional<Constant> probeConstant;
     std::optional<Constant> constant;
+    /// A complex tensor, recorded as tract carries it: `dtype` is its real
+    /// part's (complex64: F32) and `shape` ends with an axis of 2 (real,
+    /// imaginary). Only lowerings that know it may read such a value.
+    bool complex = false;
     /// Quantized tensors: `dtype` is then F32, the real numbers the NNEF graph
     /// computes with, and this says how they are stored (graph.quant).
     std::optional<Quantization> quant;

@@ -39,7 +39,7 @@ referenceOf(const ManifestValue& value, const jit::Recorded& rec,
         return std::nullopt;
     // A quantized TorchScript value is compared as the real numbers it holds,
     // which is what the interpreter computes with (interp/quant.h).
-    const at::Tensor& t = it->second.toTensor();
+    const at::Tensor t = jit::realView(it->second.toTensor());
     return t.is_quantized() ? t.dequantize() : t;
 }
 

@@ -142,6 +142,10 @@
     X("tract_core_one_hot", Tract, "input: tensor, axis, dim, value_off = 0.0, value_on = 1.0",    \
       kOneHot)                                                                                     \
     X("tract_core_range", Tract, "start: tensor, end: tensor, step: tensor", kRange)               \
+    /* spectra on complex numbers as a trailing axis of 2 (tract core/src/ops/fft.rs) */          \
+    X("tract_core_fft", Tract, "input: tensor, axis, inverse", kFft)                               \
+    X("tract_core_stft", Tract, "input: tensor, axis, frame, stride, window: tensor = false",      \
+      kStft)                                                                                       \
     /* reductions, softmax, matrix products, normalisation (§1.3, §2.3) */                         \
     X("sum_reduce", Both, "input: tensor, axes, normalize = false", kReduce)                       \
     X("mean_reduce", Both, "input: tensor, axes", kReduce)                                         \

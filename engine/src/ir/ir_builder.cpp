@@ -253,7 +253,8 @@ private:
             if (!iv->isNone() || v.kind == ValueKind::Other)
                 v.kind = kindOf(*iv);
             if (iv->isTensor()) {
-                const auto& t = iv->toTensor();
+                const at::Tensor t = jit::realView(iv->toTensor());
+                v.complex = iv->toTensor().is_complex();
                 auto dt = jit::fromScalarType(t.scalar_type());
                 if (dt)
                     v.dtype = *dt;
@@ -264,15 +265,17 @@ private:
             if (const c10::IValue* pv = recorded(in_.probe, jv)) {
                 v.varies = !sameValue(*iv, *pv);
                 if (pv->isTensor()) {
-                    const auto& t = pv->toTensor();
+                    const at::Tensor t = jit::realView(pv->toTensor());
                     v.probeShape = t.sizes().vec();
                     if (t.numel() == 1 && !t.is_quantized() && !t.is_floating_point())
                         v.probeConstant = constantOf(*pv); // a size as a 0-d tensor
                 } else if (pv->isInt() || pv->isIntList() || pv->isDouble())
                     v.probeConstant = constantOf(*pv);
                 if (iv->isTensor() && pv->isTensor()) {
-                    auto a = iv->toTensor().sizes();
-                    auto b = pv->toTensor().sizes();
+                    const at::Tensor ta = jit::realView(iv->toTensor());
+                    const at::Tensor tb = jit::realView(pv->toTensor());
+                    auto a = ta.sizes();
+                    auto b = tb.sizes();
                     for (size_t d = 0; d < a.size() && d < b.size(); ++d)
                         if (a[d] != b[d])
                             v.symbols[d] = symbolFor(a[d], b[d]);
@@ -435,7 +438,8 @@ private:
             return;
         }
         if (iv->isTensor()) {
-            const auto& t = iv->toTensor();
+            const at::Tensor t = jit::realView(iv->toTensor());
+            v.complex = iv->toTensor().is_complex();
             v.shape = t.sizes().vec();
             v.symbols.assign(v.shape.size(), "");
             if (auto dt = jit::fromScalarType(t.scalar_type()))
@@ -486,9 +490,10 @@ private:
         v.id = static_cast<ValueId>(graph_.values.size());
         v.debugName = debugName;
         v.kind = ValueKind::Tensor;
-        v.shape = t.sizes().vec();
+        v.complex = t.is_complex();
+        v.shape = jit::realView(t).sizes().vec();
         v.symbols.assign(v.shape.size(), "");
-        if (auto dt = jit::fromScalarType(t.scalar_type()))
+        if (auto dt = jit::fromScalarType(jit::realView(t).scalar_type()))
             v.dtype = *dt;
         v.constant = constantOf(c10::IValue(t));
         auto it = in_.prepared->paramNames.find(t.data_ptr());

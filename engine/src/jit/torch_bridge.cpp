@@ -56,7 +56,13 @@ c10::ScalarType toScalarType(DType t) {
     return c10::ScalarType::Float;
 }
 
+at::Tensor realView(const at::Tensor& t) {
+    return t.is_complex() ? at::view_as_real(t.resolve_conj()) : t;
+}
+
 TensorData toTensorData(const at::Tensor& t) {
+    if (t.is_complex())
+        return toTensorData(realView(t));
     // A quantized tensor is seen as the real numbers it stands for; its
     // storage and scale travel separately (ir::Quantization).
     if (t.is_quantized())

@@ -24,6 +24,8 @@ constexpr TractGate kGates[] = {
     {"tract_core_erf", "0.19.0", "", "moved from tract_onnx"},
     {"tract_core_hard_swish", "0.19.9", "", "CHANGELOG 0.19.9"},
     {"tract_core_submodel", "0.19.9", "", "CHANGELOG 0.19.9"},
+    {"tract_core_fft", "0.19.0", "", "nnef/src/ops/core/fft.rs (2faa69a7c, 2022-12-31)"},
+    {"tract_core_stft", "0.19.0", "", "a window shorter than frame is centered from 0.22.0 (#1798)"},
     {"tract_core_einsum", "0.20.0", "", ""},
     {"tract_core_einsum_q", "0.20.0", "", ""},
     {"tract_core_einsum:f16-acc-f32", "0.21.11", "",

@@ -115,6 +115,7 @@ const Registry& defaultRegistry() {
         registerMatrixNormOps(r);
         registerWindowOps(r);
         registerGridSampleOps(r);
+        registerSpectralOps(r);
         declareLegacyEmits(r);
         return r;
     }();

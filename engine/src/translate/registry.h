@@ -87,6 +87,11 @@ void registerDiagonalOps(Registry& r);
 void registerDistanceOps(Registry& r);
 void registerScanOps(Registry& r);
 void registerGridOps(Registry& r);
+void registerSpectralOps(Registry& r);
+/// Lowerings of kinds that read or write a complex value (ir::Value::complex,
+/// a trailing axis of 2): the translator looks such nodes up here.
+void registerComplexOps(Registry& r);
+const Registry& complexRegistry();
 
 const Registry& defaultRegistry();
 

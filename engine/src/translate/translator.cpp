@@ -224,6 +224,25 @@ void checkDeclared(Context& ctx, const OpEntry& entry, const nnef::Document& doc
     }
 }
 
+// The registry entry translating `n`. A node reading or writing a complex
+// value (ir::Value::complex) goes to the kinds that know its trailing axis of
+// 2: any other lowering would take that axis for a real one.
+const OpEntry* entryFor(Context& ctx, const ir::Graph& g, const ir::Node& n, const Registry& reg) {
+    bool complex = false;
+    for (const auto* ids : {&n.inputs, &n.outputs})
+        for (ir::ValueId id : *ids)
+            complex = complex || g.value(id).complex;
+    if (!complex)
+        return reg.find(n.kind);
+    if (const OpEntry* e = complexRegistry().find(n.kind))
+        return e;
+    ctx.unsupported(
+        fmt::format("{} of a complex tensor", n.kind),
+        "t2n carries complex values as a trailing axis of 2 (tract's convention) and "
+        "translates stft, fft_fft/ifft/rfft/irfft, view_as_real/complex, abs, mul, real, "
+        "imag, conj, reshape and view of them");
+}
+
 } // namespace
 
 Translation translateGraph(const ir::Graph& recorded, const ExportOptions& options,
@@ -306,7 +325,7 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
             continue;
         }
         try {
-            const OpEntry* entry = reg.find(node.kind);
+            const OpEntry* entry = entryFor(ctx, graph, node, reg);
             const size_t before = tr.doc.body.size();
             entry->lower(ctx);
             checkDeclared(ctx, *entry, tr.doc, before, undeclared);
