@@ -23,9 +23,10 @@ using t2n::test::textSample;
 
 namespace {
 
-QStringList g_warnings;
+[[maybe_unused]] QStringList g_warnings;
 
-void collectWarnings(QtMsgType type, const QMessageLogContext&, const QString& message) {
+[[maybe_unused]] void collectWarnings(QtMsgType type, const QMessageLogContext&,
+                                      const QString& message) {
     if (type != QtDebugMsg && type != QtInfoMsg)
         g_warnings << message;
 }
