@@ -63,6 +63,7 @@ NPY=(engine/src/load/npy_reader.cpp)
 SAFETENSORS=(engine/src/reader/safetensors_reader.cpp)
 TORCHSAVE=(engine/src/reader/torch_save_reader.cpp)
 RECIPE=(engine/src/util/recipe.cpp engine/src/util/options.cpp engine/src/util/input_spec.cpp
+        engine/src/util/option_table.cpp engine/src/util/option_codecs.cpp engine/src/util/json_fields.cpp
         engine/src/archive/pending_outputs.cpp engine/src/archive/sibling_path.cpp)
 
 # Every source is compiled once per run, whatever the age of its object: an

@@ -60,7 +60,9 @@ ExportRecipe recipeFromJson(std::string_view text) {
     root.field("output", [&](const Json& v, const std::string& p) { r.output = str(v, p); });
     const auto rows = exportOptionTable();
     for (auto it = rows.begin(); it != rows.end(); ++it) {
-        auto [object, key] = splitKey(it->jsonKey);
+        // Not a structured binding: clang 14 (the fuzz build) cannot capture one.
+        const auto parts = splitKey(it->jsonKey);
+        const auto object = parts.first, key = parts.second;
         if (object.empty()) {
             root.field(std::string(key),
                        [&](const Json& v, const std::string& p) { it->fromJson(o, v, p); });
