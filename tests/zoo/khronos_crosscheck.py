@@ -18,8 +18,13 @@ per model, generated into OUT/models by sweep.generate) it
   3. runs the folder with NNEF-Tools' nnef_tools.interpreter.pytorch.Interpreter (their parser
      reads and validates graph.nnef against the standard's fragments, their PyTorch operators
      compute it) and compares its outputs with TorchScript's at t2n's `approximate` level
-     (|got - ref| <= 1e-4 + 5e-4 |ref|, elementwise).
+     (|got - ref| <= 1e-4 + 5e-4 |ref|, elementwise); NNEF-Tools' nnef.infer_shapes (the
+     standard's shape rules) must give TorchScript's output shapes;
+  4. when they agree, runs both again in float64, where rounding no longer hides a difference.
 t2n's own check (its reference interpreter in Khronos mode) is read from the export's report.
+A model whose output is identically zero (torchvision zero-initialises ViT heads) is compared
+on a copy whose all-zero parameters are re-drawn.  Results go to OUT/results.json (one row per
+model, kept across runs) and, with --page, to the page, whose hand-written Findings are kept.
 """
 
 import argparse
@@ -228,7 +233,12 @@ def write_page(path, results, env):
         "PyTorch interpreter (`nnef_tools.interpreter.pytorch`, its C++ parser reading "
         "`graph.nnef` with the standard's fragments), fed the same input as TorchScript. "
         "Agreement is t2n's `approximate` level: |NNEF-Tools − TorchScript| <= 1e-4 + 5e-4 "
-        "|TorchScript| elementwise.",
+        "|TorchScript| elementwise, and NNEF-Tools' `nnef.infer_shapes` giving TorchScript's "
+        "output shapes. `t2n check`: the export's own check (t2n's reference interpreter in "
+        "Khronos mode). `both in f64`: the model and NNEF-Tools' module run again in float64 "
+        "(float attributes restored to their decimals, see Findings), where f32 rounding no "
+        "longer hides a semantic difference. Regenerate with `--page`; the Findings below are "
+        "kept.",
         "",
         "- machine: %s" % env["machine"],
         "- date: %s" % env["date"],
