@@ -256,8 +256,9 @@ def write_page(path, results, env):
     for r in rows:
         verdict = "agrees" if r.get("agrees") else sweep.short(r.get("why", "?"), 200)
         if r.get("redrawn"):  # the model's own output is all zeros
-            verdict += " (zero-initialised %s re-drawn)" % ", ".join(
-                "`%s`" % n for n in r["redrawn"])
+            verdict += " (%d zero-initialised parameters re-drawn: %s)" % (
+                len(r["redrawn"]), ", ".join("`%s`" % n for n in r["redrawn"][-2:]) +
+                (", ..." if len(r["redrawn"]) > 2 else ""))
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["model"], "yes" if r["exports"] else "no", fmt(r.get("t2n_max_abs")),
             fmt(r.get("nnef_tools_max_abs")), r.get("nnef_tools_beyond", "—"),
