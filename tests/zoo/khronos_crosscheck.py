@@ -169,6 +169,8 @@ def run_row(args, Interpreter, e, mdir, wdir):
     if row["agrees"]:
         row["f64_max_abs"], row["f64_why"] = compare_in_f64(interp, pt, inputs, meta, names)
     subprocess.run(["rm", "-rf", folder], check=True)  # a few hundred MB for the large ones
+    if row.get("redrawn"):
+        os.remove(pt)
     return row
 
 
@@ -215,6 +217,15 @@ def compare_in_f64(interp, pt, inputs, meta, names):
         return max(float(np.abs(out[n] - r).max()) for n, r in zip(names, ref)), None
     except Exception as ex:  # a model that builds f32 tensors in forward() cannot run in f64
         return None, "%s: %s" % (type(ex).__name__, (str(ex).strip().splitlines() or [""])[0])
+
+
+def drop_if_large(mdir, name, keep_mb):
+    """As the sweep does: the large models are regenerated when needed, the cache stays small."""
+    pts = [os.path.join(mdir, "%s.%s.pt" % (name, form)) for form in ("traced", "scripted")]
+    if sum(os.path.getsize(p) for p in pts if os.path.exists(p)) > keep_mb * 2**20:
+        for p in pts:
+            if os.path.exists(p):
+                os.remove(p)
 
 
 def fmt(v):
@@ -278,6 +289,8 @@ def main():
     ap.add_argument("--t2n", required=True)
     ap.add_argument("--out", default="/tmp/khronos-xcheck")
     ap.add_argument("--only", nargs="*", default=[])
+    ap.add_argument("--keep-mb", type=float, default=150,
+                    help="delete a model's .pt files after its row when above this size")
     ap.add_argument("--page", help="write the results page (all rows of OUT/results.json)")
     ap.add_argument("--nnef-tools-commit", help="the checkout's commit, when DIR is no git tree")
     args = ap.parse_args()
@@ -298,6 +311,7 @@ def main():
             continue
         row = run_row(args, Interpreter, e, mdir, wdir)
         results[e.name] = row
+        drop_if_large(mdir, e.name, args.keep_mb)
         print("%-22s exports=%s t2n=%s nnef-tools=%s f64=%s %s" % (
             e.name, row["exports"], fmt(row.get("t2n_max_abs")),
             fmt(row.get("nnef_tools_max_abs")), fmt(row.get("f64_max_abs")),
