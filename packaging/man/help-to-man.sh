@@ -53,7 +53,9 @@ to_roff() {
 }
 
 # The summary: the first line that is not the usage line.
-first_line() { printf '%s\n' "$1" | awk '$0 != "" && !/^Usage: / {print; exit}'; }
+# awk reads to the end: leaving early would kill printf with SIGPIPE once the
+# help outgrows one write, and pipefail would fail the build now and then.
+first_line() { printf '%s\n' "$1" | awk '!done && $0 != "" && !/^Usage: / {print; done = 1}'; }
 help=$("$binary" --help)
 summary_line=$(first_line "$help")
 summary=${summary_line#"$program: "}
