@@ -11,6 +11,8 @@
 // always. Measured with `t2n bench` (see issue 13's note).
 #pragma once
 
+#include "t2n/runtime_info.h"
+
 #include <c10/core/Allocator.h>
 
 #include <cstdint>
@@ -20,13 +22,8 @@
 
 namespace t2n::jit {
 
-struct BlockCacheStats {
-    uint64_t hits = 0;          ///< large requests served from the cache
-    uint64_t misses = 0;        ///< large requests that allocated
-    uint64_t evictedBlocks = 0; ///< cached blocks given back to free() on a miss
-    uint64_t cachedBytes = 0;   ///< held for reuse now
-    uint64_t budgetBytes = 0;   ///< the most it may hold now
-};
+/// The public figures (t2n/runtime_info.h) are the cache's own counters.
+using BlockCacheStats = TensorBlockCacheStats;
 
 class TensorBlockCache final : public c10::Allocator {
 public:
@@ -68,7 +65,7 @@ private:
     std::multimap<size_t, Block> free_; ///< by capacity
     uint64_t clock_ = 0;
     size_t largest_ = 0; ///< the largest capacity asked for so far
-    mutable BlockCacheStats stats_;
+    BlockCacheStats stats_;
 };
 
 } // namespace t2n::jit
