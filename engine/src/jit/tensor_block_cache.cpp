@@ -169,13 +169,9 @@ bool tensorBlockCacheInstalled() {
 }
 
 TensorBlockCacheStats tensorBlockCacheStats() {
-    const auto s = jit::TensorBlockCache::instance().stats();
-    return {tensorBlockCacheInstalled(),
-            s.hits,
-            s.misses,
-            s.evictedBlocks,
-            s.cachedBytes,
-            s.budgetBytes};
+    auto s = jit::TensorBlockCache::instance().stats();
+    s.installed = tensorBlockCacheInstalled();
+    return s;
 }
 
 } // namespace t2n
