@@ -238,7 +238,8 @@ void Session::harden(const ExportOptions& options) {
     if (options.weightsQ4_0) {
         d->compressed = load::roundTripQ4_0Weights(*d->module);
         for (const auto& s : d->compressed.skipped)
-            d->warn("--weights-q4-0: " + s + "; written in f32");
+            d->warn("--weights-q4-0: " + s + "; written unquantized (" +
+                    (options.compute == DType::F16 ? "f16" : "f32") + ")");
         d->log(LogLevel::Info, fmt::format("--weights-q4-0: {} weight(s) rounded to Q4_0",
                                            d->compressed.names.size()));
     }
@@ -328,12 +329,13 @@ void Session::translate(const ExportOptions& options) {
     auto translation = translate::translateGraph(*d->graph, options, props);
     d->checkCancel(Stage::Translate);
     if (options.weightsQ4_0) {
-        const size_t marked = nnef::markQ4_0Variables(translation.doc, d->compressed.storages);
+        const size_t marked = nnef::markQ4_0Variables(translation.doc, d->compressed.storages,
+                                                      translation.halfOrigins);
         if (marked < d->compressed.names.size())
             d->warn(fmt::format("--weights-q4-0: {} of the {} rounded weights reach the archive "
                                 "as they are and are written as Q4_0; the others were "
                                 "transformed on the way (folded or reshaped) and are written "
-                                "in f32",
+                                "unquantized",
                                 marked, d->compressed.names.size()));
     }
     d->translation = std::move(translation);

@@ -44,6 +44,48 @@ ExportOptions q4Options() {
     return o;
 }
 
+// Each weight Q4_0 can hold is, in `archive`, the blocks numpy computed from
+// the f32 weights, and reads back as numpy's decoded values.
+void compareBlocksWithNumpy(const fs::path& archive) {
+    for (const auto& v : test::fixtureInfo(kFixture).value("q4_0_weights").toArray()) {
+        const std::string name = v.toString().toStdString();
+        const auto bytes = test::fileBytes(archive / (name + ".dat"));
+        QVERIFY2(bytes.size() > 128, name.c_str());
+        QCOMPARE(u32(bytes, 44), 0xFFFFFFFFu); // bits per item
+        QCOMPARE(u32(bytes, 48), 0x54523040u); // vendor "TR", Q4_0
+        const TensorData want = load::readNpzMember(q40Npz(), name + ".blocks");
+        QCOMPARE(uint64_t(u32(bytes, 4)), uint64_t(want.byteSize()));
+        QCOMPARE(bytes.size(), 128 + want.byteSize());
+        QVERIFY2(std::memcmp(bytes.data() + 128, want.bytes().data(), want.byteSize()) == 0,
+                 (name + ": blocks differ from numpy's").c_str());
+        // The reader decodes them to the values numpy computed.
+        const TensorData got = nnef::readDat(bytes, name + ".dat");
+        const TensorData values = load::readNpzMember(q40Npz(), name + ".values");
+        // A weight the lowering unsqueezed (a Linear on a 3-d input) is
+        // stored with its leading 1: tract reads it as [G, M, K].
+        auto logical = got.shape();
+        while (logical.size() > values.shape().size() && logical.front() == 1)
+            logical.erase(logical.begin());
+        QCOMPARE(logical, values.shape());
+        for (int64_t i = 0; i < got.numel(); ++i)
+            QCOMPARE(got.asDouble(i), values.asDouble(i));
+    }
+}
+
+std::string whyFailed(const CheckReport& c) {
+    std::string why;
+    for (const auto& o : c.outputs)
+        why += o.name + ": max abs error " + std::to_string(o.maxAbsError) + "; ";
+    for (const auto& p : c.structureProblems)
+        why += p + "; ";
+    return why + c.divergence.detail;
+}
+
+std::string graphText(const fs::path& archive) {
+    const auto bytes = test::fileBytes(archive / "graph.nnef");
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
 } // namespace
 
 class WeightsQ4_0Test : public QObject {
@@ -64,38 +106,52 @@ private Q_SLOTS:
     void checkPassesWithOneQuantizationStep() {
         QVERIFY(report_.written);
         QVERIFY(report_.check.ran);
-        std::string why;
-        for (const auto& o : report_.check.outputs)
-            why += o.name + ": max abs error " + std::to_string(o.maxAbsError) + "; ";
-        for (const auto& p : report_.check.structureProblems)
-            why += p + "; ";
-        QVERIFY2(report_.check.passed, why.c_str());
+        QVERIFY2(report_.check.passed, whyFailed(report_.check).c_str());
     }
 
-    void blocksAreTractsBytes() {
-        for (const auto& v : test::fixtureInfo(kFixture).value("q4_0_weights").toArray()) {
-            const std::string name = v.toString().toStdString();
-            const auto bytes = test::fileBytes(archive_ / (name + ".dat"));
-            QVERIFY2(bytes.size() > 128, name.c_str());
-            QCOMPARE(u32(bytes, 44), 0xFFFFFFFFu); // bits per item
-            QCOMPARE(u32(bytes, 48), 0x54523040u); // vendor "TR", Q4_0
-            const TensorData want = load::readNpzMember(q40Npz(), name + ".blocks");
-            QCOMPARE(uint64_t(u32(bytes, 4)), uint64_t(want.byteSize()));
-            QCOMPARE(bytes.size(), 128 + want.byteSize());
-            QVERIFY2(std::memcmp(bytes.data() + 128, want.bytes().data(), want.byteSize()) == 0,
-                     (name + ": blocks differ from numpy's").c_str());
-            // The reader decodes them to the values numpy computed.
-            const TensorData got = nnef::readDat(bytes, name + ".dat");
-            const TensorData values = load::readNpzMember(q40Npz(), name + ".values");
-            // A weight the lowering unsqueezed (a Linear on a 3-d input) is
-            // stored with its leading 1: tract reads it as [G, M, K].
-            auto logical = got.shape();
-            while (logical.size() > values.shape().size() && logical.front() == 1)
-                logical.erase(logical.begin());
-            QCOMPARE(logical, values.shape());
-            for (int64_t i = 0; i < got.numel(); ++i)
-                QCOMPARE(got.asDouble(i), values.asDouble(i));
+    void blocksAreTractsBytes() { compareBlocksWithNumpy(archive_); }
+
+    // --compute f16: the blocks are still made from the f32 weights (not
+    // from their f16 rounding), weights Q4_0 cannot hold are f16, the
+    // embedding's gather names its f16 output, and the check passes.
+    void f16GraphKeepsTheBlocks() {
+        ExportOptions o = q4Options();
+        o.compute = DType::F16;
+        Session s;
+        s.load(test::fixtureModel(kFixture));
+        const fs::path out = test::freshDir("weights_q4_0_f16") / "model.nnef";
+        const ExportReport& r = s.exportModel(out, o);
+        QVERIFY2(r.check.passed, whyFailed(r.check).c_str());
+        compareBlocksWithNumpy(out);
+        for (const QString& name :
+             test::fixtureInfo(kFixture).value("f32_weights").toObject().keys()) {
+            const auto bytes = test::fileBytes(out / (name.toStdString() + ".dat"));
+            QCOMPARE(u32(bytes, 44), 16u); // f16
         }
+        const std::string text = graphText(out);
+        QVERIFY2(text.find("tract_core_gather(emb_weight, tokens, axis = 0, datum_type = 'f16')") !=
+                     std::string::npos,
+                 text.c_str());
+    }
+
+    // tract (ops/array/gather.rs, >= 0.21.11) refuses a gather of Q4_0 data
+    // that does not name its output type; so does the check.
+    void gatherOfBlocksWithoutTypeIsRefused() {
+        const std::string text = graphText(archive_);
+        const std::string typed = ", datum_type = 'f32')";
+        const auto at = text.find(typed);
+        QVERIFY2(at != std::string::npos, text.c_str());
+        const fs::path copy = test::freshDir("weights_q4_0_untyped") / "model.nnef";
+        fs::copy(archive_, copy, fs::copy_options::recursive);
+        std::ofstream(copy / "graph.nnef", std::ios::trunc)
+            << text.substr(0, at) << ")" << text.substr(at + typed.size());
+        Session s;
+        s.load(test::fixtureModel(kFixture));
+        const CheckReport& r = s.check(copy, q4Options());
+        QVERIFY(!r.passed);
+        QVERIFY2(r.divergence.detail.find("needs a datum_type") != std::string::npos,
+                 whyFailed(r).c_str());
+        QVERIFY(s.check(archive_, q4Options()).passed);
     }
 
     void ineligibleWeightsStayF32WithAWarning() {

@@ -80,8 +80,9 @@ std::string unknownOperationMessage(const std::string& op, TargetMode mode) {
 }
 
 Executor::Executor(const nnef::ast::Document* document,
-                   const std::map<std::string, TensorData>* tensors, TargetMode mode)
-    : document_(document), tensors_(tensors), mode_(mode) {
+                   const std::map<std::string, TensorData>* tensors, TargetMode mode,
+                   const std::set<std::string>* blockQuantized)
+    : document_(document), tensors_(tensors), blockQuantized_(blockQuantized), mode_(mode) {
     if (document_)
         for (const auto& f : document_->fragments)
             if (f.hasBody && f.name != "tract_core_properties") // metadata, never run
@@ -98,6 +99,10 @@ const TensorData* Executor::findTensor(const std::string& label) const {
         return nullptr;
     auto it = tensors_->find(label);
     return it == tensors_->end() ? nullptr : &it->second;
+}
+
+bool Executor::blockQuantized(const std::string& label) const {
+    return blockQuantized_ && blockQuantized_->count(label) > 0;
 }
 
 std::optional<std::vector<std::string>> Executor::fragmentResults(const std::string& name) const {

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,9 @@ class Executor : public Invoker, public Runtime {
 public:
     /// `document` and `tensors` may be null (a bare operation call); both
     /// must outlive the executor.
+    /// `blockQuantized`: labels of `tensors` tract keeps as Q4_0 blocks (may be null).
     Executor(const nnef::ast::Document* document, const std::map<std::string, TensorData>* tensors,
-             TargetMode mode);
+             TargetMode mode, const std::set<std::string>* blockQuantized = nullptr);
 
     TargetMode mode() const { return mode_; }
 
@@ -40,6 +42,7 @@ public:
     Value invoke(const std::string& op, const std::string& typeArg, Arguments args) override;
     // Runtime
     const TensorData* findTensor(const std::string& label) const override;
+    bool blockQuantized(const std::string& label) const override;
     std::vector<Value> runFragment(const std::string& name, Arguments args) override;
     std::optional<std::vector<std::string>> fragmentResults(const std::string& name) const override;
 
@@ -51,6 +54,7 @@ private:
 
     const nnef::ast::Document* document_;
     const std::map<std::string, TensorData>* tensors_;
+    const std::set<std::string>* blockQuantized_;
     TargetMode mode_;
     std::map<std::string, const nnef::ast::Fragment*> fragments_;
     std::map<std::string, bool> checkedFragments_; ///< findUnknown's memo

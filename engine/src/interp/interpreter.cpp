@@ -88,7 +88,7 @@ struct Interpreter::Impl {
     std::vector<std::vector<std::string>> releaseAfter; ///< per graph statement
 
     Impl(const nnef::LoadedModel& m, InterpreterOptions o)
-        : model(m), options(o), exec(&m.document, &m.tensors, o.mode),
+        : model(m), options(o), exec(&m.document, &m.tensors, o.mode, &m.blockQuantized),
           quant(readQuantTable(m.quant)), releaseAfter(lastUses(m.document.graph)) {
         std::istringstream text(m.graphText);
         for (std::string line; std::getline(text, line);)

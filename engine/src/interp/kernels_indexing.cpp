@@ -2,8 +2,8 @@
 // (core/src/ops/array/scatter_elements.rs, scatter_nd.rs, one_hot.rs) rather
 // than through LibTorch's scatter, index_put or one_hot, which are what the
 // exported models call: the check then does not share their mistakes.
-#include "interp/op_list.h"
 #include "interp/kernel_util.h"
+#include "interp/op_list.h"
 
 #include <fmt/format.h>
 

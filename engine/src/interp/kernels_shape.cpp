@@ -336,6 +336,28 @@ std::vector<Value> kGather(const Call& call) {
     return one(x.index_select(axis, idx.flatten()).reshape(out));
 }
 
+// tract_core_gather's datum_type (tract >= 0.21.11, ops/array/gather.rs):
+// the type a block-quantized input is dequantized to, required for one; a
+// plain input must already have it.
+std::vector<Value> kTractGather(const Call& call) {
+    const Value& input = call.arg("input");
+    const std::string& name = call.string("datum_type");
+    if (input.blockQuantized && name.empty())
+        throw InterpError("tract_core_gather of block-quantized (Q4_0) data needs a datum_type "
+                          "for its output: tract refuses it without one");
+    if (name.empty())
+        return kGather(call);
+    const auto dt = dtypeFromName(name);
+    if (!input.blockQuantized && input.tensor.scalar_type() != dt)
+        throw InterpError(fmt::format("tract_core_gather: datum_type is '{}' but the input is {}",
+                                      name, describeTensor(input.tensor)));
+    Call typed = call;
+    for (auto& [param, value] : typed.args)
+        if (param == "input")
+            value = Value::makeTensor(input.tensor.to(dt), input.constant);
+    return kGather(typed);
+}
+
 std::vector<Value> kGatherElements(const Call& call) {
     const at::Tensor x = call.tensor("input");
     const int64_t axis = checkAxis(call.integer("axis"), x.dim(), "gather_elements axis");

@@ -19,9 +19,10 @@ std::vector<Value> kVariable(const Call& call) {
     if (!call.runtime)
         throw InterpError("variable needs a model to read its tensor from");
     std::string label = call.string("label");
+    if (!call.runtime->findTensor(label) && !label.empty() &&
+        label.front() == '/') // tract trims a leading '/'
+        label.erase(0, 1);
     const TensorData* data = call.runtime->findTensor(label);
-    if (!data && !label.empty() && label.front() == '/') // tract trims a leading '/'
-        data = call.runtime->findTensor(label.substr(1));
     if (!data)
         throw InterpError(fmt::format("no tensor data for label '{}'", label));
     // No copy: the bytes stay alive with the model and no kernel writes to
@@ -38,7 +39,9 @@ std::vector<Value> kVariable(const Call& call) {
         else if (t.scalar_type() != at::kBool)
             t = t.to(at::kLong);
     }
-    return {Value::makeTensor(t, true)};
+    Value v = Value::makeTensor(t, true);
+    v.blockQuantized = call.runtime->blockQuantized(label);
+    return {std::move(v)};
 }
 
 std::vector<Value> kConstant(const Call& call) {

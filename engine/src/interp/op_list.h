@@ -126,7 +126,8 @@
     X("tile", Both, "input: tensor, repeats", kTile)                                               \
     X("pad", Both, "input: tensor, padding, border = 'constant', value = 0.0", kPad)               \
     X("gather", Khronos, "input: tensor, indices: tensor, axis = 0", kGather)                      \
-    X("tract_core_gather", Tract, "input: tensor, indices: tensor, axis", kGather)                 \
+    X("tract_core_gather", Tract, "input: tensor, indices: tensor, axis, datum_type = ''",         \
+      kTractGather)                                                                                \
     X("tract_core_gather_elements", Tract, "input: tensor, indices: tensor, axis",                 \
       kGatherElements)                                                                             \
     X("tract_core_broadcast", Tract, "input: tensor, shape", kBroadcast)                           \

@@ -24,6 +24,8 @@ public:
     virtual ~Runtime() = default;
     /// The .dat tensor of `label`, or null.
     virtual const TensorData* findTensor(const std::string& label) const = 0;
+    /// Whether the tensor of `label` is stored as block-quantized (Q4_0) data.
+    virtual bool blockQuantized(const std::string& label) const = 0;
     /// Runs a document fragment (tract_core_scan's body) on named arguments;
     /// returns its results in declaration order.
     virtual std::vector<Value> runFragment(const std::string& name,

@@ -30,6 +30,10 @@ struct Value {
     /// alone. tract lets such an operand take the other operand's dtype in
     /// binary operations (its "scalar type mismatch mitigation", §2.2).
     bool constant = false;
+    /// Tensor only: a variable tract holds as Q4_0 blocks. Each consumer
+    /// dequantizes it to its own type (its f32 here is the exact decoding);
+    /// tract_core_gather must then name its output type.
+    bool blockQuantized = false;
     std::vector<Value> items; ///< Array and Tuple
 
     static Value makeInteger(int64_t v);

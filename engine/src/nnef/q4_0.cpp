@@ -130,14 +130,26 @@ uint64_t writeQ4_0Dat(const TensorData& t, const ByteSink& sink) {
     return total;
 }
 
-size_t markQ4_0Variables(Document& doc, const std::set<const void*>& storages) {
+size_t markQ4_0Variables(Document& doc, const std::set<const void*>& storages,
+                         const std::map<const void*, TensorData>& f32Of) {
     size_t marked = 0;
-    for (auto& v : doc.variables)
-        if (v.origin == "parameter" && !v.quantized && v.data.dtype() == DType::F32 &&
-            storages.count(v.data.identity()) && q4_0Eligible(v.data.shape())) {
+    for (auto& v : doc.variables) {
+        if (v.origin != "parameter" || v.quantized)
+            continue;
+        TensorData f32 = v.data;
+        // The f16 copy may be a reshaped view (a weight given leading unit
+        // axes): same element count, same order.
+        if (auto it = f32Of.find(v.data.identity()); v.data.dtype() == DType::F16 &&
+                                                     it != f32Of.end() &&
+                                                     it->second.numel() == v.data.numel())
+            f32 = it->second.reshaped(v.data.shape());
+        if (f32.dtype() == DType::F32 && storages.count(f32.identity()) &&
+            q4_0Eligible(f32.shape())) {
+            v.data = std::move(f32);
             v.q4_0 = true;
             ++marked;
         }
+    }
     return marked;
 }
 

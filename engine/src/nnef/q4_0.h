@@ -17,6 +17,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <span>
 #include <vector>
@@ -48,7 +49,11 @@ uint64_t q4_0DatFileSize(const TensorData& t);
 
 /// Marks for Q4_0 the parameter variables of `doc` whose bytes are one of
 /// `storages` (weights roundTripQ4_0 already rounded) and that can be stored
-/// so. Returns how many were marked.
-size_t markQ4_0Variables(Document& doc, const std::set<const void*>& storages);
+/// so. An f16 variable (--compute f16) listed in `f32Of` (its f16 bytes ->
+/// the f32 tensor it was converted from) is marked when that f32 tensor is,
+/// and gets it back: the blocks are made from the exact rounded weights.
+/// Returns how many were marked.
+size_t markQ4_0Variables(Document& doc, const std::set<const void*>& storages,
+                         const std::map<const void*, TensorData>& f32Of = {});
 
 } // namespace t2n::nnef

@@ -186,6 +186,10 @@ void DatDecoder::startData() {
     }
 }
 
+bool DatDecoder::blockQuantized() const {
+    return header_ && header_->q4_0;
+}
+
 TensorData DatDecoder::finish() {
     const std::string& f = file_;
     if (fed_ < kHeader)

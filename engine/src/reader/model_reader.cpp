@@ -53,6 +53,8 @@ LoadedModel readModel(const std::filesystem::path& artifact, const ReadOptions& 
                 DatDecoder decoder(path, known, bytes.announcedSize());
                 for (auto piece = bytes.next(); !piece.empty(); piece = bytes.next())
                     decoder.feed(piece);
+                if (decoder.blockQuantized())
+                    model.blockQuantized.insert(label);
                 model.tensors.emplace(std::move(label), decoder.finish());
             } catch (const Error& e) {
                 if (e.stage() != Stage::Check || e.code() != ErrorCode::ModelFile ||

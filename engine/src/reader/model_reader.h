@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,6 +43,10 @@ struct LoadedModel {
     /// Every .dat of the artifact, by label (path without ".dat").
     std::map<std::string, TensorData> tensors;
     std::vector<ast::QuantEntry> quant;
+    /// Labels of the tensors stored as tract's block-quantized Q4_0: decoded
+    /// to f32 in `tensors`, but tract keeps them compressed and each
+    /// consumer dequantizes to its own type.
+    std::set<std::string> blockQuantized;
     /// Things tract would silently skip: dot-prefixed entries, sub-models,
     /// files that are neither graph.nnef, graph.quant nor .dat.
     std::vector<std::string> warnings;
@@ -69,6 +74,8 @@ public:
     ~DatDecoder();
     void feed(std::span<const std::byte> piece);
     TensorData finish();
+    /// After the header: whether the file holds Q4_0 blocks.
+    bool blockQuantized() const;
 
     struct Header; ///< the validated header fields
 

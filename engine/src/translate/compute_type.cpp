@@ -6,7 +6,7 @@
 
 namespace t2n::translate {
 
-ir::Graph halfGraph(const ir::Graph& graph) {
+ir::Graph halfGraph(const ir::Graph& graph, HalfOrigins* origins) {
     ir::Graph half = graph;
     for (auto& v : half.values) {
         if (v.kind != ir::ValueKind::Tensor || v.quant || v.dtype != DType::F32)
@@ -16,8 +16,12 @@ ir::Graph halfGraph(const ir::Graph& graph) {
         // type: written as f16 variables or literals.
         for (auto* c : {&v.constant, &v.probeConstant})
             if (*c)
-                if (auto* d = std::get_if<TensorData>(&**c); d && d->dtype() == DType::F32)
-                    **c = convertDType(*d, DType::F16);
+                if (auto* d = std::get_if<TensorData>(&**c); d && d->dtype() == DType::F32) {
+                    TensorData f32 = *d;
+                    **c = convertDType(f32, DType::F16);
+                    if (origins)
+                        origins->emplace(std::get<TensorData>(**c).identity(), std::move(f32));
+                }
     }
     return half;
 }

@@ -108,8 +108,14 @@ void lowerInstanceNorm(Context& ctx) {
 }
 
 // embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse)
+// With --weights-q4-0 the weight may be stored as Q4_0 blocks, which tract
+// gathers only when told the output type (datum_type, tract >= 0.21.11 as
+// Q4_0 itself): the weight's own type, so a plain weight reads the same.
 void lowerEmbedding(Context& ctx) {
-    ctx.emitOut("tract_core_gather", {ctx.input(0), ctx.input(1)}, {{"axis", Expr::i(0)}});
+    Kwargs k{{"axis", Expr::i(0)}};
+    if (ctx.options().weightsQ4_0)
+        k.emplace_back("datum_type", Expr::str(std::string(dtypeName(ctx.out().dtype))));
+    ctx.emitOut("tract_core_gather", {ctx.input(0), ctx.input(1)}, k);
 }
 
 template <bool Upper> void lowerTrilu(Context& ctx) {

@@ -248,11 +248,11 @@ const OpEntry* entryFor(Context& ctx, const ir::Graph& g, const ir::Node& n, con
 Translation translateGraph(const ir::Graph& recorded, const ExportOptions& options,
                            const target::PropertyContext& props) {
     // --compute f16: an f16 copy of the f32 recording is what gets written.
+    Translation tr;
     std::optional<ir::Graph> half;
     if (options.compute == DType::F16)
-        half = halfGraph(recorded);
+        half = halfGraph(recorded, &tr.halfOrigins);
     const ir::Graph& graph = half ? *half : recorded;
-    Translation tr;
     // The f32 options change f16 operations only: say so when there are none.
     const bool anyHalf = std::any_of(graph.values.begin(), graph.values.end(), [](const auto& v) {
         return v.kind == ir::ValueKind::Tensor && v.dtype == DType::F16;

@@ -5,6 +5,7 @@
 #include "t2n/ir.h"
 #include "t2n/options.h"
 #include "target/inference_target.h"
+#include "translate/compute_type.h"
 
 #include <map>
 #include <string>
@@ -23,6 +24,8 @@ struct Translation {
     std::vector<size_t> inputIndices;
     /// NNEF identifier -> the IR value it stands for (see Context).
     std::map<std::string, ir::ValueId> identifierValues;
+    /// --compute f16: the f32 tensor each f16 constant was converted from.
+    HalfOrigins halfOrigins;
 };
 
 /// True when every output of `n` is a number known at export time (sizes,
