@@ -22,8 +22,8 @@ per model, generated into OUT/models by sweep.generate) it
      standard's shape rules) must give TorchScript's output shapes;
   4. when they agree, runs both again in float64, where rounding no longer hides a difference.
 t2n's own check (its reference interpreter in Khronos mode) is read from the export's report.
-A model whose output is identically zero (torchvision zero-initialises ViT heads) is compared
-on a copy whose all-zero parameters are re-drawn.  Results go to OUT/results.json (one row per
+A model whose output is identically zero (torchvision zero-initialises ViT heads) has its
+all-zero parameters re-drawn, seeded, by sweep.generate, which made the models compared.  Results go to OUT/results.json (one row per
 model, kept across runs) and, with --page, to the page, whose hand-written Findings are kept.
 """
 
@@ -128,9 +128,9 @@ def run_row(args, Interpreter, e, mdir, wdir):
     args_ = [inputs[i["name"]] for i in meta["inputs"]]
     pt = os.path.join(mdir, e.name + ".traced.pt")
     ref = torch_outputs(torch.jit.load(pt).eval(), args_)
-    if all(not r.any() for r in ref):  # nothing to compare: torchvision zero-initialises ViT heads
-        pt, row["redrawn"] = redraw_zero_parameters(pt, os.path.join(wdir, e.name + ".redrawn.pt"))
-        ref = torch_outputs(torch.jit.load(pt).eval(), args_)
+    # sweep.generate re-draws the all-zero parameters of a model whose output is all zeros
+    # (torchvision zero-initialises ViT heads): there would be nothing to compare.
+    row["redrawn"] = meta.get("redrawn", [])
 
     started = time.time()
     folder, proc, row["t2n_max_abs"] = t2n_export(args, meta, pt, wdir, inputs)
@@ -169,21 +169,7 @@ def run_row(args, Interpreter, e, mdir, wdir):
     if row["agrees"]:
         row["f64_max_abs"], row["f64_why"] = compare_in_f64(interp, pt, inputs, meta, names)
     subprocess.run(["rm", "-rf", folder], check=True)  # a few hundred MB for the large ones
-    if row.get("redrawn"):
-        os.remove(pt)
     return row
-
-
-def redraw_zero_parameters(pt, path):
-    """A copy of the model whose all-zero parameters are drawn from N(0, 0.02), seeded."""
-    module, names, gen = torch.jit.load(pt).eval(), [], torch.Generator().manual_seed(0)
-    with torch.no_grad():
-        for name, p in module.named_parameters():
-            if p.is_floating_point() and not p.any():
-                p.copy_(torch.randn(p.shape, generator=gen) * 0.02)
-                names.append(name)
-    module.save(path)
-    return path, names
 
 
 def torch_outputs(module, args):

@@ -41,7 +41,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import models  # noqa: E402  (after the path)
 
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"  # 2: all-zero outputs re-drawn (ViT heads)
 DTYPES = {torch.float32: "f32", torch.float16: "f16", torch.float64: "f64", torch.int64: "i64",
           torch.int32: "i32", torch.int16: "i16", torch.int8: "i8", torch.uint8: "u8",
           torch.bool: "bool"}
@@ -63,6 +63,36 @@ def input_names(module, count):
               if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     names = [p.name for p in params[:count]]
     return names if len(names) == count else ["input_%d" % i for i in range(count)]
+
+
+def flat_tensors(out):
+    """Every tensor of a forward's result (tensors, tuples, lists, dicts, named tuples)."""
+    if isinstance(out, torch.Tensor):
+        return [out]
+    if isinstance(out, dict):
+        out = list(out.values())
+    if isinstance(out, (tuple, list)):
+        return [t for o in out for t in flat_tensors(o)]
+    return []
+
+
+def output_is_zero(module, inputs):
+    """True when every floating output is all zeros: a check would compare nothing."""
+    with torch.no_grad():
+        outs = [t for t in flat_tensors(module(*inputs)) if t.is_floating_point()]
+    return bool(outs) and not any(t.any() for t in outs)
+
+
+def redraw_zero_parameters(module, seed):
+    """Draws every all-zero floating parameter from N(0, 0.02), seeded; returns their names.
+    torchvision zero-initialises ViT heads, so a randomly initialised ViT outputs zeros."""
+    gen, names = torch.Generator().manual_seed(seed), []
+    with torch.no_grad():
+        for name, p in module.named_parameters():
+            if p.is_floating_point() and not p.any():
+                p.copy_(torch.randn(p.shape, generator=gen) * 0.02)
+                names.append(name)
+    return names
 
 
 def atomic_save(path, write):
@@ -91,6 +121,9 @@ def generate(e, mdir):
         meta = {"name": e.name, "key": entry_key(e), "forms": {},
                 "inputs": [{"name": n, "shape": list(x.shape), "dtype": DTYPES[x.dtype]}
                            for n, x in zip(names, inputs)]}
+        if output_is_zero(module, inputs):
+            meta["redrawn"] = redraw_zero_parameters(module, seed_of(e.name))
+            meta["zero_output"] = output_is_zero(module, inputs)
         atomic_save(os.path.join(mdir, e.name + ".inputs.npz"),
                     lambda p: np.savez(open(p, "wb"), **{n: x.numpy() for n, x in
                                                         zip(names, inputs)}))
@@ -189,9 +222,16 @@ def run_row(args, e, form, meta, mdir):
         errs = [o["max_abs_error"] for o in report["check"]["outputs"]
                 if o.get("max_abs_error") is not None]
         max_abs = max(errs) if errs else None
+    note = e.note
+    if meta.get("redrawn"):  # say it: these weights are not the library's initialisation
+        note = "; ".join(x for x in (note, "%d all-zero parameters re-drawn (seeded) so the "
+                                     "output is not all zeros" % len(meta["redrawn"])) if x)
     row = {"model": e.name, "form": form, "family": e.family, "exit": rc, "seconds": seconds,
-           "max_abs_error": max_abs, "note": e.note}
-    if rc == 0:
+           "max_abs_error": max_abs, "note": note}
+    if rc == 0 and meta.get("zero_output"):
+        row["verdict"] = "fails"
+        row["why"] = "the model's output is all zeros: the check compared nothing"
+    elif rc == 0:
         row["verdict"] = "passes"
     elif rc == 4 and re.search(r"\b\w+::\w+", error_text(log)):
         row["verdict"] = "refused"
@@ -243,7 +283,9 @@ def write_page(path, results, unmade, total_s):
         "Every model builder of torchvision 0.14 (classification, segmentation, video, optical flow,",
         "quantized with qnnpack, the detection builders' backbones) and every model of",
         "torchaudio 0.13's `torchaudio.models`, with random weights from a fixed seed per model",
-        "(BatchNorm statistics calibrated on seeded noise), traced (`torch.jit.trace`, strict=False)",
+        "(BatchNorm statistics calibrated on seeded noise; a model whose output would be all zeros,",
+        "as torchvision's zero-initialised ViT heads make it, has its all-zero parameters re-drawn,",
+        "seeded, and its note says so), traced (`torch.jit.trace`, strict=False)",
         "and scripted (`torch.jit.script`) where the library supports it, exported with `t2n export`",
         "(default target: the newest tract) and checked by t2n against the TorchScript model.",
         "",
