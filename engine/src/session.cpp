@@ -329,9 +329,12 @@ void Session::translate(const ExportOptions& options) {
     auto translation = translate::translateGraph(*d->graph, options, props);
     d->checkCancel(Stage::Translate);
     if (options.weightsQ4_0) {
+        std::vector<std::string> refused;
         const size_t marked = nnef::markQ4_0Variables(translation.doc, d->compressed.storages,
-                                                      translation.halfOrigins);
-        if (marked < d->compressed.names.size())
+                                                      translation.halfOrigins, &refused);
+        for (const auto& why : refused)
+            d->warn("--weights-q4-0: " + why + "; written unquantized");
+        if (marked + refused.size() < d->compressed.names.size())
             d->warn(fmt::format("--weights-q4-0: {} of the {} rounded weights reach the archive "
                                 "as they are and are written as Q4_0; the others were "
                                 "transformed on the way (folded or reshaped) and are written "

@@ -4,6 +4,7 @@
 // with a warning naming them; the check passes against the model given the
 // rounded weights, which it would not against the model as trained; tract
 // before 0.21.11 and the Khronos target are refused before any work.
+#include "interp/exec.h"
 #include "load/npy_reader.h"
 #include "nnef/q4_0.h"
 #include "reader/model_reader.h"
@@ -11,6 +12,7 @@
 #include "support.h"
 #include "t2n/error.h"
 #include "t2n/session.h"
+#include <ATen/Functions.h>
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -205,6 +207,53 @@ private Q_SLOTS:
         QVERIFY(s.exportModel(b, o).check.passed);
         QVERIFY(fresh.exportModel(c, o).check.passed);
         QVERIFY(test::fileBytes(b / "fc1.weight.dat") == test::fileBytes(c / "fc1.weight.dat"));
+    }
+
+    // Only the operations tract dequantizes Q4_0 in may read a marked weight:
+    // one read by deconv (tract's has no block-quantized path) stays as it
+    // is, named in the reasons; one read by matmul is marked.
+    void weightsReadByOtherOperationsStayUnquantized() {
+        std::vector<float> values(32 * 32, 0.25f);
+        auto tensor = [&] {
+            return TensorData::copyOf(
+                DType::F32, {32, 32},
+                std::as_bytes(std::span<const float>(values.data(), values.size())));
+        };
+        nnef::Document doc;
+        const TensorData a = tensor(), b = tensor();
+        doc.variables.push_back({"w_mm", "mm.weight", a, "parameter", "", false, false});
+        doc.variables.push_back({"w_dc", "dc.weight", b, "parameter", "", false, false});
+        doc.body.push_back(
+            {"matmul", "", {nnef::Expr::id("x"), nnef::Expr::id("w_mm")}, {}, {"y"}});
+        doc.body.push_back(
+            {"deconv", "", {nnef::Expr::id("y"), nnef::Expr::id("w_dc")}, {}, {"z"}});
+        std::vector<std::string> refused;
+        const size_t marked =
+            nnef::markQ4_0Variables(doc, {a.identity(), b.identity()}, {}, &refused);
+        QCOMPARE(marked, size_t(1));
+        QVERIFY(doc.variables[0].q4_0);
+        QVERIFY(!doc.variables[1].q4_0);
+        QCOMPARE(refused.size(), size_t(1));
+        QVERIFY2(refused[0].find("dc.weight") != std::string::npos &&
+                     refused[0].find("'deconv'") != std::string::npos,
+                 refused[0].c_str());
+    }
+
+    // The check models tract here too: a Q4_0 variable read by anything but
+    // a product, a convolution or a typed gather fails, naming the operand.
+    void interpreterRefusesBlocksElsewhere() {
+        interp::Executor exec(nullptr, nullptr, interp::TargetMode::Tract);
+        interp::Value w = interp::Value::makeTensor(at::ones({32, 32}), true);
+        w.blockQuantized = true;
+        const interp::Value x = interp::Value::makeTensor(at::ones({1, 32}));
+        QCOMPARE(exec.call("matmul", "", {{"A", x}, {"B", w}}).size(), size_t(1));
+        try {
+            exec.call("add", "", {{"x", x}, {"y", w}});
+            QFAIL("add read Q4_0 blocks");
+        } catch (const interp::InterpError& e) {
+            QVERIFY2(std::string(e.what()).find("'y' is block-quantized") != std::string::npos,
+                     e.what());
+        }
     }
 
     void roundTripIsIdempotent() {

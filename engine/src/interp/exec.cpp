@@ -4,6 +4,9 @@
 #include <c10/util/Exception.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
+
 namespace t2n::interp {
 
 using nnef::ast::Expr;
@@ -199,6 +202,26 @@ void upcastHalf(std::vector<std::pair<std::string, Value>>& args) {
     }
 }
 
+// tract keeps a Q4_0 variable compressed; only matrix products, convolutions
+// and a typed gather dequantize it (core/src/ops: einsum, cnn/conv,
+// array/gather). Any other reader makes tract refuse the model.
+void refuseBlockQuantizedOperands(const std::string& op,
+                                  const std::vector<std::pair<std::string, Value>>& args) {
+    if (op == "matmul" || op == "linear" || op == "conv" || op == "tract_core_einsum" ||
+        op == "tract_core_gather")
+        return;
+    const std::function<bool(const Value&)> blocks = [&](const Value& v) {
+        return v.blockQuantized || std::any_of(v.items.begin(), v.items.end(), blocks);
+    };
+    for (const auto& a : args) {
+        if (blocks(a.second))
+            throw InterpError(fmt::format("{}: '{}' is block-quantized (Q4_0) data, which tract "
+                                          "dequantizes only in matmul, conv, tract_core_einsum "
+                                          "and a typed tract_core_gather",
+                                          op, a.first));
+    }
+}
+
 void roundToHalf(std::vector<Value>& results) {
     forEachTensor(results, [](Value& v) {
         if (v.tensor.scalar_type() == at::kFloat)
@@ -265,6 +288,7 @@ std::vector<Value> Executor::callKernel(const OpDef& def, const std::string& typ
         }
         c.args.emplace_back(p.name, std::move(v));
     }
+    refuseBlockQuantizedOperands(c.op, c.args);
     const bool viaF32 = computesInF32ForF16(c.op, c.args);
     if (viaF32)
         upcastHalf(c.args);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 namespace t2n::nnef {
 
@@ -130,8 +131,52 @@ uint64_t writeQ4_0Dat(const TensorData& t, const ByteSink& sink) {
     return total;
 }
 
+namespace {
+
+// tract keeps Q4_0 data compressed (an exotic tensor); only these
+// operations dequantize it (core/src/ops: einsum, cnn/conv, array/gather).
+// deconv, elementwise and shape operations fail on it.
+bool readsBlocks(const Invocation& inv) {
+    if (inv.op == "matmul" || inv.op == "linear" || inv.op == "conv" ||
+        inv.op == "tract_core_einsum")
+        return true;
+    return inv.op == "tract_core_gather" &&
+           std::any_of(inv.kwargs.begin(), inv.kwargs.end(),
+                       [](const auto& kw) { return kw.first == "datum_type"; });
+}
+
+void forEachIdentifier(const Expr& e, const std::function<void(const std::string&)>& fn) {
+    if (e.isIdentifier())
+        fn(e.text);
+    for (const auto& item : e.items)
+        forEachIdentifier(item, fn);
+}
+
+// identifier -> the first operation reading it that cannot read Q4_0 blocks.
+std::map<std::string, std::string> blockIntolerantReaders(const Document& doc) {
+    std::map<std::string, std::string> found;
+    auto note = [&](const std::string& op) {
+        return [&found, &op](const std::string& id) { found.emplace(id, op); };
+    };
+    for (const auto& inv : doc.body) {
+        if (readsBlocks(inv))
+            continue;
+        for (const auto& a : inv.args)
+            forEachIdentifier(a, note(inv.op));
+        for (const auto& kw : inv.kwargs)
+            forEachIdentifier(kw.second, note(inv.op));
+    }
+    for (const auto& out : doc.outputs)
+        found.emplace(out, "a graph output");
+    return found;
+}
+
+} // namespace
+
 size_t markQ4_0Variables(Document& doc, const std::set<const void*>& storages,
-                         const std::map<const void*, TensorData>& f32Of) {
+                         const std::map<const void*, TensorData>& f32Of,
+                         std::vector<std::string>* refused) {
+    const auto intolerant = blockIntolerantReaders(doc);
     size_t marked = 0;
     for (auto& v : doc.variables) {
         if (v.origin != "parameter" || v.quantized)
@@ -143,12 +188,19 @@ size_t markQ4_0Variables(Document& doc, const std::set<const void*>& storages,
                                                      it != f32Of.end() &&
                                                      it->second.numel() == v.data.numel())
             f32 = it->second.reshaped(v.data.shape());
-        if (f32.dtype() == DType::F32 && storages.count(f32.identity()) &&
-            q4_0Eligible(f32.shape())) {
-            v.data = std::move(f32);
-            v.q4_0 = true;
-            ++marked;
+        if (f32.dtype() != DType::F32 || !storages.count(f32.identity()) ||
+            !q4_0Eligible(f32.shape()))
+            continue;
+        if (auto it = intolerant.find(v.identifier); it != intolerant.end()) {
+            if (refused)
+                refused->push_back(fmt::format("{}: read by '{}', which tract cannot apply to "
+                                               "Q4_0 blocks",
+                                               v.label, it->second));
+            continue;
         }
+        v.data = std::move(f32);
+        v.q4_0 = true;
+        ++marked;
     }
     return marked;
 }

@@ -52,8 +52,12 @@ uint64_t q4_0DatFileSize(const TensorData& t);
 /// so. An f16 variable (--compute f16) listed in `f32Of` (its f16 bytes ->
 /// the f32 tensor it was converted from) is marked when that f32 tensor is,
 /// and gets it back: the blocks are made from the exact rounded weights.
-/// Returns how many were marked.
+/// A variable read by an operation tract cannot apply to Q4_0 blocks (only
+/// matmul, linear, conv, tract_core_einsum and a tract_core_gather naming
+/// its datum_type can) stays as it is; `refused`, when given, receives
+/// "LABEL: read by 'OP' ..." for each. Returns how many were marked.
 size_t markQ4_0Variables(Document& doc, const std::set<const void*>& storages,
-                         const std::map<const void*, TensorData>& f32Of = {});
+                         const std::map<const void*, TensorData>& f32Of = {},
+                         std::vector<std::string>* refused = nullptr);
 
 } // namespace t2n::nnef
