@@ -22,6 +22,16 @@ bool producesOnlyScalars(const ir::Graph& g, const ir::Node& n) {
     return !n.outputs.empty();
 }
 
+bool hasLowering(const ir::Graph& g, const ir::Node& n, const Registry& reg) {
+    if (reg.find(n.kind))
+        return true;
+    bool complex = false;
+    for (const auto* ids : {&n.inputs, &n.outputs})
+        for (ir::ValueId id : *ids)
+            complex = complex || g.value(id).complex;
+    return complex && complexRegistry().find(n.kind);
+}
+
 namespace {
 
 void validateName(const std::string& name, const char* what) {
@@ -124,7 +134,7 @@ void checkSupport(const ir::Graph& g, const Registry& reg, const std::vector<boo
     for (const auto& n : g.nodes) {
         const bool lowered =
             n.folded ? symbolic[static_cast<size_t>(n.id)] : !producesOnlyScalars(g, n);
-        if (lowered && !reg.find(n.kind)) {
+        if (lowered && !hasLowering(g, n, reg)) {
             missing.push_back(&n);
             kinds.insert(n.kind);
         }
@@ -234,13 +244,23 @@ const OpEntry* entryFor(Context& ctx, const ir::Graph& g, const ir::Node& n, con
             complex = complex || g.value(id).complex;
     if (!complex)
         return reg.find(n.kind);
-    if (const OpEntry* e = complexRegistry().find(n.kind))
+    const OpEntry* e = complexRegistry().find(n.kind);
+    if (e && e->family == "complex" && ctx.target().isKhronos()) // spectral kinds say why
+        ctx.unsupported(fmt::format("{} of a complex tensor: Khronos NNEF 1.0.5 has no complex "
+                                    "numbers",
+                                    n.kind),
+                        "export for tract (--target tract), which carries them as a trailing "
+                        "axis of 2");
+    if (e)
         return e;
     ctx.unsupported(
         fmt::format("{} of a complex tensor", n.kind),
         "t2n carries complex values as a trailing axis of 2 (tract's convention) and "
-        "translates stft, fft_fft/ifft/rfft/irfft, view_as_real/complex, abs, mul, real, "
-        "imag, conj, reshape and view of them");
+        "translates the kinds `t2n ops` lists with a \"complex (tract only)\" note: spectra, "
+        "arithmetic "
+        "(add, sub, neg, mul, div by real), abs, angle, real, imag, conj, and shape operations "
+        "(view, reshape, transpose, permute, squeeze, unsqueeze, select, slice, cat, stack, "
+        "flip)");
 }
 
 } // namespace
