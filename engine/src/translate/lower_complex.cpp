@@ -415,6 +415,36 @@ void lowerComplexFlip(Context& ctx) {
     }
 }
 
+// pad(x, pad, mode, value) / constant_pad_nd(x, pad, value): zeros (0 + 0i)
+// around the complex axes, PyTorch's pairs given last axis first; the
+// trailing 2 is not padded.
+void lowerComplexPad(Context& ctx) {
+    const bool nd = ctx.node().kind == "aten::constant_pad_nd";
+    const std::string mode = nd || ctx.numInputs() < 3 ? "constant" : ctx.stringArg(2);
+    const size_t valueArg = nd ? 2 : 3;
+    const double value =
+        ctx.numInputs() > valueArg && !ctx.isNone(valueArg) ? ctx.floatArg(valueArg) : 0.0;
+    if (mode != "constant" || value != 0.0)
+        ctx.unsupported(fmt::format("{} of a complex tensor in mode '{}' with value {}",
+                                    ctx.node().kind, mode, value),
+                        "t2n pads complex tensors with zeros");
+    const std::vector<int64_t> p = ctx.intsArg(1);
+    const int64_t l = logicalRank(ctx.in(0));
+    if (p.size() % 2 != 0 || static_cast<int64_t>(p.size() / 2) > l)
+        ctx.unsupported(fmt::format("{} pads for a complex tensor of {} axes", p.size(), l));
+    std::vector<std::pair<int64_t, int64_t>> pairs(static_cast<size_t>(l + 1), {0, 0});
+    for (size_t k = 0; k < p.size() / 2; ++k) {
+        if (p[2 * k] < 0 || p[2 * k + 1] < 0)
+            ctx.unsupported("negative padding (cropping) of a complex tensor",
+                            "slice the complex tensor instead");
+        pairs[static_cast<size_t>(l) - 1 - k] = {p[2 * k], p[2 * k + 1]};
+    }
+    ctx.emitOut("pad", {ctx.input(0)},
+                {{"padding", paddingPairs(pairs, 0)},
+                 {"border", Expr::str("constant")},
+                 {"value", lit(0.0)}});
+}
+
 // prim::ListConstruct of complex tensors: the consumers read the elements.
 void lowerComplexList(Context&) {}
 
@@ -459,6 +489,8 @@ void registerComplexOps(Registry& r) {
     r.add("aten::stack", lowerComplexStack, "real elements promoted",
           "stack +unsqueeze +pad !khronos");
     r.add("aten::flip", lowerComplexFlip, "static shapes", "+tract_core_gather !khronos");
+    for (const char* k : {"aten::pad", "aten::constant_pad_nd"})
+        r.add(k, lowerComplexPad, "zeros, non-negative pads", "pad !khronos");
     r.add("prim::ListConstruct", lowerComplexList, "complex tensor lists", "- !khronos");
 }
 
