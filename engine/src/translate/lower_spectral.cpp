@@ -15,7 +15,6 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <numbers>
-#include <numeric>
 
 namespace t2n::translate {
 
@@ -234,15 +233,15 @@ void lowerIrfft(Context& ctx) {
 // ---- istft ---------------------------------------------------------------
 
 // Overlap-add of `frames` frames of n samples, frame t at t * hop, along the
-// last two axes of `y` ([P..., frames, n], p leading axes, static): [P...,
-// n + hop (frames - 1)]. With g = gcd(n, hop), a frame is a = n / g chunks
-// of g samples and the hop b = hop / g chunks: chunk i of every frame, spread
-// b chunks apart (zeros between) and shifted by i chunks, lands where
-// PyTorch's overlap-add puts it; the a shifted copies are summed.
+// last two axes of `y` ([P..., frames, n], p leading axes, static). Each
+// frame, zero-padded to m = ceil(n / hop) hops, is m chunks of one hop:
+// chunk i of every frame, shifted by i hops, lands where PyTorch's
+// overlap-add puts it, and the m shifted copies are summed. The result,
+// [P..., (frames + m - 1) hop], holds the n + hop (frames - 1) samples of the
+// signal then zeros; `length` receives its size.
 Expr overlapAdd(Context& ctx, Expr y, const std::vector<int64_t>& lead, int64_t frames, int64_t n,
-                int64_t hop) {
-    const int64_t g = std::gcd(n, hop), a = n / g, b = hop / g;
-    const int64_t chunks = a + b * (frames - 1); // of the output
+                int64_t hop, int64_t& length) {
+    const int64_t m = (n + hop - 1) / hop, steps = frames + m - 1;
     const auto p = static_cast<int64_t>(lead.size());
     auto shape = [&](std::initializer_list<int64_t> tail) {
         std::vector<int64_t> s = lead;
@@ -259,22 +258,20 @@ Expr overlapAdd(Context& ctx, Expr y, const std::vector<int64_t>& lead, int64_t 
                              {"value", lit(0.0)}},
                             tag);
     };
-    Expr c4 = ctx.emitTemp("reshape", {std::move(y)}, {{"shape", shape({frames, a, g})}}, "chunks");
+    length = steps * hop;
+    if (m * hop > n)
+        y = pad(y, p + 1, p + 2, 0, m * hop - n, "whole_hops");
+    Expr chunks = ctx.emitTemp("reshape", {y}, {{"shape", shape({frames, m, hop})}}, "chunks");
     Expr sum;
-    for (int64_t i = 0; i < a; ++i) {
+    for (int64_t i = 0; i < m; ++i) {
         const std::string tag = fmt::format("chunk{}", i);
-        Expr c = a == 1 ? c4 : ctx.emitTemp("slice", {c4}, sliceArgs(p + 1, i, i + 1), tag);
-        if (b > 1)
-            c = pad(c, p + 1, p + 3, 0, b - 1, tag + "_spread");
-        c = ctx.emitTemp("reshape", {c}, {{"shape", shape({frames * b, g})}}, tag + "_steps");
-        const int64_t after = chunks - (frames * b + i);
-        if (i > 0 || after > 0)
-            c = pad(c, p, p + 2, i, std::max<int64_t>(after, 0), tag + "_placed");
-        if (after < 0) // the last frame's spread zeros run past the end
-            c = ctx.emitTemp("slice", {c}, sliceArgs(p, 0, chunks), tag + "_cut");
+        Expr c = m == 1 ? chunks : ctx.emitTemp("slice", {chunks}, sliceArgs(p + 1, i, i + 1), tag);
+        c = ctx.emitTemp("reshape", {c}, {{"shape", shape({frames, hop})}}, tag + "_hop");
+        if (m > 1)
+            c = pad(c, p, p + 2, i, m - 1 - i, tag + "_placed");
         sum = i == 0 ? c : ctx.emitTemp("add", {sum, c}, {}, tag + "_sum");
     }
-    return ctx.emitTemp("reshape", {sum}, {{"shape", shape({chunks * g})}}, "overlap_added");
+    return ctx.emitTemp("reshape", {sum}, {{"shape", shape({length})}}, "overlap_added");
 }
 
 // istft(x, n_fft, hop, win_length, window, center, normalized, onesided,
@@ -334,7 +331,8 @@ void lowerIstft(Context& ctx) {
     std::vector<int64_t> wShape(static_cast<size_t>(p + 1), 1);
     wShape.push_back(nFft);
     y = ctx.emitTemp("mul", {y, floatTable(ctx, ws, wShape, "istft_window")}, {}, "windowed");
-    y = overlapAdd(ctx, y, lead, frames, nFft, hop);
+    int64_t written = 0; // the overlap-added samples, zeros after `total`
+    y = overlapAdd(ctx, y, lead, frames, nFft, hop, written);
 
     // Trimmed and divided by the envelope (PyTorch refuses below 1e-11).
     const int64_t total = nFft + hop * (frames - 1);
@@ -355,7 +353,7 @@ void lowerIstft(Context& ctx) {
                             "PyTorch refuses this window and hop too");
         inv.push_back(static_cast<float>(1.0 / env[static_cast<size_t>(j)]));
     }
-    if (start > 0 || stop < total)
+    if (start > 0 || stop < written)
         y = ctx.emitTemp("slice", {y}, sliceArgs(p, start, stop), "trimmed");
     std::vector<int64_t> eShape(static_cast<size_t>(p), 1);
     eShape.push_back(stop - start);

@@ -259,6 +259,50 @@ graph(%self : Tensor, %x : Tensor, %y : Tensor):
         QVERIFY2(e.error.find("istft of a spectrum with a dynamic axis") != std::string::npos,
                  e.error.c_str());
     }
+
+    /// istft of a spectrum given as pairs (view_as_complex), no window (a
+    /// rectangular one), centered: exported for tract, refused for Khronos.
+    void istftOfPairsAndKhronos() {
+        const char* ir = R"IR(
+graph(%self : Tensor, %z : Tensor):
+  %n : int = prim::Constant[value=8]()
+  %hop : int = prim::Constant[value=3]()
+  %f : bool = prim::Constant[value=0]()
+  %t : bool = prim::Constant[value=1]()
+  %none : NoneType = prim::Constant()
+  %c : Tensor = aten::view_as_complex(%z)
+  %y : Tensor = aten::istft(%c, %n, %hop, %n, %none, %t, %f, %t, %none, %f)
+  return (%y)
+)IR";
+        auto e = exportSnippet(ir, {"z:5x7x2:f32"});
+        EXPECT_NNEF("# CHECK: tract_core_fft(\n# CHECK-SAME: inverse = true", e);
+        qInfo("istft of pairs: max abs error %g", maxAbsError(e));
+        t2n::ExportOptions o;
+        o.target.kind = t2n::TargetKind::Khronos;
+        auto k = exportSnippet(ir, {"z:5x7x2:f32"}, {}, o);
+        QVERIFY2(k.error.find("aten::istft: Khronos NNEF 1.0.5 has no Fourier transform") !=
+                     std::string::npos,
+                 k.error.c_str());
+    }
+
+    /// Complex tensors are padded with zeros only: reflect is refused.
+    void complexReflectPadIsRefused() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor, %y : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %mode : str = prim::Constant[value="reflect"]()
+  %none : NoneType = prim::Constant()
+  %pads : int[] = prim::ListConstruct(%one, %one)
+  %z : Tensor = aten::complex(%x, %y)
+  %p : Tensor = aten::pad(%z, %pads, %mode, %none)
+  %r : Tensor = aten::view_as_real(%p)
+  return (%r)
+)IR",
+                               {"x:2x6:f32", "y:2x6:f32"});
+        QVERIFY2(e.error.find("aten::pad of a complex tensor in mode 'reflect'") !=
+                     std::string::npos,
+                 e.error.c_str());
+    }
 };
 
 T2N_TEST_SUITE(TranslateSpectralTest)
