@@ -36,7 +36,12 @@ Command addOpsCommand(CLI::App& root) {
                         "needs (empty: every version t2n targets), and the one some forms need "
                         "when newer; for older versions those forms are refused with the version "
                         "to target. The version table is "
-                        "`engine/src/target/tract_versions.cpp`.\n\n"
+                        "`engine/src/target/tract_versions.cpp`.\n"
+                        "- **complex (tract only)** in the notes: how the kind treats complex "
+                        "values, which t2n carries as a trailing axis of 2 (tract's convention; "
+                        "Khronos NNEF has none, so the Khronos column is about real tensors); the "
+                        "`complex` family's kinds exist for complex values only. Other kinds "
+                        "refuse a complex operand, naming the node.\n\n"
                         "| kind | family | notes | Khronos | since tract |\n"
                         "|---|---|---|---|---|\n",
                         ops.size(), aten);

@@ -8,10 +8,10 @@
 namespace t2n {
 
 std::vector<UncoveredKind> uncoveredOperators(const ir::Graph& graph) {
-    const auto& registry = translate::defaultRegistry();
     std::map<std::string, std::vector<NodeRef>> missing;
     for (const auto& n : graph.nodes)
-        if (!n.folded && !translate::producesOnlyScalars(graph, n) && !registry.find(n.kind))
+        if (!n.folded && !translate::producesOnlyScalars(graph, n) &&
+            !translate::hasLowering(graph, n, translate::defaultRegistry()))
             missing[n.kind].push_back(n.where);
     std::vector<UncoveredKind> out;
     for (auto& [kind, nodes] : missing)

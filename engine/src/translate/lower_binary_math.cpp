@@ -17,34 +17,10 @@ Expr lit(double v, DType t) {
     return Context::scalarLiteral(v, t);
 }
 
-// atan2(y, x): atan(y / x), moved by pi to the left half-plane (toward y's
-// sign, a negative zero included); on the y axis +-pi/2 by y's sign (x may be
-// a negative zero, which flips y / x); at the origin y itself (+-0), or +-pi
-// when x is a negative zero, as PyTorch.
+// atan2(y, x) after PyTorch (emitAtan2, shared with the angle of a complex).
 void lowerAtan2(Context& ctx) {
     const DType t = floatComputeType(ctx);
-    Expr y = outOperand(ctx, 0, t), x = outOperand(ctx, 1, t);
-    Expr a = ctx.emitTemp("atan", {ctx.emitTemp("div", {y, x}, {}, "ratio")}, {}, "atan");
-    Expr up = ctx.emitTemp("add", {a, lit(std::numbers::pi, t)}, {}, "plus_pi");
-    Expr down = ctx.emitTemp("sub", {a, lit(std::numbers::pi, t)}, {}, "minus_pi");
-    Expr yNeg = signBitOf(ctx, y, t, "y");
-    Expr xNeg = ctx.emitTemp("lt", {x, lit(0.0, t)}, {}, "x_negative");
-    Expr left = ctx.emitTemp("select", {yNeg, down, up}, {}, "left_half");
-    Expr r = ctx.emitTemp("select", {xNeg, left, a}, {}, "quadrant");
-    Expr atOrigin = ctx.emitTemp(
-        "select",
-        {signBitOf(ctx, x, t, "x"),
-         ctx.emitTemp("select", {yNeg, lit(-std::numbers::pi, t), lit(std::numbers::pi, t)}, {},
-                      "pi_toward_y"),
-         y},
-        {}, "at_origin");
-    Expr onYAxis =
-        ctx.emitTemp("select", {yNeg, lit(-std::numbers::pi / 2, t), lit(std::numbers::pi / 2, t)},
-                     {}, "half_pi_toward_y");
-    Expr zeroX = ctx.emitTemp(
-        "select", {ctx.emitTemp("eq", {y, lit(0.0, t)}, {}, "y_zero"), atOrigin, onYAxis}, {},
-        "x_zero_case");
-    emitFinal(ctx, "select", {ctx.emitTemp("eq", {x, lit(0.0, t)}, {}, "x_zero"), zeroX, r}, t);
+    emitAtan2(ctx, outOperand(ctx, 0, t), outOperand(ctx, 1, t), t);
 }
 
 // hypot(a, b) = sqrt(a^2 + b^2)

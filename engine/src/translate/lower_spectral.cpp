@@ -1,15 +1,17 @@
-// Spectra as tract computes them: stft, fft_fft / ifft / rfft / irfft on
-// tract_core_stft and tract_core_fft, and the complex values they produce.
+// Spectra as tract computes them: stft, istft, fft_fft / ifft / rfft / irfft
+// on tract_core_stft and tract_core_fft, and the complex values they produce.
 // t2n has no complex dtype: a complex tensor is recorded as its real view,
 // the trailing axis of 2 (real, imaginary) that tract's Fft and Stft read and
 // write (core/src/ops/fft.rs), so view_as_real / view_as_complex are
 // identities and no complex datum type (tract's "complex" feature) is ever
-// written. Nodes that read a complex value go to complexRegistry(): the few
-// kinds below that know the trailing axis; the translator refuses the others.
-// Khronos NNEF has no Fourier transform: refused.
+// written. Nodes that read a complex value go to complexRegistry()
+// (lower_complex.cpp), which lists these kinds too; the translator refuses
+// the others. Khronos NNEF has no Fourier transform: refused.
+#include "translate/complex_util.h"
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <numbers>
@@ -29,35 +31,6 @@ void requireSpectral(Context& ctx, std::string_view op) {
             fmt::format("{}: Khronos NNEF 1.0.5 has no Fourier transform", ctx.node().kind),
             "export for tract (--target tract), which has " + std::string(op));
     requireTract(ctx, op, ctx.node().kind);
-}
-
-// The number of axes a value has as PyTorch sees it (without the trailing 2).
-int64_t logicalRank(const ir::Value& v) {
-    return rankOf(v) - (v.complex ? 1 : 0);
-}
-
-// Input `i` as complex numbers on a trailing axis of 2: a real tensor gets a
-// zero imaginary part (unsqueeze, then pad the new axis with one zero).
-Expr complexOperand(Context& ctx, size_t i) {
-    const ir::Value& v = ctx.in(i);
-    if (v.dtype != DType::F32)
-        ctx.unsupported(fmt::format("{} of a {} tensor", ctx.node().kind, dtypeName(v.dtype)),
-                        "t2n writes tract's Fourier transforms on f32 tensors");
-    if (v.complex)
-        return ctx.input(i);
-    const int64_t r = rankOf(v);
-    Expr u = ctx.emitTemp("unsqueeze", {ctx.input(i)}, {{"axes", Expr::ints({r})}}, "re");
-    return ctx.emitTemp("pad", {u},
-                        {{"padding", paddingPairs({{0, 1}}, r)},
-                         {"border", Expr::str("constant")},
-                         {"value", lit(0.0)}},
-                        "complex");
-}
-
-// The part (0: real, 1: imaginary) of complex `x` of rank `rank` (with its 2),
-// keeping the trailing axis.
-Expr part(Context& ctx, Expr x, int64_t rank, int64_t which, const std::string& tag) {
-    return ctx.emitTemp("slice", {std::move(x)}, sliceArgs(rank - 1, which, which + 1), tag);
 }
 
 // ---- stft ----------------------------------------------------------------
@@ -210,23 +183,18 @@ void lowerRfft(Context& ctx) {
     ctx.emitOut("mul", {half, lit(scale)});
 }
 
-// fft_irfft(x, n, dim, norm): the one-sided spectrum (bins 0..n/2, cut or
-// zero-padded) extended to all n bins by Hermitian symmetry, X[n - k] =
+// The n real samples whose one-sided spectrum is complex `x` (`rank` axes
+// with its 2, `m` bins along `axis`, cut or zero-padded to bins 0..n/2):
+// the spectrum extended to all n bins by Hermitian symmetry, X[n - k] =
 // conj(X[k]) (a gather, then the mirrored imaginary parts negated), the
-// inverse tract_core_fft, its real part. PyTorch ignores the imaginary parts
-// of bins 0 and n/2: the real part ignores them too.
-void lowerIrfft(Context& ctx) {
-    requireSpectral(ctx, "tract_core_fft");
-    const ir::Value& x = ctx.in(0);
-    const int64_t axis = ctx.axis(ctx.intArg(2), logicalRank(x));
-    if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty())
-        ctx.unsupported("fft_irfft along a dynamic axis", "t2n writes the mirror as a table");
-    const int64_t m = x.shape[static_cast<size_t>(axis)];
-    const int64_t n = ctx.isNone(1) ? 2 * (m - 1) : ctx.intArg(1);
-    if (n < 1)
-        ctx.unsupported(fmt::format("fft_irfft of length {}", n));
-    const int64_t rank = logicalRank(x) + 1, half = n / 2 + 1;
-    Expr h = resized(ctx, complexOperand(ctx, 0), rank, axis, m, half);
+// inverse tract_core_fft (unscaled), its real part with the 2 dropped.
+// PyTorch ignores the imaginary parts of bins 0 and n/2: the real part
+// ignores them too.
+Expr inverseRealDft(Context& ctx, Expr x, int64_t rank, int64_t axis, int64_t m, int64_t n) {
+    if (rank < 2 || axis >= rank - 1) // a complex value has its 2 last
+        ctx.unsupported(fmt::format("inverse transform along axis {} of rank {}", axis, rank));
+    const int64_t half = n / 2 + 1;
+    Expr h = resized(ctx, std::move(x), rank, axis, m, half);
     std::vector<int64_t> idx(static_cast<size_t>(n));
     std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
     shape[static_cast<size_t>(axis)] = n;
@@ -243,9 +211,162 @@ void lowerIrfft(Context& ctx) {
         ctx.emitTemp("mul", {full, floatTable(ctx, sign, shape, "mirror_sign")}, {}, "hermitian");
     Expr t = ctx.emitTemp("tract_core_fft", {full},
                           {{"axis", Expr::i(axis)}, {"inverse", Expr::b(true)}}, "ifft");
-    Expr re = ctx.emitTemp("squeeze", {part(ctx, t, rank, 0, "real")},
-                           {{"axes", Expr::ints({rank - 1})}}, "signal");
+    return ctx.emitTemp("squeeze", {complexPart(ctx, t, rank, 0, "real")},
+                        {{"axes", Expr::ints({rank - 1})}}, "signal");
+}
+
+// fft_irfft(x, n, dim, norm): inverseRealDft scaled by norm.
+void lowerIrfft(Context& ctx) {
+    requireSpectral(ctx, "tract_core_fft");
+    const ir::Value& x = ctx.in(0);
+    const int64_t axis = ctx.axis(ctx.intArg(2), logicalRank(x));
+    if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty())
+        ctx.unsupported("fft_irfft along a dynamic axis", "t2n writes the mirror as a table");
+    const int64_t m = x.shape[static_cast<size_t>(axis)];
+    const int64_t n = ctx.isNone(1) ? 2 * (m - 1) : ctx.intArg(1);
+    if (n < 1)
+        ctx.unsupported(fmt::format("fft_irfft of length {}", n));
+    Expr re = inverseRealDft(ctx, complexOperand(ctx, 0), logicalRank(x) + 1, axis, m, n);
     ctx.emitOut("mul", {re, lit(fftScale(ctx, 3, n, true))});
+}
+
+// ---- istft ---------------------------------------------------------------
+
+// Overlap-add of `frames` frames of n samples, frame t at t * hop, along the
+// last two axes of `y` ([P..., frames, n], p leading axes, static). Each
+// frame, zero-padded to m = ceil(n / hop) hops, is m chunks of one hop:
+// chunk i of every frame, shifted by i hops, lands where PyTorch's
+// overlap-add puts it, and the m shifted copies are summed. The result,
+// [P..., (frames + m - 1) hop], holds the n + hop (frames - 1) samples of the
+// signal then zeros; `length` receives its size.
+Expr overlapAdd(Context& ctx, Expr y, const std::vector<int64_t>& lead, int64_t frames, int64_t n,
+                int64_t hop, int64_t& length) {
+    const int64_t m = (n + hop - 1) / hop, steps = frames + m - 1;
+    const auto p = static_cast<int64_t>(lead.size());
+    auto shape = [&](std::initializer_list<int64_t> tail) {
+        std::vector<int64_t> s = lead;
+        s.insert(s.end(), tail);
+        return Expr::ints(s);
+    };
+    auto pad = [&](Expr x, int64_t axis, int64_t rank, int64_t before, int64_t after,
+                   const std::string& tag) {
+        std::vector<std::pair<int64_t, int64_t>> pads(static_cast<size_t>(rank - axis), {0, 0});
+        pads[0] = {before, after};
+        return ctx.emitTemp("pad", {std::move(x)},
+                            {{"padding", paddingPairs(pads, axis)},
+                             {"border", Expr::str("constant")},
+                             {"value", lit(0.0)}},
+                            tag);
+    };
+    length = steps * hop;
+    if (m * hop > n)
+        y = pad(y, p + 1, p + 2, 0, m * hop - n, "whole_hops");
+    Expr chunks = ctx.emitTemp("reshape", {y}, {{"shape", shape({frames, m, hop})}}, "chunks");
+    Expr sum;
+    for (int64_t i = 0; i < m; ++i) {
+        const std::string tag = fmt::format("chunk{}", i);
+        Expr c = m == 1 ? chunks : ctx.emitTemp("slice", {chunks}, sliceArgs(p + 1, i, i + 1), tag);
+        c = ctx.emitTemp("reshape", {c}, {{"shape", shape({frames, hop})}}, tag + "_hop");
+        if (m > 1)
+            c = pad(c, p, p + 2, i, m - 1 - i, tag + "_placed");
+        sum = i == 0 ? c : ctx.emitTemp("add", {sum, c}, {}, tag + "_sum");
+    }
+    return ctx.emitTemp("reshape", {sum}, {{"shape", shape({length})}}, "overlap_added");
+}
+
+// istft(x, n_fft, hop, win_length, window, center, normalized, onesided,
+// length, return_complex) of a complex [B?, bins, frames] spectrum, as
+// LibTorch 1.13 computes it: each frame's real inverse transform (a two-sided
+// spectrum's first n_fft/2 + 1 bins, as PyTorch's c2r), scaled by 1/n_fft
+// (n_fft^-1/2 normalized) and windowed, overlap-added, trimmed (n_fft/2 each
+// side when centered, or to `length`), divided by the overlap-added squared
+// window (computed here: window and sizes are constants), zero-padded when
+// `length` runs past the signal.
+void lowerIstft(Context& ctx) {
+    requireSpectral(ctx, "tract_core_fft");
+    const ir::Value& x = ctx.in(0);
+    if (ctx.numInputs() != 10)
+        ctx.unsupported("istft without LibTorch 1.13's ten arguments");
+    if (!x.complex)
+        ctx.unsupported("istft of a real tensor", "LibTorch 1.13 reads a complex spectrum");
+    if (ctx.boolArg(9))
+        ctx.unsupported("istft with return_complex=True",
+                        "t2n writes the real signal of a one-sided or Hermitian spectrum");
+    const int64_t l = logicalRank(x);
+    if (l != 2 && l != 3)
+        ctx.unsupported(fmt::format("istft of a spectrum of {} axes", l));
+    for (const auto& s : x.symbols)
+        if (!s.empty())
+            ctx.unsupported("istft of a spectrum with a dynamic axis",
+                            "t2n writes the overlap-add for a number of frames known at export: "
+                            "export with fixed input sizes");
+    const int64_t nFft = ctx.intArg(1);
+    const int64_t hop = ctx.isNone(2) ? nFft / 4 : ctx.intArg(2);
+    const int64_t winLength = ctx.isNone(3) ? nFft : ctx.intArg(3);
+    const bool center = ctx.boolArg(5), normalized = ctx.boolArg(6);
+    const int64_t bins = x.shape[static_cast<size_t>(l - 2)];
+    const int64_t frames = x.shape[static_cast<size_t>(l - 1)];
+    const bool onesided = ctx.isNone(7) ? bins != nFft : ctx.boolArg(7);
+    if (nFft < 1 || winLength < 1 || winLength > nFft || hop < 1 || hop > winLength || frames < 1 ||
+        bins != (onesided ? nFft / 2 + 1 : nFft))
+        ctx.unsupported(fmt::format("istft of {} bins x {} frames with n_fft {}, hop {}, "
+                                    "win_length {}{}",
+                                    bins, frames, nFft, hop, winLength,
+                                    onesided ? ", onesided" : ""));
+    const std::vector<float> w = stftWindow(ctx, nFft, winLength);
+    const std::vector<int64_t> lead(x.shape.begin(), x.shape.begin() + (l - 2));
+    const auto p = static_cast<int64_t>(lead.size());
+
+    // Frames before bins, each frame's samples, scaled and windowed.
+    std::vector<int64_t> perm{0, 1, 2, 3};
+    perm.resize(static_cast<size_t>(l + 1));
+    std::swap(perm[static_cast<size_t>(p)], perm[static_cast<size_t>(p + 1)]);
+    Expr s = ctx.emitTemp("transpose", {ctx.input(0)}, {{"axes", Expr::ints(perm)}}, "frames");
+    Expr y = inverseRealDft(ctx, s, l + 1, p + 1, bins, nFft);
+    const double scale =
+        1.0 / (normalized ? std::sqrt(static_cast<double>(nFft)) : static_cast<double>(nFft));
+    std::vector<float> ws(w.size());
+    for (size_t k = 0; k < w.size(); ++k)
+        ws[k] = static_cast<float>(w[k] * scale);
+    std::vector<int64_t> wShape(static_cast<size_t>(p + 1), 1);
+    wShape.push_back(nFft);
+    y = ctx.emitTemp("mul", {y, floatTable(ctx, ws, wShape, "istft_window")}, {}, "windowed");
+    int64_t written = 0; // the overlap-added samples, zeros after `total`
+    y = overlapAdd(ctx, y, lead, frames, nFft, hop, written);
+
+    // Trimmed and divided by the envelope (PyTorch refuses below 1e-11).
+    const int64_t total = nFft + hop * (frames - 1);
+    const int64_t start = center ? nFft / 2 : 0;
+    const int64_t end = !ctx.isNone(8) ? start + ctx.intArg(8) : center ? total - nFft / 2 : total;
+    const int64_t stop = std::min(end, total);
+    if (stop <= start)
+        ctx.unsupported(fmt::format("istft keeping samples {}..{} of {}", start, end, total));
+    std::vector<double> env(static_cast<size_t>(total), 0.0);
+    for (int64_t t = 0; t < frames; ++t)
+        for (int64_t k = 0; k < nFft; ++k)
+            env[static_cast<size_t>(t * hop + k)] +=
+                static_cast<double>(w[static_cast<size_t>(k)]) * w[static_cast<size_t>(k)];
+    std::vector<float> inv;
+    for (int64_t j = start; j < stop; ++j) {
+        if (std::abs(env[static_cast<size_t>(j)]) < 1e-11)
+            ctx.unsupported("istft whose window overlap-adds to zero (the NOLA condition fails)",
+                            "PyTorch refuses this window and hop too");
+        inv.push_back(static_cast<float>(1.0 / env[static_cast<size_t>(j)]));
+    }
+    if (start > 0 || stop < written)
+        y = ctx.emitTemp("slice", {y}, sliceArgs(p, start, stop), "trimmed");
+    std::vector<int64_t> eShape(static_cast<size_t>(p), 1);
+    eShape.push_back(stop - start);
+    Expr envelope = floatTable(ctx, inv, eShape, "istft_envelope");
+    if (end <= total) {
+        ctx.emitOut("mul", {y, envelope});
+        return;
+    }
+    std::vector<std::pair<int64_t, int64_t>> pads{{0, end - total}};
+    ctx.emitOut("pad", {ctx.emitTemp("mul", {y, envelope}, {}, "signal")},
+                {{"padding", paddingPairs(pads, p)},
+                 {"border", Expr::str("constant")},
+                 {"value", lit(0.0)}});
 }
 
 // ---- identities of the representation ----------------------------------------
@@ -256,88 +377,6 @@ void lowerSameNumbers(Context& ctx) {
         ctx.unsupported(
             fmt::format("{} of a {} tensor", ctx.node().kind, dtypeName(ctx.in(0).dtype)));
     ctx.bindOut(ctx.input(0));
-}
-
-// ---- kinds reading a complex value (complexRegistry) ---------------------------
-
-// |z| = sqrt(re^2 + im^2): the sum of squares over the trailing axis.
-void lowerComplexAbs(Context& ctx) {
-    const int64_t r = rankOf(ctx.in(0));
-    Expr sq = ctx.emitTemp("sqr", {ctx.input(0)}, {}, "squares");
-    Expr sum = ctx.emitTemp("sum_reduce", {sq}, {{"axes", Expr::ints({r - 1})}}, "norm2");
-    Expr root = ctx.emitTemp("sqrt", {sum}, {}, "modulus");
-    ctx.emitOut("squeeze", {root}, {{"axes", Expr::ints({r - 1})}});
-}
-
-// A complex operand of `rank` (with its 2), or a real one as a multiplier with
-// a unit trailing axis (broadcast over real and imaginary parts).
-Expr mulOperand(Context& ctx, size_t i, int64_t rank) {
-    const ir::Value& v = ctx.in(i);
-    if (v.complex)
-        return ctx.operand(ctx.node().inputs[i], rank);
-    if (v.kind != ir::ValueKind::Tensor)
-        return lit(ctx.floatArg(i));
-    Expr r = ctx.operand(ctx.node().inputs[i], rank - 1, DType::F32);
-    if (rankOf(v) == 0)
-        return r;
-    return ctx.emitTemp("unsqueeze", {r}, {{"axes", Expr::ints({rank - 1})}},
-                        fmt::format("real{}", i));
-}
-
-// (a + bi)(c + di) = (ac - bd) + (ad + bc)i, parts sliced from the trailing
-// axis and concatenated back; by a real factor: both parts scaled.
-void lowerComplexMul(Context& ctx) {
-    const int64_t r = rankOf(ctx.out());
-    Expr a = mulOperand(ctx, 0, r), b = mulOperand(ctx, 1, r);
-    if (!ctx.in(0).complex || !ctx.in(1).complex) {
-        ctx.emitOut("mul", {a, b});
-        return;
-    }
-    Expr ar = part(ctx, a, r, 0, "a_re"), ai = part(ctx, a, r, 1, "a_im");
-    Expr br = part(ctx, b, r, 0, "b_re"), bi = part(ctx, b, r, 1, "b_im");
-    Expr re = ctx.emitTemp(
-        "sub", {ctx.emitTemp("mul", {ar, br}, {}, "ac"), ctx.emitTemp("mul", {ai, bi}, {}, "bd")},
-        {}, "re");
-    Expr im = ctx.emitTemp(
-        "add", {ctx.emitTemp("mul", {ar, bi}, {}, "ad"), ctx.emitTemp("mul", {ai, br}, {}, "bc")},
-        {}, "im");
-    ctx.emitOut("concat", {Expr::array({re, im})}, {{"axis", Expr::i(r - 1)}});
-}
-
-// real / imag: one part of the trailing axis, the axis dropped.
-template <int Which> void lowerComplexPart(Context& ctx) {
-    if (!ctx.in(0).complex) // PyTorch has no imaginary part of a real tensor
-        ctx.unsupported(ctx.node().kind + " of a real tensor");
-    const int64_t r = rankOf(ctx.in(0));
-    Expr p = part(ctx, ctx.input(0), r, Which, Which ? "imag" : "real");
-    ctx.emitOut("squeeze", {p}, {{"axes", Expr::ints({r - 1})}});
-}
-
-// conj / conj_physical: the imaginary part negated (times [1, -1]); a real
-// tensor is its own conjugate.
-void lowerComplexConj(Context& ctx) {
-    if (!ctx.in(0).complex) {
-        ctx.bindOut(ctx.input(0));
-        return;
-    }
-    const int64_t r = rankOf(ctx.in(0));
-    std::vector<int64_t> shape(static_cast<size_t>(r), 1);
-    shape.back() = 2;
-    ctx.emitOut("mul", {ctx.input(0), floatTable(ctx, {1.0f, -1.0f}, shape, "conjugate")});
-}
-
-// resolve_conj / resolve_neg: t2n records complex values resolved.
-void lowerComplexIdentity(Context& ctx) {
-    ctx.bindOut(ctx.input(0));
-}
-
-// reshape / view of a complex tensor: to its recorded shape, trailing 2 kept.
-void lowerComplexReshape(Context& ctx) {
-    const ir::Value& y = ctx.out();
-    for (const auto& s : y.symbols)
-        if (!s.empty())
-            ctx.unsupported(ctx.node().kind + " of a complex tensor with a dynamic axis");
-    ctx.emitOut("reshape", {ctx.input(0)}, {{"shape", Expr::ints(y.shape)}});
 }
 
 } // namespace
@@ -358,40 +397,18 @@ void registerSpectralOps(Registry& r) {
           "Hermitian extension (tract_core_gather), inverse tract_core_fft, real part; a static "
           "axis",
           "tract_core_fft tract_core_gather mul slice squeeze +unsqueeze +pad +slice !khronos");
+    r.add("aten::istft", lowerIstft,
+          "inverse real tract_core_fft per frame, windowed overlap-add (static frames), "
+          "constant window envelope; center, length; a real result",
+          "tract_core_fft tract_core_gather transpose mul slice squeeze reshape +pad +add "
+          "!khronos");
     r.add("aten::view_as_real", lowerSameNumbers,
           "complex values are a trailing axis of 2: identity", "-");
     r.add("aten::view_as_complex", lowerSameNumbers,
           "complex values are a trailing axis of 2: identity", "-");
-    r.add("aten::imag", lowerComplexPart<1>, "complex tensors", "slice squeeze");
+    r.add("aten::imag", lowerComplexImag, "complex tensors", "slice squeeze");
     for (const char* k : {"aten::conj", "aten::_conj"})
         r.add(k, lowerComplexConj, "imaginary part negated; identity on real tensors", "+mul");
-}
-
-// Kinds that read a complex value (ir::Value::complex): the translator looks
-// them up here instead of in the default registry.
-void registerComplexOps(Registry& r) {
-    r.beginFamily("complex");
-    r.add("aten::abs", lowerComplexAbs, "sqrt of the sum of squares",
-          "sqr sum_reduce sqrt squeeze");
-    r.add("aten::mul", lowerComplexMul, "complex by complex or real",
-          "mul +slice +sub +add +concat");
-    r.add("aten::real", lowerComplexPart<0>, "", "slice squeeze");
-    r.add("aten::conj_physical", lowerComplexConj, "", "mul");
-    for (const char* k : {"aten::resolve_conj", "aten::resolve_neg"})
-        r.add(k, lowerComplexIdentity, "", "-");
-    for (const char* k : {"aten::reshape", "aten::view"})
-        r.add(k, lowerComplexReshape, "static shapes", "reshape");
-}
-
-const Registry& complexRegistry() {
-    static const Registry registry = [] {
-        Registry r;
-        registerComplexOps(r);
-        // The spectral kinds know complex values themselves.
-        registerSpectralOps(r);
-        return r;
-    }();
-    return registry;
 }
 
 } // namespace t2n::translate

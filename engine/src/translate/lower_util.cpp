@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
+#include <numbers>
 
 namespace t2n::translate {
 
@@ -87,6 +88,35 @@ Expr signBitOf(Context& ctx, Expr x, DType t, const std::string& tag) {
     Expr negZero =
         ctx.emitTemp("lt", {inv, Context::scalarLiteral(0.0, t)}, {}, tag + "_negative_zero");
     return ctx.emitTemp("or", {neg, negZero}, {}, tag + "_sign");
+}
+
+// atan2(y, x): atan(y / x), moved by pi to the left half-plane (toward y's
+// sign, a negative zero included); on the y axis +-pi/2 by y's sign (x may be
+// a negative zero, which flips y / x); at the origin y itself (+-0), or +-pi
+// when x is a negative zero, as PyTorch.
+void emitAtan2(Context& ctx, Expr y, Expr x, DType t) {
+    auto lit = [](double v, DType d) { return Context::scalarLiteral(v, d); };
+    Expr a = ctx.emitTemp("atan", {ctx.emitTemp("div", {y, x}, {}, "ratio")}, {}, "atan");
+    Expr up = ctx.emitTemp("add", {a, lit(std::numbers::pi, t)}, {}, "plus_pi");
+    Expr down = ctx.emitTemp("sub", {a, lit(std::numbers::pi, t)}, {}, "minus_pi");
+    Expr yNeg = signBitOf(ctx, y, t, "y");
+    Expr xNeg = ctx.emitTemp("lt", {x, lit(0.0, t)}, {}, "x_negative");
+    Expr left = ctx.emitTemp("select", {yNeg, down, up}, {}, "left_half");
+    Expr r = ctx.emitTemp("select", {xNeg, left, a}, {}, "quadrant");
+    Expr atOrigin = ctx.emitTemp(
+        "select",
+        {signBitOf(ctx, x, t, "x"),
+         ctx.emitTemp("select", {yNeg, lit(-std::numbers::pi, t), lit(std::numbers::pi, t)}, {},
+                      "pi_toward_y"),
+         y},
+        {}, "at_origin");
+    Expr onYAxis =
+        ctx.emitTemp("select", {yNeg, lit(-std::numbers::pi / 2, t), lit(std::numbers::pi / 2, t)},
+                     {}, "half_pi_toward_y");
+    Expr zeroX = ctx.emitTemp(
+        "select", {ctx.emitTemp("eq", {y, lit(0.0, t)}, {}, "y_zero"), atOrigin, onYAxis}, {},
+        "x_zero_case");
+    emitFinal(ctx, "select", {ctx.emitTemp("eq", {x, lit(0.0, t)}, {}, "x_zero"), zeroX, r}, t);
 }
 
 Expr emitStep(Context& ctx, bool last, const std::string& op, std::vector<Expr> args, Kwargs kwargs,

@@ -45,6 +45,12 @@ void bindAs(Context& ctx, Expr v, DType t);
 /// also a negative zero (1 / -0 = -inf < 0). NaN gives false.
 Expr signBitOf(Context& ctx, Expr x, DType t, const std::string& tag);
 
+/// atan2(y, x) of operands computed in float type `t`, bound to output 0
+/// (cast to its dtype): atan(y / x) moved by pi to the left half-plane,
+/// +-pi/2 on the y axis, signed zeros as PyTorch. A lowering using it declares
+/// "atan div add sub lt or select and eq tract_core_cast".
+void emitAtan2(Context& ctx, Expr y, Expr x, DType t);
+
 /// emitOut when this is the node's last operation, else emitTemp(suffix).
 Expr emitStep(Context& ctx, bool last, const std::string& op, std::vector<Expr> args, Kwargs kwargs,
               const std::string& suffix);

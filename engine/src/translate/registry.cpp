@@ -196,6 +196,25 @@ std::vector<SupportedOp> supportedOperators() {
         }
         out.push_back(std::move(op));
     }
+    // Complex values (complexRegistry) have lowerings of their own: a note on
+    // the kind's row, or a row of the "complex" family for kinds only complex
+    // values have. Their Khronos column is the real form's.
+    for (const auto& e : translate::complexRegistry().entries()) {
+        if (e.family != "complex")
+            continue; // the spectral kinds, listed above
+        const std::string note =
+            "complex (tract only): " + (e.note.empty() ? std::string("yes") : e.note);
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const SupportedOp& o) { return o.kind == e.kind; });
+        if (it != out.end()) {
+            it->note += (it->note.empty() ? "" : "; ") + note;
+            continue;
+        }
+        SupportedOp op{e.kind, e.family, note, translate::declaredTokens(e), {}, {}};
+        op.khronos = khronosColumn(op.emits);
+        op.sinceTract = sinceColumn(op.emits);
+        out.push_back(std::move(op));
+    }
     std::sort(out.begin(), out.end(),
               [](const SupportedOp& a, const SupportedOp& b) { return a.kind < b.kind; });
     return out;

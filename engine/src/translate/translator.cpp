@@ -24,6 +24,23 @@ bool producesOnlyScalars(const ir::Graph& g, const ir::Node& n) {
 
 namespace {
 
+// True when a value `n` reads or writes is complex (ir::Value::complex).
+bool touchesComplex(const ir::Graph& g, const ir::Node& n) {
+    for (const auto* ids : {&n.inputs, &n.outputs})
+        for (ir::ValueId id : *ids)
+            if (g.value(id).complex)
+                return true;
+    return false;
+}
+
+} // namespace
+
+bool hasLowering(const ir::Graph& g, const ir::Node& n, const Registry& reg) {
+    return reg.find(n.kind) || (touchesComplex(g, n) && complexRegistry().find(n.kind));
+}
+
+namespace {
+
 void validateName(const std::string& name, const char* what) {
     if (name.empty() || nnef::sanitizeIdentifier(name) != name)
         throw Error(Stage::Translate, ErrorCode::InvalidOption,
@@ -124,7 +141,7 @@ void checkSupport(const ir::Graph& g, const Registry& reg, const std::vector<boo
     for (const auto& n : g.nodes) {
         const bool lowered =
             n.folded ? symbolic[static_cast<size_t>(n.id)] : !producesOnlyScalars(g, n);
-        if (lowered && !reg.find(n.kind)) {
+        if (lowered && !hasLowering(g, n, reg)) {
             missing.push_back(&n);
             kinds.insert(n.kind);
         }
@@ -228,19 +245,33 @@ void checkDeclared(Context& ctx, const OpEntry& entry, const nnef::Document& doc
 // value (ir::Value::complex) goes to the kinds that know its trailing axis of
 // 2: any other lowering would take that axis for a real one.
 const OpEntry* entryFor(Context& ctx, const ir::Graph& g, const ir::Node& n, const Registry& reg) {
-    bool complex = false;
-    for (const auto* ids : {&n.inputs, &n.outputs})
-        for (ir::ValueId id : *ids)
-            complex = complex || g.value(id).complex;
-    if (!complex)
+    if (!touchesComplex(g, n))
         return reg.find(n.kind);
-    if (const OpEntry* e = complexRegistry().find(n.kind))
+    const OpEntry* e = complexRegistry().find(n.kind);
+    if (e && e->family == "complex") { // the spectral kinds check for themselves
+        if (ctx.target().isKhronos())
+            ctx.unsupported(fmt::format("{} of a complex tensor: Khronos NNEF 1.0.5 has no "
+                                        "complex numbers",
+                                        n.kind),
+                            "export for tract (--target tract), which carries them as a "
+                            "trailing axis of 2");
+        for (const auto* ids : {&n.inputs, &n.outputs})
+            for (ir::ValueId id : *ids)
+                if (g.value(id).complex && g.value(id).dtype != DType::F32)
+                    ctx.unsupported(fmt::format("{} of a complex tensor of {} parts", n.kind,
+                                                dtypeName(g.value(id).dtype)),
+                                    "t2n translates complex64 values (f32 parts)");
+    }
+    if (e)
         return e;
     ctx.unsupported(
         fmt::format("{} of a complex tensor", n.kind),
         "t2n carries complex values as a trailing axis of 2 (tract's convention) and "
-        "translates stft, fft_fft/ifft/rfft/irfft, view_as_real/complex, abs, mul, real, "
-        "imag, conj, reshape and view of them");
+        "translates the kinds `t2n ops` lists with a \"complex (tract only)\" note: spectra, "
+        "arithmetic (add, sub, neg, mul, div by real), abs, angle, real, imag, conj, and shape "
+        "operations "
+        "(view, reshape, transpose, permute, squeeze, unsqueeze, select, slice, cat, stack, "
+        "flip)");
 }
 
 } // namespace

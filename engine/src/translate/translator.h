@@ -32,6 +32,14 @@ struct Translation {
 /// flags): such nodes need no NNEF operation.
 bool producesOnlyScalars(const ir::Graph& g, const ir::Node& n);
 
+class Registry;
+
+/// True when `reg` has a lowering for `n`, or `n` reads or writes a complex
+/// value and complexRegistry() has one (kinds only complex values have, like
+/// aten::complex). A kind of `reg` that does not know complex values is
+/// refused later, with a message about them.
+bool hasLowering(const ir::Graph& g, const ir::Node& n, const Registry& reg);
+
 /// Throws t2n::Error: Unsupported listing every unsupported node of the model
 /// at once, InvalidOption for inconsistent names or dynamic axes.
 Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,

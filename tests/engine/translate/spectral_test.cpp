@@ -1,7 +1,9 @@
-// translate/lower_spectral.cpp: stft and the fft_* kinds on tract_core_stft /
-// tract_core_fft, complex values as a trailing axis of 2 (abs, mul, real,
-// conj, view_as_real / view_as_complex), and the refusals: Khronos, a tract
-// older than the operations, a kind that does not know complex values.
+// translate/lower_spectral.cpp and lower_complex.cpp: stft, istft and the
+// fft_* kinds on tract_core_stft / tract_core_fft, complex values as a
+// trailing axis of 2 (abs, mul, real, conj, view_as_real / view_as_complex,
+// shape operations), and the refusals: Khronos, a tract older than the
+// operations, a kind that does not know complex values, dynamic istft frames.
+// The fixtures of tests/fixtures/ops_spectral.py cover the rest with PyTorch.
 #include "engine/translate/translate_test_util.h"
 #include "suite_macros.h"
 
@@ -29,6 +31,22 @@ graph(%self : Tensor, %x : Tensor):
   %s : Tensor = aten::stft(%x, %n, %none, %none, %none, %f, %t, %t)
   %a : Tensor = aten::abs(%s)
   return (%a)
+)IR";
+
+// stft then istft of a [B, L] signal: n_fft 16, hop 4, the module's window,
+// onesided; istft's center trims n_fft / 2 on each side (the stft was not
+// padded, so the ends are lost: LibTorch computes the same).
+const char* const kIstftRoundTrip = R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %w : Tensor = prim::GetAttr[name="window"](%self)
+  %n : int = prim::Constant[value=16]()
+  %hop : int = prim::Constant[value=4]()
+  %f : bool = prim::Constant[value=0]()
+  %t : bool = prim::Constant[value=1]()
+  %none : NoneType = prim::Constant()
+  %s : Tensor = aten::stft(%x, %n, %hop, %n, %w, %f, %t, %t)
+  %y : Tensor = aten::istft(%s, %n, %hop, %n, %w, %t, %f, %t, %none, %f)
+  return (%y)
 )IR";
 
 // A hann window of 16 as the module's parameter, torchaudio's layout.
@@ -172,20 +190,117 @@ graph(%self : Tensor, %x : Tensor):
     }
 
     /// A kind that does not know the trailing axis of 2 is refused on a
-    /// complex tensor, naming the node (transpose would swap the wrong axes).
-    void complexTransposeIsRefused() {
+    /// complex tensor, naming the node (exp would take the 2 for an axis).
+    void complexExpIsRefused() {
         auto e = exportSnippet(R"IR(
 graph(%self : Tensor, %x : Tensor):
   %none : NoneType = prim::Constant()
-  %zero : int = prim::Constant[value=0]()
   %one : int = prim::Constant[value=1]()
   %f : Tensor = aten::fft_fft(%x, %none, %one, %none)
-  %t : Tensor = aten::transpose(%f, %zero, %one)
+  %t : Tensor = aten::exp(%f)
   %r : Tensor = aten::view_as_real(%t)
   return (%r)
 )IR",
                                {"x:3x8:f32"});
-        QVERIFY2(e.error.find("aten::transpose of a complex tensor") != std::string::npos,
+        QVERIFY2(e.error.find("aten::exp of a complex tensor") != std::string::npos &&
+                     e.error.find("complex (tract only)") != std::string::npos,
+                 e.error.c_str());
+    }
+
+    /// Shape operations read their axes against the complex tensor's rank:
+    /// transpose(-1, 0) of a complex [3, 8] swaps its two axes, not the 2.
+    void complexTransposeKeepsTheTrailingAxis() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %none : NoneType = prim::Constant()
+  %zero : int = prim::Constant[value=0]()
+  %m1 : int = prim::Constant[value=-1]()
+  %f : Tensor = aten::fft_fft(%x, %none, %m1, %none)
+  %t : Tensor = aten::transpose(%f, %m1, %zero)
+  %r : Tensor = aten::view_as_real(%t)
+  return (%r)
+)IR",
+                               {"x:3x8:f32"});
+        EXPECT_NNEF("# CHECK: transpose(\n# CHECK-SAME: axes = [1, 0, 2]", e);
+    }
+
+    /// Khronos NNEF has no complex numbers: complex(x, y) is refused too.
+    void khronosRefusesComplexValues() {
+        t2n::ExportOptions o;
+        o.target.kind = t2n::TargetKind::Khronos;
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor, %y : Tensor):
+  %z : Tensor = aten::complex(%x, %y)
+  %r : Tensor = aten::view_as_real(%z)
+  return (%r)
+)IR",
+                               {"x:2x3:f32", "y:2x3:f32"}, {}, o);
+        QVERIFY2(e.error.find("aten::complex of a complex tensor: Khronos NNEF 1.0.5 has no "
+                              "complex numbers") != std::string::npos,
+                 e.error.c_str());
+    }
+
+    /// istft(stft(x)), n_fft 16, hop 4, hann window.
+    void istftRoundTrip() {
+        auto e = exportSnippet(kIstftRoundTrip, {"x:2x64:f32"}, hann(16));
+        EXPECT_NNEF("# CHECK: tract_core_stft(\n# CHECK: tract_core_fft(\n# CHECK-SAME: inverse = "
+                    "true\n# CHECK: reshape(",
+                    e);
+        qInfo("istft round trip: max abs error %g", maxAbsError(e));
+    }
+
+    /// The overlap-add is written for a number of frames known at export.
+    void istftOfDynamicFramesIsRefused() {
+        t2n::ExportOptions o;
+        o.dynamicAxes.push_back(t2n::DynamicAxis::parse("x:1=L"));
+        // 67 samples: 13 frames, 14 with the probe's 68 (64 and 65 give 13 both,
+        // and the frame axis would not look dynamic).
+        auto e = exportSnippet(kIstftRoundTrip, {"x:2x67:f32"}, hann(16), o);
+        QVERIFY2(e.error.find("istft of a spectrum with a dynamic axis") != std::string::npos,
+                 e.error.c_str());
+    }
+
+    /// istft of a spectrum given as pairs (view_as_complex), no window (a
+    /// rectangular one), centered: exported for tract, refused for Khronos.
+    void istftOfPairsAndKhronos() {
+        const char* ir = R"IR(
+graph(%self : Tensor, %z : Tensor):
+  %n : int = prim::Constant[value=8]()
+  %hop : int = prim::Constant[value=3]()
+  %f : bool = prim::Constant[value=0]()
+  %t : bool = prim::Constant[value=1]()
+  %none : NoneType = prim::Constant()
+  %c : Tensor = aten::view_as_complex(%z)
+  %y : Tensor = aten::istft(%c, %n, %hop, %n, %none, %t, %f, %t, %none, %f)
+  return (%y)
+)IR";
+        auto e = exportSnippet(ir, {"z:5x7x2:f32"});
+        EXPECT_NNEF("# CHECK: tract_core_fft(\n# CHECK-SAME: inverse = true", e);
+        qInfo("istft of pairs: max abs error %g", maxAbsError(e));
+        t2n::ExportOptions o;
+        o.target.kind = t2n::TargetKind::Khronos;
+        auto k = exportSnippet(ir, {"z:5x7x2:f32"}, {}, o);
+        QVERIFY2(k.error.find("aten::istft: Khronos NNEF 1.0.5 has no Fourier transform") !=
+                     std::string::npos,
+                 k.error.c_str());
+    }
+
+    /// Complex tensors are padded with zeros only: reflect is refused.
+    void complexReflectPadIsRefused() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor, %y : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %mode : str = prim::Constant[value="reflect"]()
+  %none : NoneType = prim::Constant()
+  %pads : int[] = prim::ListConstruct(%one, %one)
+  %z : Tensor = aten::complex(%x, %y)
+  %p : Tensor = aten::pad(%z, %pads, %mode, %none)
+  %r : Tensor = aten::view_as_real(%p)
+  return (%r)
+)IR",
+                               {"x:2x6:f32", "y:2x6:f32"});
+        QVERIFY2(e.error.find("aten::pad of a complex tensor in mode 'reflect'") !=
+                     std::string::npos,
                  e.error.c_str());
     }
 };
