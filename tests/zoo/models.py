@@ -22,6 +22,7 @@ import torch.nn as nn
 import torchaudio
 import torchvision
 import torchvision.models as tvm
+from torchvision.models.quantization.utils import quantize_model
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
 from generate import calibrate_batch_norm  # noqa: E402  (the fixtures' own)
@@ -195,16 +196,35 @@ for _arch in tvm.list_models(module=tvm.optical_flow):
 # ---------------------------------------------------------------------------
 
 def tv_quantized(arch, size=224):
+    """What quantize=True builds, with the BatchNorm statistics calibrated first: without
+    them the quantized MobileNets output exactly zero (every row would compare nothing)."""
     torch.backends.quantized.engine = "qnnpack"
-    model = tvm.get_model_builder(arch)(weights=None, quantize=True, backend="qnnpack")
-    return model.eval(), image(1, 3, size, size)
+    model = tvm.get_model_builder(arch)(weights=None, quantize=False)
+    inputs = image(1, 3, size, size)
+    calibrate(model, inputs)
+    quantize_model(model, "qnnpack")  # torchvision's own: fuse, observe one noise image, convert
+    return model.eval(), inputs
 
 
 for _arch in tvm.list_models(module=tvm.quantization):
     entry(_arch, "torchvision quantized",
           functools.partial(tv_quantized, _arch, 299 if "inception" in _arch else 224),
-          note="quantize=True, backend qnnpack (calibrated by torchvision on one noise image)",
-          ci=("traced",) if _arch == "quantized_mobilenet_v2" else ())
+          note="BatchNorm calibrated on seeded noise, then torchvision's quantize_model (qnnpack, "
+               "observers calibrated on one noise image)",
+          ci=("traced",) if _arch in ("quantized_mobilenet_v2", "quantized_shufflenet_v2_x1_5")
+          else ())
+
+# Rows known to fail, with why: the CTest subset (--expect-pass) requires these to fail and
+# every other selected row to pass, so a fix shows up as "now passes" and a new failure as a
+# failure. Not a way to hide one: the page lists them as fails with t2n's own error.
+KNOWN_FAILURES = {
+    "quantized_mobilenet_v2/traced":
+        "quantized rounding differs from PyTorch's: the first diverging operation is one "
+        "element one quantization step off (a quantized conv2d_relu), and the difference "
+        "compounds to 2 steps on 130 of 1000 outputs; tract quantizes half away from zero of "
+        "x * (1/scale) where PyTorch rounds half to even; the requantizing convolutions remain "
+        "to be compared (found when BatchNorm calibration made the activations non-degenerate)",
+}
 
 
 # ---------------------------------------------------------------------------
