@@ -147,10 +147,12 @@ private Q_SLOTS:
     }
 
     // graph.quant in the interpreter, against values worked out by hand from
-    // tract's quantize_linear_f32_u8 (round half away from zero, clamp to the
-    // 8-bit range): 0.25 / 0.5 = 0.5 rounds to 1 (half to even would give 0),
-    // -0.25 to -1, 200 and -100 clamp to 255 and 0; stored variables are
-    // dequantized, (q - z) * s.
+    // what tract's cast to a quantized type runs (Tensor::cast_to_dt,
+    // data/src/tensor.rs q_via_f32: x / scale + zero_point in f32, rounded
+    // half to even, clamped; the ONNX-only QuantizeLinear rounds half away
+    // from zero instead): 0.25 / 0.5 + 10 = 10.5 rounds to 10 (half away
+    // would give 11), 0.75 -> 11.5 -> 12, -0.25 -> 9.5 -> 10, 200 and -100
+    // clamp to 255 and 0; stored variables are dequantized, (q - z) * s.
     void interpreterQuantizesLikeTract() {
         t2n::nnef::LoadedModel m =
             interp_test::modelOf("version 1.0;\ngraph g(x) -> (y, w)\n{\n"
@@ -167,7 +169,7 @@ private Q_SLOTS:
         t2n::interp::Interpreter interpreter(m);
         auto run = interpreter.run({{"x", interp_test::F({0.25f, 0.75f, -0.25f, 200, -100}, {5})}});
         T2N_COMPARE_TENSOR(run.outputs.at("y"),
-                           interp_test::F({0.5f, 1.0f, -0.5f, 122.5f, -5.0f}, {5}));
+                           interp_test::F({0.0f, 1.0f, 0.0f, 122.5f, -5.0f}, {5}));
         T2N_COMPARE_TENSOR(run.outputs.at("w"), interp_test::F({-31.5f, 0.5f, 32.25f}, {3}));
     }
 

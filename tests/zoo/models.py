@@ -219,11 +219,11 @@ for _arch in tvm.list_models(module=tvm.quantization):
 # failure. Not a way to hide one: the page lists them as fails with t2n's own error.
 KNOWN_FAILURES = {
     "quantized_mobilenet_v2/traced":
-        "quantized rounding differs from PyTorch's: the first diverging operation is one "
-        "element one quantization step off (a quantized conv2d_relu), and the difference "
-        "compounds to 2 steps on 130 of 1000 outputs; tract quantizes half away from zero of "
-        "x * (1/scale) where PyTorch rounds half to even; the requantizing convolutions remain "
-        "to be compared (found when BatchNorm calibration made the activations non-degenerate)",
+        "tract rounds quantization differently from PyTorch: its cast to a quantized type "
+        "computes x / scale + zero_point in f32 and rounds half to even, PyTorch rounds "
+        "x * (1 / scale); the first quantize_per_tensor is one element one step off and the "
+        "difference compounds through the network (found when BatchNorm calibration made the "
+        "activations non-degenerate); quantized conv requantization is still to be compared",
 }
 
 

@@ -76,16 +76,21 @@ QuantTable readQuantTable(const std::vector<nnef::ast::QuantEntry>& entries) {
 }
 
 at::Tensor applyQuant(const at::Tensor& t, const QuantParams& q) {
-    const at::Tensor x = t.to(at::kDouble);
+    // tract reads the scale as an f32; a product in double rounded once to
+    // f32 is the f32 product.
+    const double scale32 = static_cast<float>(q.scale);
     if (!t.is_floating_point())
-        return ((x - static_cast<double>(q.zeroPoint)) * q.scale).to(at::kFloat);
-    // round half away from zero of x * (1 / scale), as tract computes it
-    const at::Tensor scaled = x * (1.0 / q.scale);
-    const at::Tensor rounded = at::sign(scaled) * at::floor(at::abs(scaled) + 0.5);
+        return ((t.to(at::kDouble) - static_cast<double>(q.zeroPoint)) * scale32).to(at::kFloat);
+    // As tract's cast to a quantized type computes it (data/src/tensor.rs,
+    // q_via_f32, since 0.21.2): x / scale + zero_point in f32, each step
+    // rounded, then half to even. (tract's ONNX QuantizeLinear rounds x *
+    // (1 / scale) half away from zero: not what an NNEF cast runs.)
+    const at::Tensor shifted =
+        t.to(at::kFloat) / scale32 + static_cast<float>(q.zeroPoint); // f32 tensor ops
     const at::Tensor stored =
-        at::clamp(rounded + static_cast<double>(q.zeroPoint), static_cast<double>(q.low()),
-                  static_cast<double>(q.high()));
-    return ((stored - static_cast<double>(q.zeroPoint)) * q.scale).to(t.scalar_type());
+        at::clamp(at::round(shifted), static_cast<double>(q.low()), static_cast<double>(q.high()))
+            .to(at::kDouble);
+    return ((stored - static_cast<double>(q.zeroPoint)) * scale32).to(t.scalar_type());
 }
 
 std::optional<std::pair<std::string, Value>> realBias(const Expr& rhs, const Scope& scope,
