@@ -108,6 +108,9 @@ private Q_SLOTS:
         QTest::newRow("bad dtype")
             << R"({"t2n_recipe": 1, "inputs": [{"name": "x", "dtype": "f8"}]})"
             << "$.inputs[0].dtype 'f8' is not a dtype";
+        QTest::newRow("member without file")
+            << R"({"t2n_recipe": 1, "inputs": [{"name": "x", "values_member": "ids"}]})"
+            << "$.inputs[0].values_member is given without values_file";
         QTest::newRow("bad target") << R"({"t2n_recipe": 1, "target": "onnx"})"
                                     << "$.target unknown target 'onnx'";
         QTest::newRow("bad symbol")

@@ -58,6 +58,11 @@ InputSpec inputFrom(const Json& j, const std::string& path) {
     o.done();
     if (s.name.empty())
         throw bad(path + ".name", "is missing or empty", "every input needs a name");
+    // A member is a name inside values_file's .npz: alone it means nothing
+    // (and a recipe written back would drop it).
+    if (!s.valuesMember.empty() && s.valuesFile.empty())
+        throw bad(path + ".values_member", "is given without values_file",
+                  "values_member names an array of the .npz that values_file gives");
     return s;
 }
 } // namespace
