@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
 
 namespace t2n::interp {
 
@@ -205,16 +204,17 @@ void upcastHalf(std::vector<std::pair<std::string, Value>>& args) {
 // tract keeps a Q4_0 variable compressed; only matrix products, convolutions
 // and a typed gather dequantize it (core/src/ops: einsum, cnn/conv,
 // array/gather). Any other reader makes tract refuse the model.
+bool holdsBlocks(const Value& v) {
+    return v.blockQuantized || std::any_of(v.items.begin(), v.items.end(), holdsBlocks);
+}
+
 void refuseBlockQuantizedOperands(const std::string& op,
                                   const std::vector<std::pair<std::string, Value>>& args) {
     if (op == "matmul" || op == "linear" || op == "conv" || op == "tract_core_einsum" ||
         op == "tract_core_gather")
         return;
-    const std::function<bool(const Value&)> blocks = [&](const Value& v) {
-        return v.blockQuantized || std::any_of(v.items.begin(), v.items.end(), blocks);
-    };
     for (const auto& a : args) {
-        if (blocks(a.second))
+        if (holdsBlocks(a.second))
             throw InterpError(fmt::format("{}: '{}' is block-quantized (Q4_0) data, which tract "
                                           "dequantizes only in matmul, conv, tract_core_einsum "
                                           "and a typed tract_core_gather",
