@@ -162,7 +162,9 @@ std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, u
             t = at::randint(0, 2, s.shape, gen, at::TensorOptions().dtype(at::kLong)).to(at::kBool);
             break;
         default:
-            t = at::randint(0, 10, s.shape, gen, at::TensorOptions().dtype(at::kLong))
+            t = at::randint(s.randomRange ? s.randomRange->low : 0,
+                            s.randomRange ? s.randomRange->high + 1 : 10, s.shape, gen,
+                            at::TensorOptions().dtype(at::kLong))
                     .to(s.dtype == DType::I32   ? at::kInt
                         : s.dtype == DType::I16 ? at::kShort
                         : s.dtype == DType::I8  ? at::kChar
@@ -177,7 +179,7 @@ std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, u
 std::string randomIntegersHint(const std::vector<InputSpec>& specs) {
     std::vector<std::string> names, examples;
     for (const auto& s : specs) {
-        if (!s.valuesFile.empty() || !s.values.empty() || isFloat(s.dtype) ||
+        if (!s.valuesFile.empty() || !s.values.empty() || s.randomRange || isFloat(s.dtype) ||
             s.dtype == DType::Bool)
             continue;
         names.push_back("'" + s.name + "'");

@@ -53,6 +53,42 @@ std::vector<double> parseValues(std::string_view spec, std::string_view text, DT
     return out;
 }
 
+std::pair<int64_t, int64_t> integerLimits(DType dtype) {
+    switch (dtype) {
+    case DType::I8:
+        return {INT8_MIN, INT8_MAX};
+    case DType::U8:
+        return {0, UINT8_MAX};
+    case DType::I16:
+        return {INT16_MIN, INT16_MAX};
+    case DType::I32:
+        return {INT32_MIN, INT32_MAX};
+    // randint draws below HI + 1
+    default:
+        return {INT64_MIN, INT64_MAX - 1};
+    }
+}
+
+// "LO..HI": seeded random integers from LO to HI, both included.
+InputSpec::IntegerRange parseRange(std::string_view spec, std::string_view text, size_t dots,
+                                   DType dtype) {
+    if (isFloat(dtype) || dtype == DType::Bool)
+        throw usage(spec, fmt::format("a range LO..HI draws integers, and the dtype is {}",
+                                      dtypeName(dtype)));
+    const auto low = util::parseInt<int64_t>(trimmed(text.substr(0, dots)));
+    const auto high = util::parseInt<int64_t>(trimmed(text.substr(dots + 2)));
+    if (!low || !high)
+        throw usage(spec, fmt::format("'{}' is not a range of integers LO..HI", text));
+    if (*low > *high)
+        throw usage(spec,
+                    fmt::format("the range {}..{} is empty (LO must not exceed HI)", *low, *high));
+    const auto [least, most] = integerLimits(dtype);
+    if (*low < least || *high > most)
+        throw usage(spec, fmt::format("the range {}..{} does not fit {} ({}..{})", *low, *high,
+                                      dtypeName(dtype), least, most));
+    return {*low, *high};
+}
+
 // Saturates instead of overflowing: a shape too large for memory is refused
 // later, with its number (util/memory_limits.h).
 int64_t elementCount(const std::vector<int64_t>& shape) {
@@ -121,6 +157,10 @@ InputSpec InputSpec::parse(std::string_view text) {
             throw usage(whole, fmt::format("unknown dtype '{}'", parts[2]));
         spec.dtype = *dt;
     }
+    if (auto dots = values.find(".."); dots != std::string_view::npos) {
+        spec.randomRange = parseRange(whole, values, dots, spec.dtype);
+        return spec;
+    }
     if (!values.empty()) {
         spec.values = parseValues(whole, values, spec.dtype);
         const int64_t n = elementCount(spec.shape);
@@ -145,6 +185,8 @@ std::string InputSpec::toString() const {
     for (size_t i = 0; i < shape.size(); ++i)
         s += (i ? "x" : "") + std::to_string(shape[i]);
     s += ":" + std::string(dtypeName(dtype));
+    if (randomRange)
+        return s + fmt::format("={}..{}", randomRange->low, randomRange->high);
     if (values.size() == 1)
         return s + "=" + formatValue(values[0]);
     for (size_t i = 0; i < values.size(); ++i)

@@ -20,6 +20,8 @@ Json inputJson(const InputSpec& s) {
     }
     if (!s.values.empty())
         j["values"] = s.values;
+    if (s.randomRange)
+        j["random_range"] = {s.randomRange->low, s.randomRange->high};
     return j;
 }
 
@@ -55,9 +57,22 @@ InputSpec inputFrom(const Json& j, const std::string& path) {
                 throw bad(at, "is not a number", "give the example values as numbers");
         }
     });
+    o.field("random_range", [&](const Json& v, const std::string& p) {
+        const auto& pair = array(v, p);
+        if (pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number_integer() ||
+            pair[0].get<int64_t>() > pair[1].get<int64_t>())
+            throw bad(p, "is not a pair [LOW, HIGH] of integers with LOW <= HIGH",
+                      "random_range draws example integers from LOW to HIGH, both included");
+        s.randomRange = InputSpec::IntegerRange{pair[0].get<int64_t>(), pair[1].get<int64_t>()};
+    });
     o.done();
     if (s.name.empty())
         throw bad(path + ".name", "is missing or empty", "every input needs a name");
+    if (s.randomRange &&
+        (!s.values.empty() || !s.valuesFile.empty() || isFloat(s.dtype) || s.dtype == DType::Bool))
+        throw bad(path + ".random_range",
+                  "is given with values, a values file or a non-integer dtype",
+                  "random_range draws integers; give it alone, with an integer dtype");
     // A member is a name inside values_file's .npz: alone it means nothing
     // (and a recipe written back would drop it).
     if (!s.valuesMember.empty() && s.valuesFile.empty())
