@@ -7,6 +7,7 @@
 #include "t2n/check_manifest.h"
 #include "t2n/coverage.h"
 #include "t2n/error.h"
+#include "t2n/input_proposal.h"
 #include "t2n/ir.h"
 #include "t2n/options.h"
 #include "t2n/outputs.h"
@@ -60,6 +61,11 @@ public:
     /// forward()'s arguments after self, with what their TorchScript types
     /// say (traced models often carry dtype and shape; scripted ones do not).
     std::vector<ForwardArgument> forwardSignature() const;
+    /// Inputs for forward() read from the graph and confirmed by running the
+    /// model (t2n/input_proposal.h); the model's state is left as it was.
+    /// Throws t2n::Error (Load, Usage) listing every attempt when no candidate
+    /// runs, or when an argument cannot be given as a tensor.
+    InputProposal proposeInputs(const ProposalLimits& limits = {});
 
     /// Stage harden: the JIT-only hardening chain (seed 001) with
     /// options.harden; the passes that run the graph use the example inputs
