@@ -54,6 +54,7 @@
     X(provenance, ProvenanceTest)                                                                  \
     X(variable_stats, VariableStatsTest)                                                           \
     X(example_values, ExampleValuesTest)                                                           \
+    X(input_proposal, InputProposalTest)                                                           \
     X(recurrent_scan, RecurrentScanTest)                                                           \
     X(symbolic_sizes, SymbolicSizesTest)                                                           \
     X(khronos_target, KhronosTargetTest)                                                           \

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "export_flags.h"
 #include "process_guard.h"
+#include "proposed_inputs.h"
 
 #include "t2n/error.h"
 #include "t2n/outputs.h"
@@ -58,10 +59,12 @@ Command addCheckCommand(CLI::App& root) {
                 CliObserver observer(options.logLevel);
                 Session session(&observer);
                 // Opened in the studio, this recipe checks the same archive again.
-                const ExportRecipe recipe{args->flags.model, args->archive, options};
+                ExportRecipe recipe{args->flags.model, args->archive, options};
                 const CheckReport* ran = nullptr;
                 try {
                     session.load(args->flags.model);
+                    proposeMissingInputs(session, options, observer);
+                    recipe.options.inputs = options.inputs;
                     // Translates unless the archive's manifest lies beside it.
                     ran = &session.check(args->archive, options);
                 } catch (const Error& e) {

@@ -1,9 +1,10 @@
-// t2n export MODEL --input ... -o OUT: every stage, one artifact, a report,
+// t2n export MODEL [--input ...] -o OUT: every stage, one artifact, a report,
 // under the write protocol of t2n/outputs.h: a failed run writes nothing.
 #include "cli_observer.h"
 #include "commands.h"
 #include "export_flags.h"
 #include "process_guard.h"
+#include "proposed_inputs.h"
 
 #include "t2n/error.h"
 #include "t2n/outputs.h"
@@ -158,6 +159,7 @@ Command addExportCommand(CLI::App& root) {
             ExportReport report;
             try {
                 session.load(recipe.model);
+                proposeMissingInputs(session, recipe.options, observer);
                 report = session.exportModel(recipe.output, options, pending);
             } catch (const Error& e) {
                 return failedExport(e, recipe);

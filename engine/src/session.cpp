@@ -11,6 +11,7 @@
 #include "jit/graph_runner.h"
 #include "jit/torch_bridge.h"
 #include "load/example_values.h"
+#include "load/input_proposal.h"
 #include "load/module_loader.h"
 #include "load/weight_compression.h"
 #include "nnef/q4_0.h"
@@ -173,6 +174,15 @@ std::vector<ForwardArgument> Session::forwardSignature() const {
         out.push_back(std::move(a));
     }
     return out;
+}
+
+InputProposal Session::proposeInputs(const ProposalLimits& limits) {
+    auto proposal = load::proposeInputs(d->requireModule(), limits, [this] {
+        return d->observer && d->observer->cancelRequested();
+    });
+    d->log(LogLevel::Info, fmt::format("proposed inputs ({} run(s) of forward()): {}",
+                                       proposal.attempts.size(), proposal.flags()));
+    return proposal;
 }
 
 namespace {

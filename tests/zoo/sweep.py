@@ -187,19 +187,55 @@ def short(text, limit=300):
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def run_row(args, e, form, meta, mdir):
+def proposed_inputs(args, model):
+    """The inputs `t2n inspect --inputs --json` proposes for the model, or None with
+    t2n's error when it proposes none."""
+    try:
+        proc = subprocess.run([args.t2n, "inspect", model, "--inputs", "--json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return None, "timeout proposing inputs"
+    if proc.returncode != 0:
+        return None, error_text(proc.stderr.decode("utf-8", "replace"))
+    return json.loads(proc.stdout.decode("utf-8"))["inputs"], None
+
+
+def run_inferred(args, e, form, meta, mdir, row):
+    """The verdict of the same export with no --input at all. When t2n proposes exactly
+    the row's own floating inputs (same names, shapes and dtypes, t2n's seeded values),
+    the export is the row's own, byte for byte, and its verdict is reused."""
+    model = os.path.join(mdir, "%s.%s.pt" % (e.name, form))
+    proposed, why = proposed_inputs(args, model)
+    if proposed is None:
+        return {"verdict": "fails", "why": "no inputs proposed: " + why}
+    flags = " ".join(i["spec"] for i in proposed)
+    if [i["spec"] for i in proposed] == cli_inputs(meta, mdir):
+        return {"verdict": row["verdict"], "inputs": flags, "same": True}
+    r = run_row(args, e, form, meta, mdir, inferred=True)
+    out = {"verdict": r["verdict"], "inputs": flags, "same": False}
+    if r.get("why"):
+        out["why"] = r["why"]
+    return out
+
+
+def run_row(args, e, form, meta, mdir, inferred=False):
     wdir = os.path.join(args.out, "work")
     os.makedirs(os.path.join(args.out, "logs"), exist_ok=True)
     os.makedirs(wdir, exist_ok=True)
     stem = "%s.%s" % (e.name, form)
+    model = os.path.join(mdir, stem + ".pt")
+    if inferred:
+        stem += ".inferred"
     archive = os.path.join(wdir, stem + ".nnef.tgz")
     report_path = os.path.join(wdir, stem + ".report.json")
     for p in (archive, report_path):
         if os.path.exists(p):
             os.remove(p)
-    cmd = [args.t2n, "export", os.path.join(mdir, stem + ".pt")]
-    for spec in cli_inputs(meta, mdir):
-        cmd += ["--input", spec]
+    cmd = [args.t2n, "export", model]
+    if not inferred:
+        for spec in cli_inputs(meta, mdir):
+            cmd += ["--input", spec]
     cmd += list(e.flags)
     cmd += ["-o", archive, "--report", report_path]
     started = time.time()
@@ -273,10 +309,24 @@ def selected(e, form, args):
     return True
 
 
+def inferred_cell(inf):
+    """`passes` (the row's own inputs), `passes: ids:1x16:i64=0..999`, or `fails: why`."""
+    if not inf:
+        return "—"
+    if inf.get("same"):
+        return "%s (same inputs)" % inf["verdict"]
+    detail = inf.get("inputs") or ""
+    if inf["verdict"] != "passes" and inf.get("why"):
+        detail = (detail + "; " if detail else "") + inf["why"]
+    return short("%s: %s" % (inf["verdict"], detail), 160) if detail else inf["verdict"]
+
+
 def write_page(path, results, unmade, total_s):
     rows = [r for r in (results.get("%s/%s" % (e.name, f)) for e in models.ENTRIES
                         for f in e.forms) if r]
     counts = {v: sum(1 for r in rows if r["verdict"] == v) for v in ("passes", "refused", "fails")}
+    inferred = [r["inferred"] for r in rows if r.get("inferred")]
+    inferred_passes = sum(1 for i in inferred if i["verdict"] == "passes")
     lines = [
         "# Model zoo: torchvision 0.14 and torchaudio 0.13 through t2n",
         "",
@@ -294,21 +344,28 @@ def write_page(path, results, unmade, total_s):
         "`approximate` tolerance), `refused` (exit 4: operators t2n does not translate, every node",
         "named; the note says which) or `fails` (anything else). `max abs error`: the largest absolute",
         "difference over the outputs in the check. `export s`: wall time of the `t2n export` run,",
-        "check included, one run at a time on a shared 2-core machine.",
+        "check included, one run at a time on a shared 2-core machine. `inferred inputs`: the",
+        "verdict of the same export with no `--input` at all (t2n proposes the inputs from the",
+        "model; `same inputs` when it proposed exactly the row's own, otherwise the flags it chose).",
         "",
         "**%d rows: %d passes (%.1f %%), %d refused, %d fails.**%s" % (
             len(rows), counts["passes"], 100.0 * counts["passes"] / max(1, len(rows)),
             counts["refused"], counts["fails"],
             " Full sweep: %.0f min." % (total_s / 60) if total_s else ""),
         "",
-        "| model | form (traced/scripted) | verdict | max abs error | export s | note |",
-        "|---|---|---|---|---|---|",
+        "**With no `--input` at all: %d of %d rows pass (%.1f %%).**" % (
+            inferred_passes, len(inferred), 100.0 * inferred_passes / max(1, len(inferred))),
+        "",
+        "| model | form (traced/scripted) | verdict | inferred inputs | max abs error | export s "
+        "| note |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         note = "; ".join(x for x in (r.get("note"), r.get("why")) if x)
         err = "%.2g" % r["max_abs_error"] if r.get("max_abs_error") is not None else "—"
-        lines.append("| %s | %s | %s | %s | %.1f | %s |" % (
-            r["model"], r["form"], r["verdict"], err, r["seconds"], short(note)))
+        lines.append("| %s | %s | %s | %s | %s | %.1f | %s |" % (
+            r["model"], r["form"], r["verdict"], inferred_cell(r.get("inferred")), err,
+            r["seconds"], short(note)))
     if unmade:
         lines += ["", "## Forms the library itself cannot produce", "",
                   "Not rows of the table: PyTorch fails before t2n is involved.", "",
@@ -340,6 +397,8 @@ def main():
     ap.add_argument("--keep-mb", type=float, default=150)
     ap.add_argument("--timeout", type=int, default=1800)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--no-inferred", dest="inferred", action="store_false",
+                    help="skip the 'inferred inputs' column (the export with no --input)")
     ap.add_argument("--resume", action="store_true",
                     help="skip the rows results.json already has (an interrupted sweep)")
     args = ap.parse_args()
@@ -379,6 +438,8 @@ def main():
                 continue
             unmade.pop((e.name, form), None)
             row = run_row(args, e, form, meta, mdir)
+            if args.inferred:
+                row["inferred"] = run_inferred(args, e, form, meta, mdir, row)
             results[key] = row
             print("[zoo] %-40s %-8s %-7s %6.1f s  %s" % (
                 e.name, form, row["verdict"], row["seconds"], short(row.get("why", ""), 200)),

@@ -35,8 +35,9 @@ QColor opFamilyColor(const QString& kind) {
     if (startsWithAny(k, {"relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax", "silu",
                           "hardtanh", "elu", "leaky", "selu", "mish", "hardswish"}))
         return {0xfc, 0xe5, 0xcd};
+    // Teal, not the pink-red it once was: red on a graph means a failure.
     if (startsWithAny(k, {"matmul", "linear", "mm", "bmm", "addmm", "einsum", "baddbmm"}))
-        return {0xf4, 0xcc, 0xcc};
+        return {0xc9, 0xe8, 0xe4};
     if (startsWithAny(k, {"add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "rsqrt",
                           "abs", "clamp", "where"}))
         return {0xd9, 0xea, 0xd3};

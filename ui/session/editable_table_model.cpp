@@ -32,8 +32,12 @@ QStringList EditableTableModel::errors() const {
     for (int r = 0; r < rows_.size(); ++r)
         for (int c = 0; c < headers_.size(); ++c)
             if (QString e = errorAt(r, c); !e.isEmpty())
-                out << tr("row %1, %2: %3").arg(r + 1).arg(headers_[c], e);
+                out << tr("%1, %2: %3").arg(rowLabel(r), headers_[c], e);
     return out;
+}
+
+QString EditableTableModel::rowLabel(int row) const {
+    return tr("row %1").arg(row + 1);
 }
 
 QVariant EditableTableModel::data(const QModelIndex& index, int role) const {

@@ -32,7 +32,8 @@ public:
 
     /// Why the cell is invalid, or an empty string.
     QString errorAt(int row, int column) const;
-    /// Every error, "row 2, symbol: ..." per line; empty when all is valid.
+    /// Every error, "row 2, symbol: ..." (rowLabel() for "row 2") per line;
+    /// empty when all is valid.
     QStringList errors() const;
     bool isValid() const { return errors().isEmpty(); }
 
@@ -42,6 +43,8 @@ Q_SIGNALS:
 protected:
     /// The subclass's rule for one cell (the whole row is given for context).
     virtual QString validate(int row, int column, const QStringList& cells) const = 0;
+    /// How errors name a row: "row 2" unless the subclass knows better.
+    virtual QString rowLabel(int row) const;
     /// Re-checks after something the rules depend on changed (e.g. input names).
     void revalidate();
 

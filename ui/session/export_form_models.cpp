@@ -31,15 +31,29 @@ bool isInlineValues(const QString& cell) {
     return re.match(cell).hasMatch();
 }
 
+/// The engine's spelling of a shape cell: "1x3x224x224" as typed, or
+/// written as "1,3,224,224", "1 3 224 224" or "[1, 3, 224, 224]".
+QString normalizedShape(const QString& cell) {
+    QString t = cell.trimmed();
+    if (t.startsWith(QLatin1Char('[')) || t.startsWith(QLatin1Char('(')))
+        t = t.mid(1);
+    if (t.endsWith(QLatin1Char(']')) || t.endsWith(QLatin1Char(')')))
+        t.chop(1);
+    static const QRegularExpression separators(QStringLiteral("\\s*[,x×*\\s]\\s*"));
+    return t.trimmed().split(separators, Qt::SkipEmptyParts).join(QLatin1Char('x'));
+}
+
 /// The engine's spelling of one row: "x:1x3x8x8:f32", "ids:1x4:i64=[3,1,4,1]"
 /// with inline values, or "x=@file.npy" when the row takes its values (and
 /// so its shape and dtype) from a file.
 QString specText(const QStringList& cells) {
     const QString values = cells.value(3).trimmed();
     // An empty shape cell is a scalar input (the engine wants the word).
-    const QString shape = cells.value(1).trimmed();
-    const QString spec = QStringLiteral("%1:%2:%3").arg(
-        cells.value(0), shape.isEmpty() ? QStringLiteral("scalar") : shape, cells.value(2));
+    const QString shape = normalizedShape(cells.value(1));
+    const QString spec =
+        QStringLiteral("%1:%2:%3")
+            .arg(cells.value(0), shape.isEmpty() ? QStringLiteral("scalar") : shape,
+                 cells.value(2));
     if (values.isEmpty())
         return spec;
     if (isInlineValues(values))
@@ -112,14 +126,30 @@ QString InputSpecsModel::validate(int row, int column, const QStringList& cells)
     // With a values file, shape and dtype come from the file.
     if (!cells.value(3).trimmed().isEmpty() && !isInlineValues(cells.value(3)))
         return {};
-    // Shape and dtype errors come from the engine's parser, shown on the cell
-    // they are about.
-    QString probe = specText(
-        column == 1 ? QStringList{QStringLiteral("x"), cells.value(1), QStringLiteral("f32")}
-                    : QStringList{QStringLiteral("x"), QString(), cells.value(2)});
-    if (column == 1 && cells.value(1).isEmpty())
-        return {}; // a scalar input
-    return parseError([&] { InputSpec::parse(probe.toStdString()); });
+    // In plain words, on the cell they are about (the row label names the input).
+    if (column == 1) {
+        const QString shape = normalizedShape(cells.value(1));
+        if (shape.isEmpty())
+            return {}; // a scalar input
+        static const QRegularExpression sizes(QStringLiteral("^[0-9]+(x[0-9]+)*$"));
+        if (!sizes.match(shape).hasMatch())
+            return tr("'%1' is not a shape: write the sizes separated by x or commas, like "
+                      "1x3x224x224")
+                .arg(cells.value(1).trimmed());
+        return parseError(
+            [&] { InputSpec::parse(QStringLiteral("x:%1:f32").arg(shape).toStdString()); });
+    }
+    if (!parseDType(cells.value(2).trimmed().toStdString()))
+        return tr("'%1' is not a type: use f32 for decimal numbers (images, audio, features), "
+                  "i64 for whole numbers (token ids, lengths), bool for masks, or f16 f64 i32 "
+                  "i16 i8 u8")
+            .arg(cells.value(2).trimmed());
+    return {};
+}
+
+QString InputSpecsModel::rowLabel(int row) const {
+    const QString name = cell(row, 0);
+    return name.isEmpty() ? tr("input %1").arg(row + 1) : tr("input '%1'").arg(name);
 }
 
 DynamicAxesModel::DynamicAxesModel(QObject* parent)

@@ -15,9 +15,9 @@
 
 namespace t2n::ui {
 
-/// name | shape (1x3x224x224, or empty for a scalar) | dtype (f32, i64, ...) |
-/// values (empty: seeded random; inline values "60" or "[3,1,4,1]"; else a
-/// .npy, .npz#member or .pt file whose tensor also gives the shape and dtype)
+/// name | shape (1x3x224x224, 1,3,224,224 or [1, 3, 224, 224]; empty for a scalar) | dtype (f32,
+/// i64, ...) | values (empty: seeded random; inline values "60" or "[3,1,4,1]"; else a .npy,
+/// .npz#member or .pt file whose tensor also gives the shape and dtype)
 class InputSpecsModel : public EditableTableModel {
     Q_OBJECT
 public:
@@ -28,6 +28,7 @@ public:
 
 protected:
     QString validate(int row, int column, const QStringList& cells) const override;
+    QString rowLabel(int row) const override;
 };
 
 /// tensor | axis | symbol

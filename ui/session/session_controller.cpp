@@ -1,7 +1,6 @@
 #include "session/session_controller.h"
 
 #include "t2n/error.h"
-#include "t2n/graph_text.h"
 #include "t2n/session.h"
 
 #include <QCoreApplication>
@@ -46,7 +45,46 @@ void captureStages(Session& s, SessionState& st) {
     st.nnefText = s.nnefText();
     st.provenance = s.provenance();
 }
+
+/// The model's own facts (path, text, signature, proposal) without any stage.
+SessionState modelOnly(const SessionState& st) {
+    SessionState out;
+    out.modelPath = st.modelPath;
+    out.torchScriptText = st.torchScriptText;
+    out.forwardArgNames = st.forwardArgNames;
+    out.forwardArgs = st.forwardArgs;
+    out.proposal = st.proposal;
+    out.proposalError = st.proposalError;
+    return out;
+}
 } // namespace
+
+SessionState stateAfterFailure(const Session& s, const SessionState& before,
+                               const ExportOptions& options, Stage failedAt) {
+    SessionState st = modelOnly(before);
+    st.options = options;
+    st.report = s.report();
+    // Stages run in order: those before the one that failed ran in this job
+    // (a check beside a debug bundle's manifest does not translate: its
+    // stage then has nothing to show).
+    try {
+        if (failedAt > Stage::Harden) {
+            st.hardenedText = s.hardenedText();
+            st.hardened = true;
+        }
+        if (failedAt > Stage::Trace) {
+            st.graph = s.graph();
+            st.traced = true;
+        }
+        if (failedAt > Stage::Translate) {
+            st.nnefText = s.nnefText();
+            st.provenance = s.provenance();
+            st.translated = true;
+        }
+    } catch (const Error&) {
+    }
+    return st;
+}
 
 /// Lives on the worker thread and owns the engine session there.
 class SessionWorker : public QObject {
@@ -56,13 +94,21 @@ public:
              std::shared_ptr<std::atomic<bool>> cancel) {
         auto next = std::make_shared<SessionState>(*current);
         std::optional<JobError> error;
+        Stage failedAt = Stage::Load;
         if (!observer_) // the session keeps a pointer to it: one for the worker's life
             observer_ = std::make_unique<ForwardingObserver>(c_, cancel);
+        // A model is opened in a session of its own, which replaces the
+        // current one only once it loaded: a failed open leaves the open
+        // model, its session and every view as they were.
+        const bool opening = job == SessionController::Job::Open;
+        std::unique_ptr<Session> fresh;
+        if (opening || !session_)
+            fresh = std::make_unique<Session>(observer_.get());
+        std::unique_ptr<Session>& used = fresh ? fresh : session_;
         try {
-            if (job == SessionController::Job::Open || !session_)
-                session_ = std::make_unique<Session>(observer_.get());
-            work(session_, *next);
+            work(used, *next);
         } catch (const Error& e) {
+            failedAt = e.stage();
             JobError je;
             je.stage = qs(stageName(e.stage()));
             je.message = QString::fromStdString(e.message());
@@ -79,15 +125,19 @@ public:
             je.code = static_cast<int>(ErrorCode::Internal);
             error = std::move(je);
         }
+        if (fresh && !(opening && error))
+            session_ = std::move(fresh);
         StatePtr result;
-        if (error && job == SessionController::Job::Open) {
-            session_.reset(); // a model that failed to load leaves no session behind
+        if (error && (opening || error->cancelled || job == SessionController::Job::Bisect)) {
+            // Nothing the user sees changes: the last completed job's state stays.
             result = current;
+        } else if (error) {
+            // A failed prepare, export or check shows what its own stages got
+            // to, all of them with this job's options (the IR of a model that
+            // fails to translate is what the error points into).
+            result = std::make_shared<SessionState>(
+                stateAfterFailure(*session_, *current, next->options, failedAt));
         } else {
-            // A failed prepare or export keeps what its stages got to (the IR
-            // of a model that fails to translate is what the error points into).
-            if (error && session_)
-                next->report = session_->report();
             result = std::move(next);
         }
         QMetaObject::invokeMethod(
@@ -156,14 +206,24 @@ bool SessionController::waitIdle(int timeoutMs) {
     return pending_ == 0;
 }
 
-void SessionController::open(const QString& model) {
-    post(Job::Open, [model](std::unique_ptr<Session>& s, SessionState& st) {
+void SessionController::open(const QString& model, bool proposeInputs) {
+    post(Job::Open, [model, proposeInputs](std::unique_ptr<Session>& s, SessionState& st) {
         s->load(model.toStdString());
         st = SessionState{};
         st.modelPath = model;
         st.torchScriptText = s->torchScriptText();
         st.forwardArgNames = s->forwardArgumentNames();
         st.forwardArgs = s->forwardSignature();
+        if (!proposeInputs)
+            return;
+        try {
+            st.proposal = s->proposeInputs();
+        } catch (const Error& e) {
+            if (e.code() == ErrorCode::Cancelled)
+                throw;
+            // The model opened; the user enters the inputs the proposal could not find.
+            st.proposalError = QString::fromStdString(e.render());
+        }
     });
 }
 
@@ -196,25 +256,21 @@ void SessionController::exportModel(const QString& output, const ExportOptions& 
 }
 
 namespace {
-// The NNEF views show the archive that was checked. After a hand edit, or for
-// a debug bundle written by another t2n, its graph.nnef is not what the
-// translation writes now: the diverging line the check names is then only
-// found in the archive's text. Line links survive an edit that keeps every
-// line in place; otherwise they are dropped rather than left pointing wrong.
-// True when the archive's text replaced the translation's.
-bool showCheckedGraph(const std::filesystem::path& archive, SessionState& st) {
-    std::string text;
-    try {
-        text = readGraphText(archive);
-    } catch (const Error&) {
-        return false; // unreadable: the check itself says why
-    }
-    if (text == st.nnefText)
+// The NNEF views show the archive that was checked, as the check itself read
+// it (CheckReport::graphText). After a hand edit, or for a debug bundle
+// written by another t2n, its graph.nnef is not what the translation writes
+// now: the diverging line the check names is then only found in the
+// archive's text. Line links survive an edit that keeps every line in place;
+// otherwise they are dropped rather than left pointing wrong. True when the
+// archive's text replaced the translation's.
+bool showCheckedGraph(const CheckReport& check, SessionState& st) {
+    // Empty: the archive could not be read (the check says why).
+    if (check.graphText.empty() || check.graphText == st.nnefText)
         return false;
     const auto lines = [](const std::string& t) { return std::count(t.begin(), t.end(), '\n'); };
-    if (lines(text) != lines(st.nnefText))
+    if (lines(check.graphText) != lines(st.nnefText))
         st.provenance = Provenance{};
-    st.nnefText = std::move(text);
+    st.nnefText = check.graphText;
     return true;
 }
 } // namespace
@@ -226,7 +282,7 @@ void SessionController::checkArchive(const QString& archive, const ExportOptions
         st.report = s->report();
         st.report.check = report;
         captureStages(*s, st);
-        if (showCheckedGraph(archive.toStdString(), st))
+        if (showCheckedGraph(report, st))
             Q_EMIT logLine(static_cast<int>(LogLevel::Warn),
                            tr("The NNEF views show graph.nnef as found in %1: it differs from "
                               "what t2n writes for this model and these options.")

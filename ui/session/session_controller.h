@@ -39,8 +39,11 @@ public:
     StatePtr state() const { return state_; }
     bool busy() const { return pending_ > 0; }
 
-    /// Loads `model` into a fresh engine session.
-    void open(const QString& model);
+    /// Loads `model` into a fresh engine session, which replaces the current
+    /// one when it loaded (a failed open changes nothing). With
+    /// `proposeInputs`, the engine also proposes the model's inputs
+    /// (SessionState::proposal, or proposalError when it found none).
+    void open(const QString& model, bool proposeInputs = false);
     /// Harden, trace and translate with `options`: texts and IR for the views.
     void prepare(const ExportOptions& options);
     /// All stages to `output`, the check included unless options.check is off.
@@ -78,5 +81,12 @@ private:
     int pending_ = 0;
     std::shared_ptr<std::atomic<bool>> cancel_;
 };
+
+/// The state after a failed prepare, export or check: the model of `before`,
+/// `options`, and the stages of `s` that ran before `failedAt` (which ran in
+/// the failed job, with `options`): never one stage from an earlier job
+/// beside one from this one.
+SessionState stateAfterFailure(const Session& s, const SessionState& before,
+                               const ExportOptions& options, Stage failedAt);
 
 } // namespace t2n::ui

@@ -25,7 +25,11 @@ struct SessionState {
     std::string torchScriptText;              ///< forward() as loaded
     std::vector<std::string> forwardArgNames; ///< forward()'s tensor arguments
     std::vector<ForwardArgument> forwardArgs; ///< with dtype and shape when recorded
-    ExportOptions options;                    ///< the options of the last job
+    /// The inputs the engine proposed when the model was opened without any
+    /// (Session::proposeInputs), or why it could not.
+    std::optional<InputProposal> proposal;
+    QString proposalError;
+    ExportOptions options; ///< the options of the last job
     bool hardened = false, traced = false, translated = false, exported = false;
     std::string hardenedText;
     ir::Graph graph; ///< t2n's IR (after trace)

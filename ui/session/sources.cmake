@@ -8,6 +8,8 @@ target_sources(t2n_ui PRIVATE
   session/failed_nodes.h
   session/graph_adapters.cpp
   session/graph_adapters.h
+  session/operator_table_model.cpp
+  session/operator_table_model.h
   session/selection_index.cpp
   session/selection_index.h
   session/remark_index.cpp

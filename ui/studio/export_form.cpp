@@ -20,6 +20,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace t2n::ui {
@@ -65,40 +66,76 @@ bool isBool(const OptionRow& row) {
 }
 } // namespace
 
+namespace {
+// What a person exporting a model for the first time decides; the rest is
+// under "Advanced".
+bool isBasic(std::string_view row) {
+    return row == "inputs" || row == "target" || row == "dynamicAxes" || row == "properties";
+}
+} // namespace
+
 ExportForm::ExportForm(QWidget* parent)
     : QWidget(parent), inputs_(new InputSpecsModel(this)), axes_(new DynamicAxesModel(this)),
       props_(new PropertiesModel(this)) {
     auto* layout = new QVBoxLayout(this);
-    // One box per stage, one widget per row with a form label, in table order.
+    auto* basic = new QGroupBox(tr("Export"), this);
+    basic->setObjectName(QStringLiteral("basicOptions"));
+    auto* basicForm = new QFormLayout(basic);
+    layout->addWidget(basic);
+    basicForm->addRow(tr("Output"), outputRow());
+    advancedToggle_ = new QToolButton(this);
+    advancedToggle_->setObjectName(QStringLiteral("advancedToggle"));
+    advancedToggle_->setText(tr("Advanced options: hardening passes, precision, weight "
+                                "compression, names, archive format, check"));
+    advancedToggle_->setCheckable(true);
+    advancedToggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    advancedToggle_->setArrowType(Qt::RightArrow);
+    advancedToggle_->setAutoRaise(true);
+    layout->addWidget(advancedToggle_);
+    advanced_ = new QWidget(this);
+    advanced_->setObjectName(QStringLiteral("advancedOptions"));
+    auto* advancedLayout = new QVBoxLayout(advanced_);
+    advancedLayout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(advanced_);
+    connect(advancedToggle_, &QToolButton::toggled, this, &ExportForm::setAdvancedShown);
+    // The basic rows in one box, the others in one box per stage, one widget
+    // per row with a form label, in table order.
     for (OptionStage stage : optionStages()) {
         QGroupBox* group = nullptr;
         QFormLayout* form = nullptr;
         for (const OptionRow& row : exportOptionTable()) {
             if (row.stage != stage || row.label.empty())
                 continue;
-            if (!group) {
-                group = new QGroupBox(stageTitle(stage), this);
-                form = new QFormLayout(group);
-                layout->addWidget(group);
+            QWidget* parentBox = basic;
+            QFormLayout* into = basicForm;
+            if (!isBasic(row.name)) {
+                if (!group) {
+                    group = new QGroupBox(stageTitle(stage), advanced_);
+                    form = new QFormLayout(group);
+                    advancedLayout->addWidget(group);
+                }
+                parentBox = group;
+                into = form;
             }
             const QString label = qs(row.label), help = qs(row.help);
             if (isBool(row)) {
-                auto* b = new QCheckBox(label, group);
+                auto* b = new QCheckBox(label, parentBox);
                 b->setObjectName(qs(row.name));
                 b->setToolTip(help);
                 switches_.emplace_back(&row, b);
-                form->addRow(b);
+                into->addRow(b);
                 connect(b, &QCheckBox::toggled, this, &ExportForm::refreshStatus);
                 continue;
             }
             QWidget* w = widgetFor(row);
             w->setToolTip(help);
-            auto* l = new QLabel(label, group);
+            auto* l = new QLabel(label, parentBox);
             l->setToolTip(help);
             l->setBuddy(w);
-            form->addRow(l, w);
+            into->addRow(l, w);
         }
     }
+    setAdvancedShown(false);
 
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("formStatus"));
@@ -121,9 +158,68 @@ ExportForm::ExportForm(QWidget* parent)
     setOptions(defaults);
 }
 
+QWidget* ExportForm::outputRow() {
+    auto* row = new QWidget(this);
+    auto* l = new QHBoxLayout(row);
+    l->setContentsMargins(0, 0, 0, 0);
+    output_ = new QLineEdit(row);
+    output_->setObjectName(QStringLiteral("outputPath"));
+    output_->setPlaceholderText(tr("asked when you export (NAME.nnef.tgz, NAME.nnef.tar or a "
+                                   "folder NAME.nnef)"));
+    output_->setToolTip(tr("Where the archive is written; an existing archive there is "
+                           "replaced only when the new one passed its check"));
+    auto* choose = new QPushButton(tr("Choose…"), row);
+    choose->setObjectName(QStringLiteral("chooseOutput"));
+    l->addWidget(output_, 1);
+    l->addWidget(choose);
+    connect(choose, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export to"), output_->text().isEmpty() ? outputDir_ : output_->text(),
+            tr("NNEF archives (*.nnef.tgz *.nnef.tar);;All files (*)"));
+        if (!path.isEmpty())
+            output_->setText(path);
+    });
+    return row;
+}
+
+void ExportForm::setAdvancedShown(bool shown) {
+    advanced_->setVisible(shown);
+    advancedToggle_->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+    if (advancedToggle_->isChecked() != shown)
+        advancedToggle_->setChecked(shown);
+}
+
+bool ExportForm::advancedShown() const {
+    return advancedToggle_->isChecked();
+}
+
+QString ExportForm::outputPath() const {
+    return output_->text().trimmed();
+}
+
+void ExportForm::setOutputPath(const QString& path) {
+    output_->setText(path);
+}
+
+void ExportForm::setInputsNote(const QString& text) {
+    inputsNote_->setText(text);
+    inputsNote_->setVisible(!text.isEmpty());
+}
+
+QString ExportForm::inputsNote() const {
+    return inputsNote_->text();
+}
+
+void ExportForm::focusFirstShape() {
+    if (inputs_->rowCount() == 0)
+        return;
+    inputsView_->setCurrentIndex(inputs_->index(0, 1));
+    inputsView_->setFocus(Qt::OtherFocusReason);
+}
+
 QWidget* ExportForm::inputsWidget() {
     auto* box = new QWidget(this);
-    auto* inputsView = new QTableView(box);
+    auto* inputsView = inputsView_ = new QTableView(box);
     inputsView->setObjectName(QStringLiteral("inputsTable"));
     inputsView->setModel(inputs_);
     auto* inputsLayout = new QVBoxLayout(box);
@@ -137,6 +233,14 @@ QWidget* ExportForm::inputsWidget() {
     valuesRow->addWidget(valuesButton);
     valuesRow->addWidget(new QLabel(tr("Empty values: seeded random numbers."), box), 1);
     inputsLayout->addLayout(valuesRow);
+    // Where the inputs came from (proposed by t2n and why, a recipe, the last
+    // export of this model): one sentence per input.
+    inputsNote_ = new QLabel(box);
+    inputsNote_->setObjectName(QStringLiteral("inputsNote"));
+    inputsNote_->setWordWrap(true);
+    inputsNote_->setTextFormat(Qt::PlainText);
+    inputsNote_->hide();
+    inputsLayout->addWidget(inputsNote_);
     connect(valuesButton, &QPushButton::clicked, this, [this, inputsView] {
         const int row = inputsView->currentIndex().isValid() ? inputsView->currentIndex().row() : 0;
         if (row >= inputs_->rowCount())
@@ -294,6 +398,12 @@ QWidget* ExportForm::tableWithButtons(QTableView* view, const QString& addTip) {
     return box;
 }
 
+void ExportForm::setInputs(const std::vector<InputSpec>& inputs) {
+    base_.inputs = inputs;
+    inputs_->setSpecs(inputs);
+    refreshStatus();
+}
+
 void ExportForm::setTensors(const QHash<QString, int>& ranks) {
     axes_->setTensors(ranks);
 }
@@ -365,7 +475,8 @@ QStringList ExportForm::errors() const {
     for (const QString& e : inputs_->errors())
         out << tr("Inputs: %1").arg(e);
     if (inputs_->rowCount() == 0)
-        out << tr("Inputs: the model needs at least one input spec");
+        out << tr("Inputs: add one row per input of the model (its name, a shape like "
+                  "1x3x224x224 and a type like f32)");
     for (const QString& e : axes_->errors())
         out << tr("Dynamic axes: %1").arg(e);
     for (const QString& e : props_->errors())

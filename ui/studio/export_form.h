@@ -1,5 +1,7 @@
 // The export form: every option of an export that a person would change,
-// as widgets over the validated table models. Its boxes, labels and
+// as widgets over the validated table models. A Basic part (output, inputs,
+// target, dynamic axes, properties) is always shown; the rest folds under
+// Advanced. Its boxes, labels and
 // tooltips come from the option table (t2n/option_table.h): one box per
 // stage, one labelled widget per row that has a form label. A bool option
 // needs no code here (a check box), nor does any other option with a flag
@@ -23,6 +25,7 @@ class QLineEdit;
 class QListWidget;
 class QSpinBox;
 class QTableView;
+class QToolButton;
 
 namespace t2n::ui {
 
@@ -36,6 +39,8 @@ public:
     explicit ExportForm(QWidget* parent = nullptr);
 
     void setOptions(const ExportOptions& options);
+    /// Replaces the input table only (a model opened, inputs proposed).
+    void setInputs(const std::vector<InputSpec>& inputs);
     /// The form as options; inputs from the input table. Only call when valid().
     ExportOptions options() const;
     /// Every table validates; errors() says what is wrong.
@@ -45,6 +50,20 @@ public:
     QStringList errors() const;
     /// Tensor names (and ranks) the dynamic-axis rows may name.
     void setTensors(const QHash<QString, int>& ranks);
+
+    /// The archive's path ("" : asked when exporting).
+    QString outputPath() const;
+    void setOutputPath(const QString& path);
+    /// The folder the output dialog starts in when no path is set.
+    void setOutputFolder(const QString& dir) { outputDir_ = dir; }
+    /// One sentence per input under the input table: where they came from.
+    void setInputsNote(const QString& text);
+    QString inputsNote() const;
+    /// Puts the keyboard on the first input's shape cell.
+    void focusFirstShape();
+    /// The Advanced part (every option but the basic ones) shown or folded.
+    void setAdvancedShown(bool shown);
+    bool advancedShown() const;
 
     InputSpecsModel* inputsModel() const { return inputs_; }
     DynamicAxesModel* axesModel() const { return axes_; }
@@ -57,6 +76,7 @@ Q_SIGNALS:
 private:
     QWidget* tableWithButtons(QTableView* view, const QString& addTip);
     QWidget* inputsWidget();
+    QWidget* outputRow();
     QComboBox* targetChoice();
     QListWidget* passList();
     QWidget* toleranceRow();
@@ -83,6 +103,12 @@ private:
     QListWidget* passes_;
     QSpinBox* seed_;
     QLabel* status_;
+    QTableView* inputsView_ = nullptr;
+    QLabel* inputsNote_ = nullptr;
+    QLineEdit* output_ = nullptr;
+    QString outputDir_;
+    QToolButton* advancedToggle_ = nullptr;
+    QWidget* advanced_ = nullptr;
     /// The last options set: the fields the form does not show are kept from them.
     ExportOptions base_;
 };

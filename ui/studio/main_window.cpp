@@ -4,6 +4,7 @@
 #include "session/session_controller.h"
 #include "session/ui_version.h"
 #include "studio/export_form.h"
+#include "studio/inputs_bar.h"
 #include "studio/pass_stepper.h"
 #include "studio/results_panel.h"
 #include "text/code_view.h"
@@ -59,7 +60,14 @@ MainWindow::MainWindow(QWidget* parent)
 
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("mainTabs"));
-    tabs_->addTab(buildModelTab(), tr("Model"));
+    auto* modelPage = new QWidget(tabs_);
+    auto* modelLayout = new QVBoxLayout(modelPage);
+    modelLayout->setContentsMargins(0, 0, 0, 0);
+    modelLayout->setSpacing(2);
+    inputsBar_ = new InputsBar(modelPage);
+    modelLayout->addWidget(inputsBar_);
+    modelLayout->addWidget(buildModelTab(), 1);
+    tabs_->addTab(modelPage, tr("Model"));
     stepper_ = new PassStepper(tabs_);
     tabs_->addTab(stepper_, tr("Passes"));
     tabs_->addTab(buildExportTab(), tr("Export"));
@@ -156,6 +164,18 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(results_, &ResultsPanel::nodeRequested, this,
             [this](const NodeRef& n, const QString& id) { selectNodeRef(n, id); });
+    connect(results_, &ResultsPanel::supportedOperatorsRequested, this,
+            &MainWindow::showSupportedOperators);
+    connect(inputsBar_, &InputsBar::exportRequested, this, [this] {
+        if (exportAction_->isEnabled())
+            exportTo(QString());
+        else
+            tabs_->setCurrentIndex(ExportTab);
+    });
+    connect(inputsBar_, &InputsBar::changeInputsRequested, this, [this] {
+        tabs_->setCurrentIndex(ExportTab);
+        form_->focusFirstShape();
+    });
     rebuildRecentMenu();
 }
 
@@ -350,6 +370,8 @@ void MainWindow::buildMenus() {
     });
     prev->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
 
+    buildHelpMenu();
+
     auto* tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
     tools->addAction(open);
@@ -397,7 +419,9 @@ void MainWindow::rebuildRecentMenu() {
     recentMenu_->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recentModels")).toStringList();
     for (const QString& path : recent)
-        recentMenu_->addAction(path, this, [this, path] { openModel(path); });
+        recentMenu_->addAction(path, this, [this, path] {
+            openModel(path, rememberedInputs(path), tr("your last session with this model"));
+        });
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 

@@ -32,6 +32,7 @@ namespace t2n::ui {
 
 class CodeView;
 class ExportForm;
+class InputsBar;
 class GraphView;
 class PassStepper;
 class ResultsPanel;
@@ -45,9 +46,11 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens `model`; `inputs` pre-fill the input table (else the model's
-    /// argument names with a shape to fill in).
-    void openModel(const QString& model, const std::vector<InputSpec>& inputs = {});
+    /// Opens `model`; `inputs` fill the input table (`inputsFrom` says from
+    /// where: "the recipe"), else the engine proposes them. A model that
+    /// cannot be opened leaves the open one, and every view, as it was.
+    void openModel(const QString& model, const std::vector<InputSpec>& inputs = {},
+                   const QString& inputsFrom = {});
     /// Exports with the form's options to `output` (asks when empty).
     void exportTo(const QString& output);
     /// Checks an existing archive against the open model with the form's options.
@@ -71,6 +74,10 @@ public:
     void setReportPath(const QString& path) { reportPath_ = path; }
 
     SessionController* controller() const { return controller_; }
+    /// The strip above the model's panes: proposed inputs, a failed open.
+    InputsBar* inputsBar() const { return inputsBar_; }
+    /// The inputs last used with `model` (remembered with its recent-files entry).
+    static std::vector<InputSpec> rememberedInputs(const QString& model);
     ExportForm* exportForm() const { return form_; }
     PassStepper* passStepper() const { return stepper_; }
     ResultsPanel* results() const { return results_; }
@@ -108,6 +115,12 @@ protected:
 
 private:
     void buildMenus();
+    void buildHelpMenu();
+    void showSupportedOperators();
+    /// After an open: the inputs (given, remembered or proposed) into the
+    /// form, the note that says where they came from, and the next step.
+    void fillOpenedInputs();
+    void rememberInputs();
     QWidget* buildModelTab();
     QWidget* buildExportTab();
     void onState(const StatePtr& state);
@@ -158,7 +171,9 @@ private:
     int selectedIrNode_ = -1;
     /// Per line of each text view, the IR node it shows; and back.
     SelectionIndex index_;
+    InputsBar* inputsBar_ = nullptr;
     std::vector<InputSpec> pendingInputs_;
+    QString pendingInputsFrom_;
     QString lastOutput_;
     QString pendingCheck_; ///< archive to check once the open model is prepared
     QString reportPath_;

@@ -7,6 +7,7 @@
 #include "session/remark_index.h"
 #include "session/session_controller.h"
 #include "studio/export_form.h"
+#include "studio/inputs_bar.h"
 #include "studio/main_window.h"
 #include "studio/pass_stepper.h"
 #include "studio/results_panel.h"
@@ -23,6 +24,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QTabWidget>
 #include <QTableWidget>
 
@@ -31,10 +33,122 @@
 
 namespace t2n::ui {
 
-void MainWindow::openModel(const QString& model, const std::vector<InputSpec>& inputs) {
+void MainWindow::openModel(const QString& model, const std::vector<InputSpec>& inputs,
+                           const QString& inputsFrom) {
     pendingInputs_ = inputs;
+    pendingInputsFrom_ = inputsFrom;
     log_->appendPlainText(tr("Opening %1").arg(model));
-    controller_->open(model);
+    // Without inputs, the engine proposes them while the model opens.
+    controller_->open(model, inputs.empty());
+}
+
+namespace {
+QString settingsKey(const QString& model) {
+    return QStringLiteral("modelInputs/") +
+           QString::fromLatin1(model.toUtf8().toBase64(QByteArray::Base64UrlEncoding));
+}
+
+QString specsText(const std::vector<InputSpec>& specs) {
+    QStringList out;
+    for (const auto& s : specs)
+        out << QString::fromStdString(s.toString());
+    return out.join(QStringLiteral(", "));
+}
+} // namespace
+
+std::vector<InputSpec> MainWindow::rememberedInputs(const QString& model) {
+    std::vector<InputSpec> out;
+    try {
+        for (const QString& s : QSettings().value(settingsKey(model)).toStringList())
+            out.push_back(InputSpec::parse(s.toStdString()));
+    } catch (const Error&) {
+        return {}; // written by another version: proposed again
+    }
+    return out;
+}
+
+void MainWindow::rememberInputs() {
+    if (!state_ || state_->modelPath.isEmpty() || state_->options.inputs.empty())
+        return;
+    QStringList specs;
+    for (const auto& s : state_->options.inputs)
+        specs << QString::fromStdString(s.toString());
+    QSettings().setValue(settingsKey(state_->modelPath), specs);
+}
+
+void MainWindow::fillOpenedInputs() {
+    const SessionState& st = *state_;
+    std::vector<InputSpec> inputs = std::exchange(pendingInputs_, {});
+    const QString from = std::exchange(pendingInputsFrom_, QString());
+    QString note;
+    bool proposed = false;
+    if (!inputs.empty()) {
+        note = from.isEmpty() ? QString() : tr("Inputs from %1: %2.").arg(from, specsText(inputs));
+    } else if (st.proposal) {
+        inputs = st.proposal->specs();
+        proposed = true;
+        QStringList lines;
+        for (const auto& i : st.proposal->inputs)
+            lines << tr("%1 %2 (%3): %4")
+                         .arg(QString::fromStdString(i.spec.name),
+                              i.spec.shape.empty() ? tr("scalar")
+                                                   : QString::fromStdString(i.spec.toString())
+                                                         .section(QLatin1Char(':'), 1, 1),
+                              QString::fromLatin1(dtypeName(i.spec.dtype).data()),
+                              QString::fromStdString(i.reason));
+        for (const auto& d : st.proposal->defaulted)
+            lines << tr("%1: left to its default").arg(QString::fromStdString(d));
+        note = tr("Proposed by t2n and confirmed by running the model once; change them if "
+                  "your data has other sizes.\n") +
+               lines.join(QLatin1Char('\n'));
+    } else {
+        // What the signature records (traced models keep shapes); the user
+        // fills in the rest.
+        for (const auto& a : st.forwardArgs) {
+            if (!a.isTensor)
+                continue;
+            InputSpec spec;
+            spec.name = a.name;
+            spec.shape = a.shape.value_or(std::vector<int64_t>{1});
+            spec.dtype = a.dtype.value_or(DType::F32);
+            inputs.push_back(spec);
+        }
+        note = tr("t2n could not find inputs this model accepts; enter each input's shape "
+                  "(like 1x3x224x224) and type. %1")
+                   .arg(st.proposalError.section(QLatin1Char('\n'), 0, 0));
+    }
+    form_->setInputs(inputs);
+    form_->setInputsNote(note);
+    QHash<QString, int> ranks;
+    for (const auto& in : inputs)
+        ranks.insert(QString::fromStdString(in.name), static_cast<int>(in.shape.size()));
+    form_->setTensors(ranks);
+    form_->focusFirstShape();
+    const QString name = QFileInfo(st.modelPath).fileName();
+    if (proposed) {
+        inputsBar_->showMessage(
+            InputsBar::Kind::Information,
+            tr("%1 opened. t2n proposed its inputs and confirmed them by running the model: %2. "
+               "Export writes the NNEF archive; the Export page says why each size was chosen.")
+                .arg(name, specsText(inputs)),
+            true);
+    } else if (!st.proposal && !st.proposalError.isEmpty()) {
+        inputsBar_->showMessage(InputsBar::Kind::Warning,
+                                tr("%1 opened, but t2n could not find inputs it accepts. Enter "
+                                   "them on the Export page.")
+                                    .arg(name),
+                                true);
+    } else {
+        inputsBar_->hide();
+    }
+    if (form_->valid()) {
+        prepareIfReady();
+        stage_->setText(tr("%1 opened: press Export to write the archive").arg(name));
+    } else {
+        tabs_->setCurrentIndex(ExportTab);
+        form_->focusFirstShape();
+        stage_->setText(tr("Fill in the input shapes, then press Export"));
+    }
 }
 
 void MainWindow::exportTo(const QString& requested) {
@@ -42,21 +156,24 @@ void MainWindow::exportTo(const QString& requested) {
         tabs_->setCurrentIndex(ExportTab);
         return;
     }
-    QString output = requested;
+    QString output = requested.isEmpty() ? form_->outputPath() : requested;
     if (output.isEmpty()) {
         const ExportOptions o = form_->options();
         const QString suffix = !o.compressionLevel        ? QStringLiteral(".nnef")
                                : *o.compressionLevel == 0 ? QStringLiteral(".nnef.tar")
                                                           : QStringLiteral(".nnef.tgz");
-        const QFileInfo model(state_->modelPath);
+        // The folder of the last export (models often sit in a download or
+        // source folder nobody wants archives in), else the home folder.
+        const QString dir =
+            QSettings().value(QStringLiteral("lastOutputDir"), QDir::homePath()).toString();
         output = QFileDialog::getSaveFileName(
             this, tr("Export to"),
-            lastOutput_.isEmpty() ? model.dir().filePath(model.completeBaseName() + suffix)
-                                  : lastOutput_);
+            QDir(dir).filePath(QFileInfo(state_->modelPath).completeBaseName() + suffix));
         if (output.isEmpty())
             return;
     }
     lastOutput_ = output;
+    form_->setOutputPath(output);
     controller_->exportModel(output, form_->options());
 }
 
@@ -77,9 +194,10 @@ void MainWindow::loadRecipe(const QString& path) {
     const ExportRecipe r = t2n::loadRecipe(path.toStdString());
     form_->setOptions(r.options);
     lastOutput_ = QString::fromStdString(r.output.string());
+    form_->setOutputPath(lastOutput_);
     const QString model = QString::fromStdString(r.model.string());
     if (!model.isEmpty() && (!state_ || state_->modelPath != model))
-        openModel(model, r.options.inputs);
+        openModel(model, r.options.inputs, tr("the recipe"));
     else
         prepareIfReady();
 }
@@ -87,10 +205,11 @@ void MainWindow::loadRecipe(const QString& path) {
 void MainWindow::openRecipe(const ExportRecipe& r) {
     form_->setOptions(r.options);
     lastOutput_ = QString::fromStdString(r.output.string());
+    form_->setOutputPath(lastOutput_);
     std::error_code ec;
     pendingCheck_ =
         !r.output.empty() && std::filesystem::exists(r.output, ec) ? lastOutput_ : QString();
-    openModel(QString::fromStdString(r.model.string()), r.options.inputs);
+    openModel(QString::fromStdString(r.model.string()), r.options.inputs, tr("the recipe"));
 }
 
 void MainWindow::checkArchive(const QString& archive) {
@@ -111,42 +230,17 @@ void MainWindow::onJobFinished(int job, bool ok) {
         return; // onJobFailed said why in the status bar
     stage_->setText(tr("Ready"));
     switch (static_cast<SessionController::Job>(job)) {
-    case SessionController::Job::Open: {
+    case SessionController::Job::Open:
         addRecent(state_->modelPath);
-        ExportOptions o = form_->options();
-        o.inputs = pendingInputs_;
-        // Without specs from the command line or a recipe, the model's own
-        // signature fills what TorchScript recorded (traced models keep shapes).
-        bool complete = !o.inputs.empty();
-        if (o.inputs.empty()) {
-            complete = !state_->forwardArgs.empty();
-            for (const auto& a : state_->forwardArgs) {
-                if (!a.isTensor)
-                    continue;
-                complete = complete && a.shape && a.dtype;
-                InputSpec spec;
-                spec.name = a.name;
-                spec.shape = a.shape.value_or(std::vector<int64_t>{1});
-                spec.dtype = a.dtype.value_or(DType::F32);
-                o.inputs.push_back(spec);
-            }
-        }
-        form_->setOptions(o);
-        QHash<QString, int> ranks;
-        for (const auto& in : o.inputs)
-            ranks.insert(QString::fromStdString(in.name), static_cast<int>(in.shape.size()));
-        form_->setTensors(ranks);
-        if (!complete) {
-            tabs_->setCurrentIndex(ExportTab);
-            stage_->setText(tr("Fill in the input shapes, then press Export"));
-        } else {
-            prepareIfReady();
-        }
+        fillOpenedInputs();
         break;
-    }
     case SessionController::Job::Export:
     case SessionController::Job::Check:
         writeReport();
+        rememberInputs();
+        if (state_->report.written && !state_->checkOnly)
+            QSettings().setValue(QStringLiteral("lastOutputDir"),
+                                 QFileInfo(state_->artifactPath).absolutePath());
         tabs_->setCurrentIndex(ResultsTab);
         if (!errors_.isEmpty())
             setColourBy(ColourByError);
@@ -156,6 +250,7 @@ void MainWindow::onJobFinished(int job, bool ok) {
             markFailed(failedCheckNodes(*state_, errors_), results_->verdictHeadline());
         break;
     case SessionController::Job::Prepare:
+        rememberInputs();
         if (!pendingCheck_.isEmpty())
             checkArchive(std::exchange(pendingCheck_, QString()));
         break;
@@ -182,16 +277,34 @@ void MainWindow::onJobFailed(int job, const JobError& error) {
     log_->appendPlainText(error.rendered);
     // Shown in the window, never in a modal dialog: a headless run (the
     // offscreen platform, --screenshot) has nobody to close one.
-    results_->showError(error);
-    tabs_->setCurrentIndex(ResultsTab);
     if (static_cast<SessionController::Job>(job) == SessionController::Job::Open) {
+        // The open model (if any) and every view stay as they were: only
+        // this strip and the status bar speak of the file that failed.
+        pendingInputs_.clear();
+        const QString kept =
+            state_ && !state_->modelPath.isEmpty()
+                ? tr(" %1 is still open.").arg(QFileInfo(state_->modelPath).fileName())
+                : QString();
+        inputsBar_->showMessage(
+            InputsBar::Kind::Error,
+            tr("Cannot open the model: %1%2%3")
+                .arg(error.message,
+                     error.hint.isEmpty() ? QString()
+                                          : QStringLiteral(" (") + error.hint + QStringLiteral(")"),
+                     kept),
+            false);
         stage_->setText(tr("Cannot open the model: %1").arg(error.message));
+        tabs_->setCurrentIndex(ModelTab);
         return;
     }
-    if (error.cancelled)
-        stage_->setText(tr("Stopped"));
-    else
-        markFailed(ui::failedNodes(*state_, error.details), error.message);
+    if (error.cancelled) {
+        // The views keep the last completed job (the controller kept its state).
+        stage_->setText(tr("Stopped: nothing was written; the views show the last completed run"));
+        return;
+    }
+    results_->showError(error);
+    tabs_->setCurrentIndex(ResultsTab);
+    markFailed(ui::failedNodes(*state_, error.details), error.message);
 }
 
 void MainWindow::markFailed(const FailedNodes& nodes, const QString& reason) {
@@ -242,6 +355,21 @@ void MainWindow::onState(const StatePtr& state) {
                         Language::TorchScriptIR);
     indexLines(); // also the IR text, printed once with its node lines
     nnefText_->setCode(QString::fromStdString(st.nnefText), Language::Nnef);
+    // An empty pane says why it is empty.
+    const QString noModel = tr("Open a model (File > Open, or drop a .pt file here) to see it "
+                               "here.");
+    nnefText_->setPlaceholderText(
+        st.modelPath.isEmpty() ? noModel
+        : st.translated        ? QString()
+        : st.traced ? tr("No NNEF: the translation stopped. The Results page says why and what to "
+                         "try; the IR graph marks the operators concerned.")
+                    : tr("No NNEF yet: t2n writes it once the model's inputs are known (the "
+                         "Export page) and the model has run on them."));
+    irText_->setPlaceholderText(st.modelPath.isEmpty() ? noModel
+                                : st.traced            ? QString()
+                                                       : tr("No IR yet: t2n builds it by running "
+                                                                       "the model on its inputs (the Export "
+                                                                       "page)."));
     const harden::GraphSnapshot* hardened = st.hardened ? finalSnapshot(st.report.harden) : nullptr;
     tsGraph_->setGraph(hardened ? graphFromSnapshot(*hardened) : GraphData{});
     nnefGraph_->setGraph(st.translated ? graphFromNnef(st.nnefText, st.provenance, st.graph)

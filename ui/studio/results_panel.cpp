@@ -1,6 +1,19 @@
 #include "studio/results_panel.h"
 
+#include "session/operator_table_model.h"
 #include "session/report_models.h"
+
+#include "t2n/error.h"
+
+#include <QClipboard>
+#include <QDesktopServices>
+#include <QDir>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QSet>
+#include <QUrl>
 
 #include <QHeaderView>
 #include <QLabel>
@@ -12,6 +25,17 @@
 namespace t2n::ui {
 
 namespace {
+// check.tract in one sentence a person who never heard of tract can act on.
+QString tractSentence(const std::string& summary) {
+    const QString s = QString::fromStdString(summary);
+    if (s.contains(QStringLiteral("not found")))
+        return QObject::tr("t2n's own interpreter ran the archive; tract itself was not run "
+                           "because no tract program was found (to add that check, download "
+                           "tract from https://github.com/sonos/tract/releases and put it on "
+                           "the PATH).");
+    return s.isEmpty() ? QString() : s + QLatin1Char('.');
+}
+
 QString where(const NodeRef& n) {
     return QString::fromStdString(n.describe());
 }
@@ -49,12 +73,42 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     problems_ = new QListWidget(this);
     problems_->setObjectName(QStringLiteral("problemList"));
     problems_->setMaximumHeight(120);
-    connect(problems_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    // One click selects and centres the node (a double click or Enter too).
+    auto requestNode = [this](QListWidgetItem* item) {
         const int i = problems_->row(item);
         if (i >= 0 && i < static_cast<int>(problemNodes_.size()) && problemNodes_[i].hasNode)
             Q_EMIT nodeRequested(problemNodes_[i].node, QString());
-    });
+    };
+    connect(problems_, &QListWidget::itemClicked, this, requestNode);
+    connect(problems_, &QListWidget::itemActivated, this, requestNode);
     layout->addWidget(problems_);
+
+    // The next steps: after a success where the archive is, after an
+    // unsupported operator what t2n translates.
+    auto* actions = new QHBoxLayout;
+    openFolder_ = new QPushButton(tr("Open folder"), this);
+    openFolder_->setObjectName(QStringLiteral("openFolder"));
+    openFolder_->setToolTip(tr("Show the folder that holds the archive in the file manager"));
+    copyPath_ = new QPushButton(tr("Copy path"), this);
+    copyPath_->setObjectName(QStringLiteral("copyPath"));
+    copyPath_->setToolTip(tr("Copy the archive's full path to the clipboard"));
+    operators_ = new QPushButton(tr("Supported operators…"), this);
+    operators_->setObjectName(QStringLiteral("supportedOperatorsButton"));
+    operators_->setToolTip(tr("Every operator t2n translates, searchable (Help > Supported "
+                              "operators)"));
+    actions->addWidget(openFolder_);
+    actions->addWidget(copyPath_);
+    actions->addWidget(operators_);
+    actions->addStretch(1);
+    layout->addLayout(actions);
+    connect(openFolder_, &QPushButton::clicked, this, [this] {
+        QDesktopServices::openUrl(
+            QUrl::fromLocalFile(QFileInfo(artifactPath_).absoluteDir().absolutePath()));
+    });
+    connect(copyPath_, &QPushButton::clicked, this, [this] {
+        QGuiApplication::clipboard()->setText(QFileInfo(artifactPath_).absoluteFilePath());
+    });
+    connect(operators_, &QPushButton::clicked, this, &ResultsPanel::supportedOperatorsRequested);
 
     auto* split = new QSplitter(Qt::Vertical, this);
     outputsView_ = table(outputs_, QStringLiteral("outputsTable"), split);
@@ -77,6 +131,10 @@ void ResultsPanel::clear() {
     problemNodes_.clear();
     outputs_->setOutputs({});
     variables_->setVariables({});
+    artifactPath_.clear();
+    openFolder_->hide();
+    copyPath_->hide();
+    operators_->hide();
 }
 
 QString ResultsPanel::verdict() const {
@@ -100,15 +158,20 @@ void ResultsPanel::showState(const SessionState& st) {
         banner_->setText(tr("Not exported yet."));
         return;
     }
+    if (st.report.written || st.checkOnly) {
+        artifactPath_ = st.artifactPath;
+        openFolder_->show();
+        copyPath_->show();
+    }
     if (!check.ran) {
         setVerdict(true, tr("Written: %1").arg(st.artifactPath),
                    tr("The check was off, so the archive was not compared with the model."));
     } else if (check.passed) {
         setVerdict(true, tr("Valid: the archive computes what the model computes"),
-                   tr("%1 output(s) match at tolerance '%2'; %3. Written to %4.")
+                   tr("%1 output(s) match at tolerance '%2'. %3 Written to %4.")
                        .arg(check.outputs.size())
-                       .arg(QString::fromStdString(check.tolerance),
-                            QString::fromStdString(check.tract), st.artifactPath));
+                       .arg(QString::fromStdString(check.tolerance), tractSentence(check.tract),
+                            st.artifactPath));
     } else {
         QString advice =
             st.checkOnly ? tr("The archive %1 was checked as it is.").arg(st.artifactPath)
@@ -155,16 +218,31 @@ void ResultsPanel::showError(const JobError& e) {
         setVerdict(false, tr("Cancelled"), tr("Nothing was written."));
         return;
     }
+    // The engine's hints name command lines; here the same lists are a click away.
+    QString hint = e.hint;
+    hint.replace(QStringLiteral("see `t2n ops` for the supported list"),
+                 tr("Help > Supported operators lists what t2n translates"));
     setVerdict(false, tr("Stopped at stage %1: %2").arg(e.stage, e.message),
-               e.hint.isEmpty() ? tr("Nothing was written.") : e.hint);
+               hint.isEmpty() ? tr("Nothing was written.") : hint);
+    const bool unsupported = e.code == static_cast<int>(ErrorCode::Unsupported);
+    QSet<QString> kinds;
     for (const auto& d : e.details) {
         QString text = QString::fromStdString(d.message);
         if (d.hasNode)
             text += QStringLiteral(" — ") + where(d.node);
+        // Once per operator: what t2n does translate that is near it.
+        const QString kind = QString::fromStdString(d.node.kind);
+        if (unsupported && d.hasNode && !kind.isEmpty() && !kinds.contains(kind)) {
+            kinds.insert(kind);
+            text += QStringLiteral("\n    ") + nearestOperatorsText(kind);
+        }
         problems_->addItem(text);
         problemNodes_.push_back(d);
     }
     problems_->setVisible(problems_->count() > 0);
+    if (unsupported)
+        problems_->setMaximumHeight(260);
+    operators_->setVisible(unsupported);
 }
 
 } // namespace t2n::ui

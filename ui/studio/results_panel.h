@@ -10,6 +10,7 @@
 
 class QLabel;
 class QListWidget;
+class QPushButton;
 class QTableView;
 
 namespace t2n::ui {
@@ -34,6 +35,8 @@ public:
 Q_SIGNALS:
     /// The user asked to see a node (the diverging op, or an error's node).
     void nodeRequested(const t2n::NodeRef& node, const QString& nnefIdentifier);
+    /// The user asked for the table of supported operators.
+    void supportedOperatorsRequested();
 
 private:
     void setVerdict(bool ok, const QString& headline, const QString& advice);
@@ -49,6 +52,10 @@ private:
     QString divergenceIdentifier_;
     std::vector<Diagnostic> problemNodes_;
     QString headline_;
+    QPushButton* openFolder_;
+    QPushButton* copyPath_;
+    QPushButton* operators_;
+    QString artifactPath_;
 };
 
 } // namespace t2n::ui

@@ -2,9 +2,12 @@
 target_sources(t2n_ui PRIVATE
   studio/export_form.cpp
   studio/export_form.h
+  studio/inputs_bar.cpp
+  studio/inputs_bar.h
   studio/main_window.cpp
   studio/main_window.h
   studio/main_window_flows.cpp
+  studio/main_window_help.cpp
   studio/main_window_sync.cpp
   studio/pass_stepper.cpp
   studio/pass_stepper.h

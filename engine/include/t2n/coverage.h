@@ -40,4 +40,9 @@ struct SupportedOp {
 };
 std::vector<SupportedOp> supportedOperators();
 
+/// The supported kinds whose names are nearest to `kind` (an unsupported
+/// one): a name containing the other first, then by edit distance, at most
+/// `count`; empty when none is near. What a failure page offers as a next step.
+std::vector<std::string> nearestSupportedOperators(const std::string& kind, size_t count = 3);
+
 } // namespace t2n

@@ -91,7 +91,11 @@ struct CheckReport {
     std::string debugBundle; ///< where the debug bundle was written, if any
     double seconds = 0;
     double torchForwardSeconds = 0; ///< the TorchScript model's forward on the inputs
-    double interpreterSeconds = 0; ///< the reference interpreter on the same inputs
+    double interpreterSeconds = 0;  ///< the reference interpreter on the same inputs
+    /// graph.nnef as the check read it from the archive (empty when it could
+    /// not be read): what the studio shows after a check, without a second
+    /// read. Not in the JSON report (the archive holds it).
+    std::string graphText;
 };
 
 struct ExportReport {

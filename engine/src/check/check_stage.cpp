@@ -205,6 +205,7 @@ bool readBack(CheckRun& run, ReadBack& back) {
         readOptions.mode = readMode;
         readOptions.known = &written;
         back.loaded = nnef::readModel(run.in.artifact, readOptions);
+        run.report.graphText = back.loaded.graphText;
     } catch (const Error& e) {
         if (e.code() == ErrorCode::Cancelled)
             throw;

@@ -58,8 +58,10 @@ const std::array kRows{
                 "input:1x3x224x224:f32 (dtypes f32 f16 f64 i64 i32 i16 i8 u8 bool; "
                 "floats are random N(0,1), integers random in [0, 10)); values that matter "
                 "inline: lengths:1:i64=60 (one for all elements), ids:1x4:i64=[3,1,4,1] "
-                "(one per element); or from a file: NAME=@FILE.npy, NAME=@FILE.npz#MEMBER, "
-                "NAME=@FILE.pt (shape and dtype from the file)",
+                "(one per element), ids:1x16:i64=0..999 (random integers in a range); or from "
+                "a file: NAME=@FILE.npy, NAME=@FILE.npz#MEMBER, NAME=@FILE.pt (shape and dtype "
+                "from the file). Without any --input, t2n proposes the inputs from the model "
+                "and prints the flags that repeat them",
         .label = "Inputs",
         .stage = OptionStage::Load,
         .toJson = inputsJson,

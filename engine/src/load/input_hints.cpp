@@ -1,0 +1,615 @@
+#include "load/input_hints.h"
+
+#include "harden/default_arguments.h"
+#include "harden/graph_utils.h"
+#include "jit/torch_bridge.h"
+
+#include "t2n/error.h"
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <torch/csrc/jit/passes/inliner.h>
+
+#include <algorithm>
+#include <deque>
+#include <set>
+#include <unordered_set>
+
+namespace t2n::load {
+
+using torch::jit::Node;
+using torch::jit::Value;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Reading weights: a prim::Constant after freezing, or a chain of
+// prim::GetAttr from self (the graph is only inlined, so no weight is copied).
+
+std::optional<c10::IValue> objectOf(const torch::jit::Module& module, const Value* v) {
+    if (v == v->owningGraph()->inputs().at(0))
+        return c10::IValue(module._ivalue());
+    const Node* n = v->node();
+    if (n->kind() == c10::prim::Constant)
+        return harden::constantValue(v);
+    if (n->kind() != c10::prim::GetAttr)
+        return std::nullopt;
+    auto owner = objectOf(module, n->input(0));
+    if (!owner || !owner->isObject())
+        return std::nullopt;
+    const auto& object = owner->toObjectRef();
+    const std::string& name = n->s(c10::attr::name);
+    if (!object.type()->hasAttribute(name))
+        return std::nullopt;
+    return object.getAttr(name);
+}
+
+std::optional<at::Tensor> tensorOf(const torch::jit::Module& module, const Value* v) {
+    auto iv = objectOf(module, v);
+    if (iv && iv->isTensor() && iv->toTensor().defined())
+        return iv->toTensor();
+    return std::nullopt;
+}
+
+// The weight inside a quantized module's packed parameters, through the
+// operator that quantized modules themselves use to print their weights.
+std::optional<at::Tensor> unpackedWeight(const torch::jit::Module& module, const Value* packed,
+                                         const char* unpackOp) {
+    auto iv = objectOf(module, packed);
+    if (!iv)
+        return std::nullopt;
+    try {
+        auto op = c10::Dispatcher::singleton().findSchemaOrThrow(unpackOp, "");
+        torch::jit::Stack stack{*iv};
+        op.callBoxed(&stack);
+        if (!stack.empty() && stack[0].isTensor())
+            return stack[0].toTensor();
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+}
+
+std::optional<int64_t> intOf(const Value* v) {
+    auto iv = harden::constantValue(v);
+    if (iv && iv->isInt())
+        return iv->toInt();
+    return std::nullopt;
+}
+
+std::optional<bool> boolOf(const Value* v) {
+    auto iv = harden::constantValue(v);
+    if (iv && iv->isBool())
+        return iv->toBool();
+    return std::nullopt;
+}
+
+std::string sizesText(const at::Tensor& t) {
+    return fmt::format("{}", fmt::join(t.sizes(), "x"));
+}
+
+// ---------------------------------------------------------------------------
+// The way from the input to a consumer: the steps that move or add axes.
+
+struct Step {
+    enum Kind { Unsqueeze, Squeeze, Transpose, Permute, Flatten } kind;
+    std::vector<int64_t> args;
+};
+
+int64_t normalized(int64_t axis, size_t rank) {
+    return axis < 0 ? axis + static_cast<int64_t>(rank) : axis;
+}
+
+// The input's template for a consumer's view of it, or nothing when the
+// steps cannot be undone for that view.
+std::optional<ShapeTemplate> undo(ShapeTemplate shape, const std::vector<Step>& path) {
+    for (auto step = path.rbegin(); step != path.rend(); ++step) {
+        const size_t rank = shape.size();
+        switch (step->kind) {
+        case Step::Unsqueeze: {
+            const int64_t d = normalized(step->args[0], rank);
+            if (d < 0 || d >= static_cast<int64_t>(rank) || shape[d].free || shape[d].size != 1)
+                return std::nullopt;
+            shape.erase(shape.begin() + d);
+            break;
+        }
+        case Step::Squeeze: {
+            const int64_t d = normalized(step->args[0], rank + 1);
+            if (d < 0 || d > static_cast<int64_t>(rank))
+                return std::nullopt;
+            shape.insert(shape.begin() + d, HintDim{1, std::nullopt});
+            break;
+        }
+        case Step::Transpose: {
+            const int64_t a = normalized(step->args[0], rank), b = normalized(step->args[1], rank);
+            if (a < 0 || b < 0 || a >= static_cast<int64_t>(rank) ||
+                b >= static_cast<int64_t>(rank))
+                return std::nullopt;
+            std::swap(shape[a], shape[b]);
+            break;
+        }
+        case Step::Permute: {
+            if (step->args.size() != rank)
+                return std::nullopt;
+            ShapeTemplate in(rank);
+            for (size_t i = 0; i < rank; ++i) {
+                const int64_t d = normalized(step->args[i], rank);
+                if (d < 0 || d >= static_cast<int64_t>(rank))
+                    return std::nullopt;
+                in[d] = shape[i];
+            }
+            shape = in;
+            break;
+        }
+        case Step::Flatten:
+            // flatten(start) of a tensor of rank start + 1 changes nothing:
+            // the only view of the input this walk can vouch for.
+            if (normalized(step->args[0], rank) != static_cast<int64_t>(rank) - 1)
+                return std::nullopt;
+            break;
+        }
+    }
+    return shape;
+}
+
+// ---------------------------------------------------------------------------
+// Consumers: what an operation's weights say about the operand it reads.
+
+struct Finding {
+    std::vector<ShapeTemplate> shapes; ///< the consumer's view of the operand
+    std::string reason;
+    std::optional<DType> dtype;
+    std::optional<InputSpec::IntegerRange> range;
+};
+
+HintDim fixed(int64_t size) {
+    return {size, std::nullopt};
+}
+HintDim free(FreeSize kind) {
+    return {1, kind};
+}
+
+std::string where(const Node* n) {
+    const std::string path = harden::callPath(n);
+    return path.empty() ? std::string(n->kind().toUnqualString())
+                        : fmt::format("{} '{}'", n->kind().toUnqualString(), path);
+}
+
+// Channels first, then `spatial` free sizes; batched and unbatched.
+Finding channelsFirst(const Node* n, int64_t channels, int spatial, const std::string& because) {
+    Finding f;
+    ShapeTemplate batched{fixed(1), fixed(channels)};
+    FreeSize kind = spatial == 2    ? FreeSize::Image
+                    : spatial == 3  ? FreeSize::Frames
+                    : channels <= 2 ? FreeSize::Signal
+                                    : FreeSize::Sequence;
+    for (int i = 0; i < spatial; ++i)
+        batched.push_back(free(spatial == 3 && i > 0 ? FreeSize::Image : kind));
+    f.shapes.push_back(batched);
+    f.shapes.push_back(ShapeTemplate(batched.begin() + 1, batched.end()));
+    f.reason = fmt::format("{} channel(s) read by {} ({})", channels, where(n), because);
+    return f;
+}
+
+Finding features(const Node* n, int64_t count, const std::string& because) {
+    Finding f;
+    f.shapes = {{fixed(1), fixed(count)}, {fixed(1), free(FreeSize::Sequence), fixed(count)}};
+    f.reason = fmt::format("{} features read by {} ({})", count, where(n), because);
+    return f;
+}
+
+std::optional<Finding> convolution(const torch::jit::Module& m, const Node* n,
+                                   const std::string& kind) {
+    std::optional<at::Tensor> w;
+    bool transposed = kind.find("transpose") != std::string::npos;
+    int64_t groups = 1;
+    if (kind.rfind("quantized::", 0) == 0) {
+        const std::string base = kind.substr(11, kind.find("_relu") - 11);
+        w = unpackedWeight(m, n->input(1), fmt::format("quantized::{}_unpack", base).c_str());
+        if (!w)
+            w = unpackedWeight(m, n->input(1), "quantized::conv_unpack");
+        // The packed weight does not say its groups: a depthwise first layer
+        // is refused by the run and the next candidate follows.
+    } else {
+        w = tensorOf(m, n->input(1));
+        if (kind == "aten::_convolution") {
+            transposed = boolOf(n->input(6)).value_or(false);
+            groups = intOf(n->input(8)).value_or(1);
+        } else {
+            groups = intOf(n->input(6)).value_or(1);
+        }
+    }
+    if (!w || w->dim() < 3)
+        return std::nullopt;
+    const int64_t channels = transposed ? w->size(0) : w->size(1) * groups;
+    return channelsFirst(n, channels, static_cast<int>(w->dim() - 2),
+                         fmt::format("weight {}{}", sizesText(*w),
+                                     groups > 1 ? fmt::format(", {} groups", groups) : ""));
+}
+
+std::optional<Finding> recurrent(const torch::jit::Module& m, const Node* n) {
+    // aten::lstm/gru/rnn_*(input, hx, params, has_biases, layers, dropout,
+    // train, bidirectional, batch_first); the packed overload has no batch_first.
+    if (n->inputs().size() < 9)
+        return std::nullopt;
+    const Node* list = n->input(2)->node();
+    if (list->kind() != c10::prim::ListConstruct || list->inputs().empty())
+        return std::nullopt;
+    auto w = tensorOf(m, list->input(0));
+    const auto batchFirst = boolOf(n->input(8));
+    if (!w || w->dim() != 2 || !batchFirst)
+        return std::nullopt;
+    Finding f;
+    const HintDim steps = free(FreeSize::Sequence);
+    f.shapes = {*batchFirst ? ShapeTemplate{fixed(1), steps, fixed(w->size(1))}
+                            : ShapeTemplate{steps, fixed(1), fixed(w->size(1))},
+                {steps, fixed(w->size(1))}};
+    f.reason = fmt::format("{} features per step read by {} (weight_ih_l0 {}, batch_first={})",
+                           w->size(1), where(n), sizesText(*w), *batchFirst);
+    return f;
+}
+
+std::optional<Finding> normalization(const torch::jit::Module& m, const Node* n,
+                                     const std::string& kind) {
+    if (kind == "aten::layer_norm") {
+        auto dims = harden::constantValue(n->input(1));
+        if (!dims || !dims->isIntList() || dims->toIntList().empty())
+            return std::nullopt;
+        Finding f;
+        ShapeTemplate trailing;
+        for (int64_t d : dims->toIntList())
+            trailing.push_back(fixed(d));
+        ShapeTemplate seq{fixed(1), free(FreeSize::Sequence)}, flat{fixed(1)};
+        seq.insert(seq.end(), trailing.begin(), trailing.end());
+        flat.insert(flat.end(), trailing.begin(), trailing.end());
+        f.shapes = {seq, flat};
+        f.reason = fmt::format("trailing size(s) {} read by {}", fmt::join(dims->toIntList(), "x"),
+                               where(n));
+        return f;
+    }
+    // batch_norm(x, w, b, mean, var, ...), instance_norm(x, w, b, mean, var, ...),
+    // group_norm(x, groups, w, b, ...)
+    std::optional<at::Tensor> per;
+    if (kind == "aten::group_norm")
+        per = tensorOf(m, n->input(2));
+    else
+        for (size_t i : {size_t(3), size_t(1)})
+            if (!per && n->inputs().size() > i)
+                per = tensorOf(m, n->input(i));
+    if (!per || per->dim() != 1)
+        return std::nullopt;
+    const int64_t c = per->size(0);
+    Finding f;
+    f.shapes = {{fixed(1), fixed(c), free(FreeSize::Image), free(FreeSize::Image)},
+                {fixed(1), fixed(c), free(FreeSize::Sequence)},
+                {fixed(1), fixed(c)}};
+    f.reason = fmt::format("{} channel(s) read by {}", c, where(n));
+    return f;
+}
+
+std::optional<Finding> reshape(const Node* n) {
+    auto sizes = harden::constantValue(n->input(1));
+    if (!sizes || !sizes->isIntList())
+        return std::nullopt;
+    const auto list = sizes->toIntList().vec();
+    ShapeTemplate shape;
+    for (size_t i = 0; i < list.size(); ++i) {
+        if (list[i] == -1 && i == 0)
+            shape.push_back(fixed(1)); // the batch, by convention
+        else if (list[i] > 0)
+            shape.push_back(fixed(list[i]));
+        else
+            return std::nullopt;
+    }
+    Finding f;
+    f.shapes = {shape};
+    f.reason = fmt::format("reshaped to [{}] by {}", fmt::join(list, ", "), where(n));
+    return f;
+}
+
+// What the consumer `n` (reading the walked value as its input `offset`)
+// says; nothing when it says nothing.
+std::optional<Finding> consumer(const torch::jit::Module& m, const Node* n, size_t offset) {
+    const std::string kind = n->kind().toQualString();
+    auto is = [&](std::initializer_list<const char*> kinds) {
+        return std::any_of(kinds.begin(), kinds.end(), [&](const char* k) { return kind == k; });
+    };
+    if (offset == 0 &&
+        (is({"aten::_convolution", "aten::conv1d", "aten::conv2d", "aten::conv3d",
+             "aten::conv_transpose1d", "aten::conv_transpose2d", "aten::conv_transpose3d"}) ||
+         (kind.rfind("quantized::conv", 0) == 0 && kind.find("unpack") == std::string::npos)))
+        return convolution(m, n, kind);
+    if (offset == 0 && is({"aten::linear"}))
+        if (auto w = tensorOf(m, n->input(1)); w && w->dim() == 2)
+            return features(n, w->size(1), "weight " + sizesText(*w));
+    if (offset == 0 && is({"quantized::linear", "quantized::linear_relu",
+                           "quantized::linear_dynamic", "quantized::linear_relu_dynamic"}))
+        if (auto w = unpackedWeight(m, n->input(1), "quantized::linear_unpack"); w && w->dim() == 2)
+            return features(n, w->size(1), "weight " + sizesText(*w));
+    if ((offset == 0 && is({"aten::matmul", "aten::mm"})) || (offset == 1 && is({"aten::addmm"})))
+        if (auto w = tensorOf(m, n->input(offset + 1)); w && w->dim() == 2)
+            return features(n, w->size(0), "weight " + sizesText(*w));
+    if (offset == 1 && is({"aten::embedding"}))
+        if (auto w = tensorOf(m, n->input(0)); w && w->dim() == 2) {
+            Finding f;
+            f.shapes = {{fixed(1), free(FreeSize::Sequence)}, {free(FreeSize::Sequence)}};
+            f.dtype = DType::I64;
+            f.range = InputSpec::IntegerRange{0, w->size(0) - 1};
+            f.reason = fmt::format("token ids from 0 to {}, the rows of {} (weight {})",
+                                   w->size(0) - 1, where(n), sizesText(*w));
+            return f;
+        }
+    if (offset == 0 && is({"aten::lstm", "aten::gru", "aten::rnn_tanh", "aten::rnn_relu"}))
+        return recurrent(m, n);
+    if (offset == 0 &&
+        is({"aten::layer_norm", "aten::batch_norm", "aten::instance_norm", "aten::group_norm"}))
+        return normalization(m, n, kind);
+    if (offset == 0 && is({"aten::stft"})) {
+        Finding f;
+        f.shapes = {{fixed(1), free(FreeSize::Signal)}, {free(FreeSize::Signal)}};
+        f.reason = fmt::format("an audio signal read by {}", where(n));
+        return f;
+    }
+    if (offset == 0 && is({"aten::view", "aten::reshape"}))
+        return reshape(n);
+    return std::nullopt;
+}
+
+// Operations whose output keeps the facts the walk is after (rank, and the
+// size of every axis a consumer could fix).
+bool keepsAxes(const std::string& kind) {
+    static const std::unordered_set<std::string> kinds = {"aten::relu",
+                                                          "aten::relu_",
+                                                          "aten::sigmoid",
+                                                          "aten::tanh",
+                                                          "aten::gelu",
+                                                          "aten::silu",
+                                                          "aten::hardswish",
+                                                          "aten::hardsigmoid",
+                                                          "aten::hardtanh",
+                                                          "aten::leaky_relu",
+                                                          "aten::elu",
+                                                          "aten::selu",
+                                                          "aten::softplus",
+                                                          "aten::mish",
+                                                          "aten::dropout",
+                                                          "aten::dropout_",
+                                                          "aten::feature_dropout",
+                                                          "aten::alpha_dropout",
+                                                          "aten::contiguous",
+                                                          "aten::clone",
+                                                          "aten::detach",
+                                                          "aten::to",
+                                                          "aten::type_as",
+                                                          "aten::float",
+                                                          "aten::double",
+                                                          "aten::half",
+                                                          "aten::add",
+                                                          "aten::add_",
+                                                          "aten::sub",
+                                                          "aten::sub_",
+                                                          "aten::mul",
+                                                          "aten::mul_",
+                                                          "aten::div",
+                                                          "aten::div_",
+                                                          "aten::neg",
+                                                          "aten::abs",
+                                                          "aten::exp",
+                                                          "aten::log",
+                                                          "aten::log1p",
+                                                          "aten::sqrt",
+                                                          "aten::rsqrt",
+                                                          "aten::pow",
+                                                          "aten::clamp",
+                                                          "aten::clamp_",
+                                                          "aten::clamp_min",
+                                                          "aten::clamp_max",
+                                                          "aten::sin",
+                                                          "aten::cos",
+                                                          "aten::erf",
+                                                          "aten::square",
+                                                          "aten::sign",
+                                                          "aten::quantize_per_tensor",
+                                                          "aten::dequantize",
+                                                          "aten::constant_pad_nd",
+                                                          "aten::pad",
+                                                          "aten::reflection_pad1d",
+                                                          "aten::reflection_pad2d",
+                                                          "aten::replication_pad1d",
+                                                          "aten::replication_pad2d",
+                                                          "aten::max_pool1d",
+                                                          "aten::max_pool2d",
+                                                          "aten::max_pool3d",
+                                                          "aten::avg_pool1d",
+                                                          "aten::avg_pool2d",
+                                                          "aten::avg_pool3d",
+                                                          "aten::upsample_nearest2d",
+                                                          "aten::upsample_bilinear2d",
+                                                          "prim::unchecked_cast",
+                                                          "aten::masked_fill",
+                                                          "aten::where",
+                                                          "aten::softmax",
+                                                          "aten::log_softmax"};
+    return kinds.count(kind) > 0;
+}
+
+// Uses that say the value is a mask.
+bool readsAsMask(const std::string& kind, size_t offset) {
+    return (kind == "aten::masked_fill" && offset == 1) || (kind == "aten::where" && offset == 0) ||
+           kind == "aten::logical_not" || kind == "aten::logical_and" ||
+           kind == "aten::logical_or" || kind == "aten::__and__" || kind == "aten::__or__" ||
+           kind == "aten::bitwise_not";
+}
+
+std::optional<Step> stepOf(const Node* n) {
+    const std::string kind = n->kind().toQualString();
+    if (kind == "aten::unsqueeze" || kind == "aten::unsqueeze_")
+        if (auto d = intOf(n->input(1)))
+            return Step{Step::Unsqueeze, {*d}};
+    if (kind == "aten::squeeze" && n->inputs().size() == 2)
+        if (auto d = intOf(n->input(1)))
+            return Step{Step::Squeeze, {*d}};
+    if (kind == "aten::transpose" || kind == "aten::transpose_")
+        if (auto a = intOf(n->input(1)), b = intOf(n->input(2)); a && b)
+            return Step{Step::Transpose, {*a, *b}};
+    if (kind == "aten::permute")
+        if (auto p = harden::constantValue(n->input(1)); p && p->isIntList())
+            return Step{Step::Permute, p->toIntList().vec()};
+    if (kind == "aten::flatten")
+        if (auto s = intOf(n->input(1)), e = intOf(n->input(2)); s && e && *e == -1)
+            return Step{Step::Flatten, {*s}};
+    // view(x.size(0), -1) and reshape alike: a flatten from axis 1
+    if (kind == "aten::view" || kind == "aten::reshape") {
+        const Node* list = n->input(1)->node();
+        if (list->kind() == c10::prim::ListConstruct && list->inputs().size() == 2 &&
+            intOf(list->input(1)) == -1 && !intOf(list->input(0)))
+            return Step{Step::Flatten, {1}};
+    }
+    return std::nullopt;
+}
+
+struct Walked {
+    std::optional<Finding> finding;
+    std::optional<DType> maskDtype;
+};
+
+// Breadth first from the input: the nearest consumer that says something.
+Walked walk(const torch::jit::Module& m, const Value* input) {
+    struct Item {
+        const Value* value;
+        std::vector<Step> path;
+    };
+    Walked out;
+    std::deque<Item> queue{{input, {}}};
+    std::unordered_set<const Value*> seen{input};
+    for (int visited = 0; !queue.empty() && visited < 400; ++visited) {
+        Item item = std::move(queue.front());
+        queue.pop_front();
+        for (const auto& use : item.value->uses()) {
+            const Node* n = use.user;
+            const std::string kind = n->kind().toQualString();
+            if (readsAsMask(kind, use.offset))
+                out.maskDtype = DType::Bool;
+            if (auto f = consumer(m, n, use.offset)) {
+                std::vector<ShapeTemplate> shapes;
+                for (const auto& s : f->shapes)
+                    if (auto in = undo(s, item.path))
+                        shapes.push_back(*in);
+                if (!shapes.empty()) {
+                    f->shapes = shapes;
+                    out.finding = f;
+                    return out;
+                }
+            }
+            auto step = stepOf(n);
+            if (!step && !keepsAxes(kind))
+                continue;
+            // masked_fill and where keep axes through their first input only
+            if ((kind == "aten::masked_fill" || kind == "aten::where") && use.offset != 0 &&
+                !(kind == "aten::where" && use.offset == 1))
+                continue;
+            if (n->outputs().empty() || !seen.insert(n->output(0)).second)
+                continue;
+            Item next{n->output(0), item.path};
+            if (step)
+                next.path.push_back(*step);
+            queue.push_back(std::move(next));
+        }
+    }
+    return out;
+}
+
+bool namedLikeLengths(std::string name) {
+    std::transform(name.begin(), name.end(), name.begin(), ::tolower);
+    return name.find("length") != std::string::npos || name.find("lens") != std::string::npos ||
+           name == "len" || name.rfind("len_", 0) == 0 ||
+           (name.size() > 4 && name.compare(name.size() - 4, 4, "_len") == 0);
+}
+
+} // namespace
+
+std::string templateText(const ShapeTemplate& shape) {
+    if (shape.empty())
+        return "scalar";
+    std::vector<std::string> dims;
+    for (const auto& d : shape) {
+        if (!d.free)
+            dims.push_back(std::to_string(d.size));
+        else
+            dims.push_back(*d.free == FreeSize::Image      ? "{image}"
+                           : *d.free == FreeSize::Sequence ? "{sequence}"
+                           : *d.free == FreeSize::Signal   ? "{signal}"
+                                                           : "{frames}");
+    }
+    return fmt::format("{}", fmt::join(dims, "x"));
+}
+
+InputHints readInputHints(const torch::jit::Module& module) {
+    const auto& method = module.get_method("forward");
+    const auto& schema = method.function().getSchema();
+    const size_t arguments = schema.arguments().size() - 1;
+    // Trailing arguments with defaults keep them.
+    size_t given = arguments;
+    while (given > 0 && schema.arguments()[given].default_value())
+        --given;
+    InputHints out;
+    for (size_t i = given; i < arguments; ++i) {
+        const auto& arg = schema.arguments()[i + 1];
+        std::ostringstream value;
+        value << *arg.default_value();
+        out.defaulted.push_back(fmt::format("{} (default {})", arg.name(), value.str()));
+    }
+    auto graph = method.graph()->copy();
+    torch::jit::Inline(*graph);
+    for (size_t i = 0; i < given; ++i) {
+        const auto& arg = schema.arguments()[i + 1];
+        auto tensorType = arg.type()->cast<c10::TensorType>();
+        if (!tensorType)
+            throw Error(Stage::Load, ErrorCode::Usage,
+                        fmt::format("forward()'s argument '{}' is a {}, not a tensor, and has no "
+                                    "default: t2n gives forward() tensors only",
+                                    arg.name(), arg.type()->str()),
+                        "export a wrapper module whose forward() takes tensors and passes the "
+                        "other values itself");
+        InputHint hint;
+        hint.name = arg.name();
+        // A traced model's signature may record the example's dtype and sizes.
+        const auto recordedType = tensorType->scalarType();
+        const auto recordedSizes = tensorType->sizes().concrete_sizes();
+        Walked w = walk(module, graph->inputs().at(i + 1));
+        if (recordedSizes) {
+            ShapeTemplate shape;
+            for (int64_t d : *recordedSizes)
+                shape.push_back(fixed(d));
+            hint.shapes = {shape};
+            hint.reason = "the shape recorded in the model's TorchScript signature";
+        } else if (w.finding) {
+            hint.shapes = w.finding->shapes;
+            hint.reason = w.finding->reason;
+            hint.range = w.finding->range;
+            if (w.finding->dtype)
+                hint.dtype = *w.finding->dtype;
+        } else if (namedLikeLengths(hint.name)) {
+            hint.lengths = true;
+            hint.dtype = DType::I64;
+            hint.shapes = {{fixed(1)}, {}};
+            hint.reason = "its name says it holds lengths: the sequence length of the other "
+                          "inputs";
+        } else {
+            hint.shapes = {{fixed(1), fixed(3), free(FreeSize::Image), free(FreeSize::Image)},
+                           {fixed(1), free(FreeSize::Sequence)},
+                           {fixed(1), free(FreeSize::Sequence), free(FreeSize::Sequence)},
+                           {free(FreeSize::Sequence)}};
+            hint.reason = "no operation of the model fixes its shape; common shapes tried";
+        }
+        if (w.maskDtype && !hint.range)
+            hint.dtype = *w.maskDtype;
+        if (recordedType)
+            if (auto dt = jit::fromScalarType(*recordedType))
+                hint.dtype = *dt;
+        out.hints.push_back(std::move(hint));
+    }
+    return out;
+}
+
+} // namespace t2n::load

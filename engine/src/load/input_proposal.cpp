@@ -1,0 +1,209 @@
+#include "load/input_proposal.h"
+
+#include "jit/graph_runner.h"
+#include "load/input_hints.h"
+#include "load/module_loader.h"
+
+#include "t2n/error.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <torch/csrc/jit/passes/inliner.h>
+
+#include <chrono>
+#include <set>
+
+namespace t2n::load {
+
+const std::vector<int64_t>& commonSizes(int kind) {
+    // Image sides: ImageNet's, CIFAR's, MNIST's, then others in use.
+    static const std::vector<int64_t> image{224, 32, 28, 64, 128, 256, 96, 299, 320, 512, 16};
+    static const std::vector<int64_t> sequence{16, 8, 32, 64, 128, 10, 20, 50, 100, 256, 4, 1};
+    // One second at 16 kHz first (speech models), then shorter and longer.
+    static const std::vector<int64_t> signal{16000, 8000, 4000, 1024, 22050, 44100, 400, 256};
+    static const std::vector<int64_t> frames{8, 16, 4, 32, 1, 2};
+    switch (static_cast<FreeSize>(kind)) {
+    case FreeSize::Image:
+        return image;
+    case FreeSize::Sequence:
+        return sequence;
+    case FreeSize::Signal:
+        return signal;
+    case FreeSize::Frames:
+        return frames;
+    }
+    return image;
+}
+
+namespace {
+
+int64_t sizeAt(FreeSize kind, size_t level) {
+    const auto& list = commonSizes(static_cast<int>(kind));
+    return list[std::min(level, list.size() - 1)];
+}
+
+// The spec of `hint` for its `shape`-th template and the `level`-th common sizes.
+InputSpec specFor(const InputHint& hint, size_t shape, size_t level) {
+    InputSpec spec;
+    spec.name = hint.name;
+    spec.dtype = hint.dtype;
+    spec.randomRange = hint.range;
+    for (const HintDim& d : hint.shapes[std::min(shape, hint.shapes.size() - 1)])
+        spec.shape.push_back(d.free ? sizeAt(*d.free, level) : d.size);
+    if (hint.lengths)
+        spec.values = {static_cast<double>(sizeAt(FreeSize::Sequence, level))};
+    return spec;
+}
+
+// "224x224 pixels, a common image size": what the free sizes were set to.
+std::string freeSizesText(const InputHint& hint, size_t shape, size_t level) {
+    std::set<FreeSize> kinds;
+    for (const HintDim& d : hint.shapes[std::min(shape, hint.shapes.size() - 1)])
+        if (d.free)
+            kinds.insert(*d.free);
+    std::vector<std::string> parts;
+    for (FreeSize k : kinds) {
+        const int64_t v = sizeAt(k, level);
+        switch (k) {
+        case FreeSize::Image:
+            parts.push_back(fmt::format("{}x{} pixels, a common image size", v, v));
+            break;
+        case FreeSize::Sequence:
+            parts.push_back(fmt::format("{} steps, a common sequence length", v));
+            break;
+        case FreeSize::Signal:
+            parts.push_back(fmt::format("{} samples, a common audio length", v));
+            break;
+        case FreeSize::Frames:
+            parts.push_back(fmt::format("{} frames, a common clip length", v));
+            break;
+        }
+    }
+    if (hint.lengths)
+        parts.clear();
+    return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+// The first line of what the model said, short enough for a list.
+std::string firstLine(const std::string& what) {
+    std::string line = jit::describeModelFailure(what).message;
+    if (const auto nl = line.find('\n'); nl != std::string::npos)
+        line.resize(nl);
+    if (line.size() > 240)
+        line = line.substr(0, 237) + "...";
+    return line;
+}
+
+bool setsAttributes(const torch::jit::Module& module) {
+    auto graph = module.get_method("forward").graph()->copy();
+    torch::jit::Inline(*graph);
+    std::vector<const torch::jit::Block*> blocks{graph->block()};
+    while (!blocks.empty()) {
+        const auto* b = blocks.back();
+        blocks.pop_back();
+        for (const auto* n : b->nodes()) {
+            if (n->kind() == c10::prim::SetAttr)
+                return true;
+            for (const auto* sub : n->blocks())
+                blocks.push_back(sub);
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimits& limits,
+                            const std::function<bool()>& cancelled) {
+    const InputHints read = readInputHints(module);
+    InputProposal out;
+    out.defaulted = read.defaulted;
+    // A forward() that writes module attributes runs on a copy, so that the
+    // proposal leaves the model as it was loaded.
+    const torch::jit::Module runner = setsAttributes(module) ? module.deepcopy() : module;
+    size_t shapes = 1, levels = 1;
+    for (const auto& h : read.hints) {
+        shapes = std::max(shapes, h.shapes.size());
+        for (const auto& s : h.shapes)
+            for (const auto& d : s)
+                if (d.free || h.lengths)
+                    levels = std::max(
+                        levels,
+                        commonSizes(static_cast<int>(d.free.value_or(FreeSize::Sequence))).size());
+    }
+    const auto start = std::chrono::steady_clock::now();
+    std::set<std::string> tried;
+    auto seconds = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    bool timedOut = false;
+    for (size_t level = 0; level < levels && !out.confirmed; ++level)
+        for (size_t shape = 0; shape < shapes && !out.confirmed; ++shape) {
+            std::vector<InputSpec> specs;
+            for (const auto& h : read.hints)
+                specs.push_back(specFor(h, shape, level));
+            std::string key;
+            for (const auto& s : specs)
+                key += s.toString() + " ";
+            if (!tried.insert(key).second)
+                continue;
+            if (static_cast<int>(out.attempts.size()) >= limits.maxAttempts)
+                break;
+            if (seconds() > limits.maxSeconds) {
+                timedOut = true;
+                break;
+            }
+            if (cancelled && cancelled())
+                throw Error(Stage::Load, ErrorCode::Cancelled, "input proposal cancelled",
+                            "nothing was written");
+            ProposalAttempt attempt;
+            attempt.specs = specs;
+            const double began = seconds();
+            try {
+                torch::NoGradGuard noGrad;
+                const auto tensors = makeExampleInputs(specs, limits.seed);
+                std::vector<c10::IValue> stack(tensors.begin(), tensors.end());
+                auto forward = runner.get_method("forward");
+                forward(stack);
+                attempt.ran = true;
+            } catch (const Error& e) {
+                attempt.error = e.message();
+            } catch (const std::exception& e) {
+                attempt.error = firstLine(e.what());
+            }
+            attempt.seconds = seconds() - began;
+            out.attempts.push_back(attempt);
+            if (!attempt.ran)
+                continue;
+            out.confirmed = true;
+            for (size_t i = 0; i < read.hints.size(); ++i) {
+                const auto& h = read.hints[i];
+                std::string reason = h.reason;
+                if (const auto sizes = freeSizesText(h, shape, level); !sizes.empty())
+                    reason += "; " + sizes;
+                out.inputs.push_back({specs[i], reason});
+            }
+        }
+    if (out.confirmed)
+        return out;
+    std::vector<std::string> names;
+    for (const auto& h : read.hints)
+        names.push_back(h.name);
+    Error e(Stage::Load, ErrorCode::Usage,
+            fmt::format("could not propose inputs for forward({}): none of the {} candidate(s) "
+                        "tried ran{}",
+                        fmt::join(names, ", "), out.attempts.size(),
+                        timedOut ? fmt::format(" within {:.0f} s", limits.maxSeconds) : ""),
+            "give the inputs yourself, one --input NAME:SHAPE:DTYPE per forward() argument "
+            "(e.g. --input image:1x3x224x224:f32); the attempts above say what the model "
+            "refused");
+    for (const auto& a : out.attempts) {
+        std::vector<std::string> flags;
+        for (const auto& s : a.specs)
+            flags.push_back(s.toString());
+        e.addDetail({fmt::format("tried {}: {}", fmt::join(flags, " "), a.error), {}, false});
+    }
+    throw e;
+}
+
+} // namespace t2n::load

@@ -1,0 +1,63 @@
+#include "studio/inputs_bar.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QToolButton>
+
+namespace t2n::ui {
+
+InputsBar::InputsBar(QWidget* parent) : QFrame(parent) {
+    setObjectName(QStringLiteral("inputsBar"));
+    setFrameShape(QFrame::StyledPanel);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 4, 4, 4);
+    text_ = new QLabel(this);
+    text_->setObjectName(QStringLiteral("inputsBarText"));
+    text_->setWordWrap(true);
+    text_->setTextFormat(Qt::PlainText);
+    text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(text_, 1);
+    export_ = new QPushButton(tr("Export…"), this);
+    export_->setObjectName(QStringLiteral("inputsBarExport"));
+    export_->setToolTip(tr("Write the NNEF archive with these inputs and check it (Ctrl+E)"));
+    change_ = new QPushButton(tr("Change inputs"), this);
+    change_->setObjectName(QStringLiteral("inputsBarChange"));
+    change_->setToolTip(tr("Edit the inputs on the Export page"));
+    auto* close = new QToolButton(this);
+    close->setText(QStringLiteral("✕"));
+    close->setAutoRaise(true);
+    close->setToolTip(tr("Hide this message"));
+    layout->addWidget(export_);
+    layout->addWidget(change_);
+    layout->addWidget(close, 0, Qt::AlignTop);
+    connect(export_, &QPushButton::clicked, this, &InputsBar::exportRequested);
+    connect(change_, &QPushButton::clicked, this, &InputsBar::changeInputsRequested);
+    connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    hide();
+}
+
+void InputsBar::showMessage(Kind kind, const QString& text, bool actions) {
+    kind_ = kind;
+    text_->setText(text);
+    export_->setVisible(actions && kind != Kind::Error);
+    change_->setVisible(actions);
+    // The palette's own colours, tinted: readable in light and dark themes.
+    const QColor tint = kind == Kind::Error     ? QColor(0xd0, 0x30, 0x30)
+                        : kind == Kind::Warning ? QColor(0xe0, 0x9a, 0x00)
+                                                : QColor(0x1a, 0x73, 0xe8);
+    const QColor base = palette().color(QPalette::Window);
+    const QColor fill = QColor::fromRgbF(base.redF() * 0.85 + tint.redF() * 0.15,
+                                         base.greenF() * 0.85 + tint.greenF() * 0.15,
+                                         base.blueF() * 0.85 + tint.blueF() * 0.15);
+    setStyleSheet(QStringLiteral("QFrame#inputsBar { background: %1; border: 1px solid %2; "
+                                 "border-radius: 4px; }")
+                      .arg(fill.name(), tint.name()));
+    show();
+}
+
+QString InputsBar::text() const {
+    return text_->text();
+}
+
+} // namespace t2n::ui
