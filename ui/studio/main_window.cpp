@@ -166,8 +166,10 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const NodeRef& n, const QString& id) { selectNodeRef(n, id); });
     connect(results_, &ResultsPanel::supportedOperatorsRequested, this,
             &MainWindow::showSupportedOperators);
+    // Jobs run in request order: an export asked for while the model is
+    // still being prepared waits for it.
     connect(inputsBar_, &InputsBar::exportRequested, this, [this] {
-        if (exportAction_->isEnabled())
+        if (form_->valid() && state_ && !state_->modelPath.isEmpty())
             exportTo(QString());
         else
             tabs_->setCurrentIndex(ExportTab);

@@ -83,8 +83,13 @@ void MainWindow::showSummary() {
         return;
     }
     rows.emplace_back(tr("model"), st.modelPath);
+    // The inputs of the state the views show (not the form's, which may be
+    // edited since): before the first prepare, the proposal's or the names.
     QStringList inputs;
-    for (const auto& in : form_->valid() ? form_->options().inputs : st.options.inputs)
+    const std::vector<InputSpec> shown = !st.options.inputs.empty() ? st.options.inputs
+                                         : st.proposal              ? st.proposal->specs()
+                                                                    : std::vector<InputSpec>{};
+    for (const auto& in : shown)
         inputs << QString::fromStdString(in.toString());
     if (inputs.isEmpty())
         for (const auto& a : st.forwardArgNames)

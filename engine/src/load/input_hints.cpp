@@ -77,10 +77,30 @@ std::optional<int64_t> intOf(const Value* v) {
     return std::nullopt;
 }
 
-std::optional<bool> boolOf(const Value* v) {
-    auto iv = harden::constantValue(v);
+// A bool or int list may also be a module attribute (scripted modules pass
+// self.batch_first, self.normalized_shape).
+std::optional<bool> boolOf(const torch::jit::Module& m, const Value* v) {
+    auto iv = objectOf(m, v);
     if (iv && iv->isBool())
         return iv->toBool();
+    return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> intsOf(const torch::jit::Module& m, const Value* v) {
+    auto iv = objectOf(m, v);
+    if (!iv)
+        return std::nullopt;
+    if (iv->isIntList())
+        return iv->toIntList().vec();
+    if (iv->isTuple()) {
+        std::vector<int64_t> out;
+        for (const auto& e : iv->toTupleRef().elements()) {
+            if (!e.isInt())
+                return std::nullopt;
+            out.push_back(e.toInt());
+        }
+        return out;
+    }
     return std::nullopt;
 }
 
@@ -213,7 +233,7 @@ std::optional<Finding> convolution(const torch::jit::Module& m, const Node* n,
     } else {
         w = tensorOf(m, n->input(1));
         if (kind == "aten::_convolution") {
-            transposed = boolOf(n->input(6)).value_or(false);
+            transposed = boolOf(m, n->input(6)).value_or(false);
             groups = intOf(n->input(8)).value_or(1);
         } else {
             groups = intOf(n->input(6)).value_or(1);
@@ -232,11 +252,16 @@ std::optional<Finding> recurrent(const torch::jit::Module& m, const Node* n) {
     // train, bidirectional, batch_first); the packed overload has no batch_first.
     if (n->inputs().size() < 9)
         return std::nullopt;
+    // The weights: a list built in the graph (traced), or the module's
+    // _flat_weights attribute (scripted).
+    std::optional<at::Tensor> w;
     const Node* list = n->input(2)->node();
-    if (list->kind() != c10::prim::ListConstruct || list->inputs().empty())
-        return std::nullopt;
-    auto w = tensorOf(m, list->input(0));
-    const auto batchFirst = boolOf(n->input(8));
+    if (list->kind() == c10::prim::ListConstruct && !list->inputs().empty())
+        w = tensorOf(m, list->input(0));
+    else if (auto iv = objectOf(m, n->input(2));
+             iv && iv->isList() && !iv->toListRef().empty() && iv->toListRef()[0].isTensor())
+        w = iv->toListRef()[0].toTensor();
+    const auto batchFirst = boolOf(m, n->input(8));
     if (!w || w->dim() != 2 || !batchFirst)
         return std::nullopt;
     Finding f;
@@ -252,19 +277,18 @@ std::optional<Finding> recurrent(const torch::jit::Module& m, const Node* n) {
 std::optional<Finding> normalization(const torch::jit::Module& m, const Node* n,
                                      const std::string& kind) {
     if (kind == "aten::layer_norm") {
-        auto dims = harden::constantValue(n->input(1));
-        if (!dims || !dims->isIntList() || dims->toIntList().empty())
+        auto dims = intsOf(m, n->input(1));
+        if (!dims || dims->empty())
             return std::nullopt;
         Finding f;
         ShapeTemplate trailing;
-        for (int64_t d : dims->toIntList())
+        for (int64_t d : *dims)
             trailing.push_back(fixed(d));
         ShapeTemplate seq{fixed(1), free(FreeSize::Sequence)}, flat{fixed(1)};
         seq.insert(seq.end(), trailing.begin(), trailing.end());
         flat.insert(flat.end(), trailing.begin(), trailing.end());
         f.shapes = {seq, flat};
-        f.reason = fmt::format("trailing size(s) {} read by {}", fmt::join(dims->toIntList(), "x"),
-                               where(n));
+        f.reason = fmt::format("trailing size(s) {} read by {}", fmt::join(*dims, "x"), where(n));
         return f;
     }
     // batch_norm(x, w, b, mean, var, ...), instance_norm(x, w, b, mean, var, ...),
