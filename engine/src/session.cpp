@@ -180,7 +180,7 @@ InputProposal Session::proposeInputs(const ProposalLimits& limits) {
     auto proposal = load::proposeInputs(d->requireModule(), limits, [this] {
         return d->observer && d->observer->cancelRequested();
     });
-    d->log(LogLevel::Info, fmt::format("proposed inputs ({} run(s) of forward()): {}",
+    d->log(LogLevel::Debug, fmt::format("proposed inputs ({} run(s) of forward()): {}",
                                        proposal.attempts.size(), proposal.flags()));
     return proposal;
 }

@@ -164,7 +164,16 @@ std::vector<BadCase> makeCases() {
         "two or three");
     add("input empty name", exportArgs({}, {"--input", ":1x3x32x32:f32"}), 2, "load",
         "the name is empty");
-    add("input missing", exportArgs({}, none), 2, "trace", "takes 1 tensor argument");
+    // Without --input, t2n proposes the inputs; a model no candidate runs
+    // gets exit 2 with every candidate tried and the model's own words.
+    add("inputs not proposable", {"export", "{fx}/proposal_picky.pt", "-o", "{out}"}, 2, "load",
+        "could not propose inputs");
+    add("inputs not proposable lists the attempts",
+        {"export", "{fx}/proposal_picky.pt", "-o", "{out}"}, 2, "load",
+        "tried x:1x3x224x224:f32: ValueError: expected 37 features");
+    add("inputs not proposable for an int argument",
+        {"export", "{fx}/proposal_int_argument.pt", "-o", "{out}"}, 2, "load",
+        "argument 'n' is of type int");
     add("input twice", exportArgs({}, {"--input", "image:1x3x32x32:f32", "--input", "b:1:f32"}), 2,
         "trace", "2 --input spec(s)");
     add("values file missing", exportArgs({}, {"--input", "image=@{dir}/nope.npy"}), 2, "load",

@@ -31,10 +31,9 @@ std::optional<c10::IValue> objectOf(const torch::jit::Module& module, const Valu
     if (v == v->owningGraph()->inputs().at(0))
         return c10::IValue(module._ivalue());
     const Node* n = v->node();
-    if (n->kind() == c10::prim::Constant)
-        return harden::constantValue(v);
+    // Constants, and lists or tuples built of them.
     if (n->kind() != c10::prim::GetAttr)
-        return std::nullopt;
+        return harden::constantValue(v);
     auto owner = objectOf(module, n->input(0));
     if (!owner || !owner->isObject())
         return std::nullopt;
@@ -92,16 +91,20 @@ std::optional<std::vector<int64_t>> intsOf(const torch::jit::Module& m, const Va
         return std::nullopt;
     if (iv->isIntList())
         return iv->toIntList().vec();
-    if (iv->isTuple()) {
-        std::vector<int64_t> out;
-        for (const auto& e : iv->toTupleRef().elements()) {
-            if (!e.isInt())
-                return std::nullopt;
-            out.push_back(e.toInt());
-        }
-        return out;
+    std::vector<c10::IValue> items;
+    if (iv->isTuple())
+        items = iv->toTupleRef().elements().vec();
+    else if (iv->isList())
+        items = iv->toListRef().vec();
+    else
+        return std::nullopt;
+    std::vector<int64_t> out;
+    for (const auto& e : items) {
+        if (!e.isInt())
+            return std::nullopt;
+        out.push_back(e.toInt());
     }
-    return std::nullopt;
+    return out;
 }
 
 std::string sizesText(const at::Tensor& t) {
@@ -189,14 +192,19 @@ HintDim free(FreeSize kind) {
     return {1, kind};
 }
 
-std::string where(const Node* n) {
-    const std::string path = harden::callPath(n);
-    return path.empty() ? std::string(n->kind().toUnqualString())
-                        : fmt::format("{} '{}'", n->kind().toUnqualString(), path);
+// "conv2d 'features.0'": the operation as a person knows it, and where.
+std::string where(const Node* n, std::string_view name = {}) {
+    // A module's call of its own method shows as a SELF step of the path.
+    std::string path = harden::callPath(n);
+    for (size_t at; (at = path.find(".SELF")) != std::string::npos;)
+        path.erase(at, 5);
+    const std::string what = name.empty() ? n->kind().toUnqualString() : std::string(name);
+    return path.empty() ? what : fmt::format("{} '{}'", what, path);
 }
 
 // Channels first, then `spatial` free sizes; batched and unbatched.
-Finding channelsFirst(const Node* n, int64_t channels, int spatial, const std::string& because) {
+Finding channelsFirst(const Node* n, std::string_view name, int64_t channels, int spatial,
+                      const std::string& because) {
     Finding f;
     ShapeTemplate batched{fixed(1), fixed(channels)};
     FreeSize kind = spatial == 2    ? FreeSize::Image
@@ -206,8 +214,14 @@ Finding channelsFirst(const Node* n, int64_t channels, int spatial, const std::s
     for (int i = 0; i < spatial; ++i)
         batched.push_back(free(spatial == 3 && i > 0 ? FreeSize::Image : kind));
     f.shapes.push_back(batched);
+    // Video transformers want 16 frames of 224x224 exactly: that pair too.
+    if (spatial == 3) {
+        ShapeTemplate clip = batched;
+        clip[2] = fixed(16);
+        f.shapes.push_back(clip);
+    }
     f.shapes.push_back(ShapeTemplate(batched.begin() + 1, batched.end()));
-    f.reason = fmt::format("{} channel(s) read by {} ({})", channels, where(n), because);
+    f.reason = fmt::format("{} channel(s) read by {} ({})", channels, where(n, name), because);
     return f;
 }
 
@@ -242,7 +256,10 @@ std::optional<Finding> convolution(const torch::jit::Module& m, const Node* n,
     if (!w || w->dim() < 3)
         return std::nullopt;
     const int64_t channels = transposed ? w->size(0) : w->size(1) * groups;
-    return channelsFirst(n, channels, static_cast<int>(w->dim() - 2),
+    const std::string name =
+        fmt::format("{}conv{}{}d", kind.rfind("quantized::", 0) == 0 ? "quantized " : "",
+                    transposed ? "_transpose" : "", w->dim() - 2);
+    return channelsFirst(n, name, channels, static_cast<int>(w->dim() - 2),
                          fmt::format("weight {}{}", sizesText(*w),
                                      groups > 1 ? fmt::format(", {} groups", groups) : ""));
 }
@@ -284,10 +301,13 @@ std::optional<Finding> normalization(const torch::jit::Module& m, const Node* n,
         ShapeTemplate trailing;
         for (int64_t d : *dims)
             trailing.push_back(fixed(d));
-        ShapeTemplate seq{fixed(1), free(FreeSize::Sequence)}, flat{fixed(1)};
-        seq.insert(seq.end(), trailing.begin(), trailing.end());
-        flat.insert(flat.end(), trailing.begin(), trailing.end());
-        f.shapes = {seq, flat};
+        // Only the trailing sizes are fixed: the batch may come first or,
+        // time-major, second.
+        ShapeTemplate seq{fixed(1), free(FreeSize::Sequence)},
+            timeMajor{free(FreeSize::Sequence), fixed(1)}, flat{fixed(1)};
+        for (ShapeTemplate* t : {&seq, &timeMajor, &flat})
+            t->insert(t->end(), trailing.begin(), trailing.end());
+        f.shapes = {seq, timeMajor, flat};
         f.reason = fmt::format("trailing size(s) {} read by {}", fmt::join(*dims, "x"), where(n));
         return f;
     }
@@ -525,6 +545,16 @@ Walked walk(const torch::jit::Module& m, const Value* input) {
                     return out;
                 }
             }
+            // Returned by a branch of an If (a scripted module's "unbatched
+            // input?" test): the If's output carries it on.
+            if (n->kind() == c10::prim::Return) {
+                const Node* owner = n->owningBlock()->owningNode();
+                if (owner && owner->kind() == c10::prim::If &&
+                    use.offset < owner->outputs().size() &&
+                    seen.insert(owner->output(use.offset)).second)
+                    queue.push_back({owner->output(use.offset), item.path});
+                continue;
+            }
             auto step = stepOf(n);
             if (!step && !keepsAxes(kind))
                 continue;
@@ -590,8 +620,8 @@ InputHints readInputHints(const torch::jit::Module& module) {
         auto tensorType = arg.type()->cast<c10::TensorType>();
         if (!tensorType)
             throw Error(Stage::Load, ErrorCode::Usage,
-                        fmt::format("forward()'s argument '{}' is a {}, not a tensor, and has no "
-                                    "default: t2n gives forward() tensors only",
+                        fmt::format("forward()'s argument '{}' is of type {}, not a tensor, and "
+                                    "has no default: t2n gives forward() tensors only",
                                     arg.name(), arg.type()->str()),
                         "export a wrapper module whose forward() takes tensors and passes the "
                         "other values itself");
@@ -633,6 +663,16 @@ InputHints readInputHints(const torch::jit::Module& module) {
                 hint.dtype = *dt;
         out.hints.push_back(std::move(hint));
     }
+    // Lengths go with sequences: the other inputs try their sequence shapes
+    // first ([1, L, F] before [1, F] for a linear layer's input).
+    const bool sequences = std::any_of(out.hints.begin(), out.hints.end(),
+                                       [](const InputHint& h) { return h.lengths; });
+    for (auto& h : out.hints)
+        if (sequences && !h.lengths)
+            std::stable_partition(h.shapes.begin(), h.shapes.end(), [](const ShapeTemplate& s) {
+                return std::any_of(s.begin(), s.end(),
+                                   [](const HintDim& d) { return d.free == FreeSize::Sequence; });
+            });
     return out;
 }
 

@@ -56,8 +56,12 @@ std::string Error::render() const {
     std::string out = fmt::format("[{}] {}", stageName(stage_), message_);
     auto to = std::back_inserter(out);
     for (const auto& d : details_) {
-        if (!d.hasNode)
+        // A detail about no node (one input candidate tried, one option) is its message.
+        if (!d.hasNode) {
+            if (!d.message.empty() && d.message != message_)
+                fmt::format_to(to, "\n  - {}", d.message);
             continue;
+        }
         fmt::format_to(to, "\n  at {}", d.node.describe());
         if (!d.node.sourceText.empty())
             fmt::format_to(to, "\n     | {}", d.node.sourceText);

@@ -58,9 +58,17 @@ void verifyOneSession(const MainWindow& w) {
     const auto& st = *w.controller()->state();
     QVERIFY2(w.windowTitle().startsWith(QFileInfo(st.modelPath).fileName()),
              qPrintable(w.windowTitle()));
-    QCOMPARE(property(w, QStringLiteral("model")), st.modelPath);
-    if (!st.options.inputs.empty())
-        QCOMPARE(property(w, QStringLiteral("inputs")), stateInputs(w));
+    // Properties: the state's summary, or a node of the state's IR (a
+    // failure selects its first node).
+    if (w.selectedIrNode() < 0) {
+        QCOMPARE(property(w, QStringLiteral("model")), st.modelPath);
+        if (!st.options.inputs.empty())
+            QCOMPARE(property(w, QStringLiteral("inputs")), stateInputs(w));
+    } else {
+        QVERIFY(w.selectedIrNode() < static_cast<int>(st.graph.nodes.size()));
+        QCOMPARE(property(w, QStringLiteral("kind")),
+                 QString::fromStdString(st.graph.node(w.selectedIrNode()).kind));
+    }
     QCOMPARE(w.nnefView()->toPlainText(), QString::fromStdString(st.nnefText));
     QCOMPARE(w.irGraph()->graph().nodes.isEmpty(), !st.traced);
 }
@@ -75,7 +83,7 @@ class OneSessionTest : public QObject {
 
 private Q_SLOTS:
     /// Opened with no inputs: the engine's proposal fills the form (the
-    /// sample's flatten + linear want 32x32), the reason is under the table,
+    /// sample's 3 channels at 224x224), the reason is under the table,
     /// the strip above the panes offers Export, the keyboard is on the first
     /// shape cell, and the model is prepared at once (IR and NNEF drawn).
     void openProposesInputs() {
@@ -87,12 +95,12 @@ private Q_SLOTS:
         QVERIFY(st.proposal && st.proposal->confirmed);
         QVERIFY(st.translated);
         QCOMPARE(QString::fromStdString(w.exportForm()->options().inputs.at(0).toString()),
-                 QStringLiteral("image:1x3x32x32:f32"));
+                 QStringLiteral("image:1x3x224x224:f32"));
         QVERIFY2(w.exportForm()->inputsNote().contains(QStringLiteral("3 channel")),
                  qPrintable(w.exportForm()->inputsNote()));
         QVERIFY(w.inputsBar()->isVisible());
         QCOMPARE(w.inputsBar()->kind(), InputsBar::Kind::Information);
-        QVERIFY(w.inputsBar()->text().contains(QStringLiteral("image:1x3x32x32:f32")));
+        QVERIFY(w.inputsBar()->text().contains(QStringLiteral("image:1x3x224x224:f32")));
         QVERIFY(w.nnefView()->toPlainText().contains(QStringLiteral("graph network")));
         auto* table = w.exportForm()->findChild<QTableView*>(QStringLiteral("inputsTable"));
         QVERIFY(table);

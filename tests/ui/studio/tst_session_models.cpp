@@ -301,7 +301,16 @@ private Q_SLOTS:
             QVERIFY2(row.toJson(form.options()) != row.toJson(o), qPrintable(label));
         }
         QVERIFY(labelled >= 15);
-        QCOMPARE(size_t(form.findChildren<QGroupBox*>().size()), stages.size());
+        // The basic rows in one box, the others in one box per stage under Advanced.
+        QCOMPARE(size_t(form.findChildren<QGroupBox*>().size()), stages.size() + 1);
+        auto* basic = form.findChild<QGroupBox*>(QStringLiteral("basicOptions"));
+        QVERIFY(basic);
+        for (const char* row :
+             {"targetChoice", "dynamicAxesTable", "propertiesTable", "inputsTable", "outputPath"})
+            QVERIFY2(basic->findChild<QWidget*>(QString::fromLatin1(row)), row);
+        QVERIFY(!form.findChild<QWidget*>(QStringLiteral("advancedOptions"))->isVisibleTo(&form));
+        form.setAdvancedShown(true);
+        QVERIFY(form.findChild<QWidget*>(QStringLiteral("advancedOptions"))->isVisibleTo(&form));
         // A row with no widget of its own is its flag's text in a line edit.
         auto* names = form.findChild<QLineEdit*>(QStringLiteral("outputNames"));
         QVERIFY(names);

@@ -9,6 +9,7 @@
 #include "session/pass_list_model.h"
 #include "session/session_controller.h"
 #include "studio/export_form.h"
+#include "studio/inputs_bar.h"
 #include "studio/main_window.h"
 #include "studio/pass_stepper.h"
 #include "studio/results_panel.h"
@@ -569,18 +570,23 @@ private Q_SLOTS:
                     .kind.contains(QStringLiteral("conv")));
     }
 
-    /// A file that is not TorchScript: the reason in Results, no dialog.
-    void notTorchScriptIsShownInResults() {
+    /// A file that is not TorchScript: the reason in the strip above the
+    /// model's panes (Results keep what they showed), no dialog.
+    void notTorchScriptIsShownInTheStrip() {
         const QString name = QStringLiteral("err_not_torchscript");
         if (!std::filesystem::exists(t2n::test::fixtureModel(name)))
             QSKIP("fixture err_not_torchscript not generated");
         MainWindow w;
         w.show();
+        const QString before = w.results()->verdict();
         w.openModel(QString::fromStdString(t2n::test::fixtureModel(name).string()));
         QVERIFY(w.controller()->waitIdle());
-        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::ResultsTab));
-        QVERIFY2(w.results()->verdict().contains(QStringLiteral("load")),
-                 qPrintable(w.results()->verdict()));
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::ModelTab));
+        QVERIFY(w.inputsBar()->isVisible());
+        QCOMPARE(w.inputsBar()->kind(), InputsBar::Kind::Error);
+        QVERIFY2(w.inputsBar()->text().contains(QStringLiteral("not a TorchScript archive")),
+                 qPrintable(w.inputsBar()->text()));
+        QCOMPARE(w.results()->verdict(), before);
         QVERIFY(QApplication::activeModalWidget() == nullptr);
     }
 
