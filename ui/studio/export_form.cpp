@@ -222,6 +222,7 @@ QWidget* ExportForm::inputsWidget() {
     auto* inputsView = inputsView_ = new QTableView(box);
     inputsView->setObjectName(QStringLiteral("inputsTable"));
     inputsView->setModel(inputs_);
+    inputsView->setMaximumHeight(160);
     auto* inputsLayout = new QVBoxLayout(box);
     inputsLayout->setContentsMargins(0, 0, 0, 0);
     inputsLayout->addWidget(tableWithButtons(inputsView, tr("Add an input")));
@@ -311,6 +312,8 @@ QWidget* ExportForm::widgetFor(const OptionRow& row) {
         view->setObjectName(axes ? QStringLiteral("dynamicAxesTable")
                                  : QStringLiteral("propertiesTable"));
         view->setModel(axes ? static_cast<QAbstractItemModel*>(axes_) : props_);
+        // A few rows tall: the Advanced toggle stays in sight below them.
+        view->setMaximumHeight(120);
         return tableWithButtons(view, axes ? tr("Add a dynamic axis") : tr("Add a property"));
     }
     if (name == "target")

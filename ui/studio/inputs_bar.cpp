@@ -24,24 +24,30 @@ InputsBar::InputsBar(QWidget* parent) : QFrame(parent) {
     change_ = new QPushButton(tr("Change inputs"), this);
     change_->setObjectName(QStringLiteral("inputsBarChange"));
     change_->setToolTip(tr("Edit the inputs on the Export page"));
+    open_ = new QPushButton(tr("Open model…"), this);
+    open_->setObjectName(QStringLiteral("inputsBarOpen"));
+    open_->setToolTip(tr("Open a TorchScript model (.pt, .pth, .jit) (Ctrl+O)"));
     auto* close = new QToolButton(this);
     close->setText(QStringLiteral("✕"));
     close->setAutoRaise(true);
     close->setToolTip(tr("Hide this message"));
     layout->addWidget(export_);
     layout->addWidget(change_);
+    layout->addWidget(open_);
     layout->addWidget(close, 0, Qt::AlignTop);
     connect(export_, &QPushButton::clicked, this, &InputsBar::exportRequested);
     connect(change_, &QPushButton::clicked, this, &InputsBar::changeInputsRequested);
+    connect(open_, &QPushButton::clicked, this, &InputsBar::openRequested);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
     hide();
 }
 
-void InputsBar::showMessage(Kind kind, const QString& text, bool actions) {
+void InputsBar::showMessage(Kind kind, const QString& text, Actions actions) {
     kind_ = kind;
     text_->setText(text);
-    export_->setVisible(actions && kind != Kind::Error);
-    change_->setVisible(actions);
+    export_->setVisible(actions == Actions::ExportOrChange && kind != Kind::Error);
+    change_->setVisible(actions == Actions::ExportOrChange);
+    open_->setVisible(actions == Actions::Open);
     // The palette's own colours, tinted: readable in light and dark themes.
     const QColor tint = kind == Kind::Error     ? QColor(0xd0, 0x30, 0x30)
                         : kind == Kind::Warning ? QColor(0xe0, 0x9a, 0x00)

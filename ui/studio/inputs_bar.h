@@ -1,7 +1,7 @@
 // The strip above the model's panes that says, in one sentence, what the
-// studio did on its own and what to do next: the inputs t2n proposed (with
-// Export and Change buttons), the inputs it could not find, or a model that
-// could not be opened while another stays open. KMessageWidget's role,
+// studio did on its own and what to do next: how to begin (Open model), the
+// inputs t2n proposed (Export, Change inputs), the inputs it could not find,
+// or a model that could not be opened while another stays open. KMessageWidget's role,
 // without the KDE dependency.
 #pragma once
 
@@ -16,23 +16,26 @@ class InputsBar : public QFrame {
     Q_OBJECT
 public:
     enum class Kind { Information, Warning, Error };
+    /// The buttons beside the text.
+    enum class Actions { None, ExportOrChange, Open };
 
     explicit InputsBar(QWidget* parent = nullptr);
 
-    /// Shows `text`; `actions` shows Export and Change inputs.
-    void showMessage(Kind kind, const QString& text, bool actions);
+    void showMessage(Kind kind, const QString& text, Actions actions);
     QString text() const;
     Kind kind() const { return kind_; }
 
 Q_SIGNALS:
     void exportRequested();
     void changeInputsRequested();
+    void openRequested();
 
 private:
     Kind kind_ = Kind::Information;
     QLabel* text_;
     QPushButton* export_;
     QPushButton* change_;
+    QPushButton* open_;
 };
 
 } // namespace t2n::ui

@@ -174,11 +174,19 @@ MainWindow::MainWindow(QWidget* parent)
         else
             tabs_->setCurrentIndex(ExportTab);
     });
+    connect(inputsBar_, &InputsBar::openRequested, this, &MainWindow::askForModel);
     connect(inputsBar_, &InputsBar::changeInputsRequested, this, [this] {
         tabs_->setCurrentIndex(ExportTab);
         form_->focusFirstShape();
     });
     rebuildRecentMenu();
+    // The first screen says how to begin; the empty panes say what they will show.
+    inputsBar_->showMessage(InputsBar::Kind::Information,
+                            tr("Open a TorchScript model (a .pt file saved with torch.jit.save) "
+                               "to begin, or drop it on this window. t2n works out its inputs "
+                               "and shows every step of its way to an NNEF archive."),
+                            InputsBar::Actions::Open);
+    onState(controller_->state());
 }
 
 MainWindow::~MainWindow() = default;
@@ -301,13 +309,7 @@ QWidget* MainWindow::buildExportTab() {
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open model…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a TorchScript model"), QString(),
-            tr("TorchScript models (*.pt *.pth *.jit *.torchscript);;All files (*)"));
-        if (!path.isEmpty())
-            openModel(path);
-    });
+    QAction* open = file->addAction(tr("&Open model…"), this, &MainWindow::askForModel);
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &recent"));
     exportAction_ =
@@ -379,6 +381,14 @@ void MainWindow::buildMenus() {
     tools->addAction(open);
     tools->addAction(exportAction_);
     tools->addAction(find);
+}
+
+void MainWindow::askForModel() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open a TorchScript model"), QString(),
+        tr("TorchScript models (*.pt *.pth *.jit *.torchscript);;All files (*)"));
+    if (!path.isEmpty())
+        openModel(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -116,6 +116,8 @@ protected:
 private:
     void buildMenus();
     void buildHelpMenu();
+    /// File > Open model: a file dialog, then openModel().
+    void askForModel();
     void showSupportedOperators();
     /// After an open: the inputs (given, remembered or proposed) into the
     /// form, the note that says where they came from, and the next step.

@@ -131,13 +131,13 @@ void MainWindow::fillOpenedInputs() {
             tr("%1 opened. t2n proposed its inputs and confirmed them by running the model: %2. "
                "Export writes the NNEF archive; the Export page says why each size was chosen.")
                 .arg(name, specsText(inputs)),
-            true);
+            InputsBar::Actions::ExportOrChange);
     } else if (!st.proposal && !st.proposalError.isEmpty()) {
         inputsBar_->showMessage(InputsBar::Kind::Warning,
                                 tr("%1 opened, but t2n could not find inputs it accepts. Enter "
                                    "them on the Export page.")
                                     .arg(name),
-                                true);
+                                InputsBar::Actions::ExportOrChange);
     } else {
         inputsBar_->hide();
     }
@@ -292,7 +292,7 @@ void MainWindow::onJobFailed(int job, const JobError& error) {
                      error.hint.isEmpty() ? QString()
                                           : QStringLiteral(" (") + error.hint + QStringLiteral(")"),
                      kept),
-            false);
+            InputsBar::Actions::Open);
         stage_->setText(tr("Cannot open the model: %1").arg(error.message));
         tabs_->setCurrentIndex(ModelTab);
         return;
@@ -365,6 +365,7 @@ void MainWindow::onState(const StatePtr& state) {
                          "try; the IR graph marks the operators concerned.")
                     : tr("No NNEF yet: t2n writes it once the model's inputs are known (the "
                          "Export page) and the model has run on them."));
+    torchText_->setPlaceholderText(st.modelPath.isEmpty() ? noModel : QString());
     irText_->setPlaceholderText(st.modelPath.isEmpty() ? noModel
                                 : st.traced            ? QString()
                                                        : tr("No IR yet: t2n builds it by running "

@@ -111,6 +111,7 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     connect(operators_, &QPushButton::clicked, this, &ResultsPanel::supportedOperatorsRequested);
 
     auto* split = new QSplitter(Qt::Vertical, this);
+    figures_ = split;
     outputsView_ = table(outputs_, QStringLiteral("outputsTable"), split);
     variablesView_ = table(variables_, QStringLiteral("variablesTable"), split);
     split->addWidget(outputsView_);
@@ -120,6 +121,7 @@ ResultsPanel::ResultsPanel(QWidget* parent)
 }
 
 void ResultsPanel::clear() {
+    problems_->setMaximumHeight(120);
     banner_->setText(tr("Open a model and press Export: the archive is written, read back and "
                         "compared with the model."));
     banner_->setStyleSheet(QString());
@@ -132,6 +134,8 @@ void ResultsPanel::clear() {
     outputs_->setOutputs({});
     variables_->setVariables({});
     artifactPath_.clear();
+    figures_->show();
+    static_cast<QVBoxLayout*>(layout())->setStretchFactor(problems_, 0);
     openFolder_->hide();
     copyPath_->hide();
     operators_->hide();
@@ -224,6 +228,9 @@ void ResultsPanel::showError(const JobError& e) {
                  tr("Help > Supported operators lists what t2n translates"));
     setVerdict(false, tr("Stopped at stage %1: %2").arg(e.stage, e.message),
                hint.isEmpty() ? tr("Nothing was written.") : hint);
+    // No archive was compared: no output or variable tables, room for the list.
+    figures_->hide();
+    static_cast<QVBoxLayout*>(layout())->setStretchFactor(problems_, 1);
     const bool unsupported = e.code == static_cast<int>(ErrorCode::Unsupported);
     QSet<QString> kinds;
     for (const auto& d : e.details) {
@@ -240,8 +247,7 @@ void ResultsPanel::showError(const JobError& e) {
         problemNodes_.push_back(d);
     }
     problems_->setVisible(problems_->count() > 0);
-    if (unsupported)
-        problems_->setMaximumHeight(260);
+    problems_->setMaximumHeight(QWIDGETSIZE_MAX);
     operators_->setVisible(unsupported);
 }
 

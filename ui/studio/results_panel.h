@@ -52,6 +52,7 @@ private:
     QString divergenceIdentifier_;
     std::vector<Diagnostic> problemNodes_;
     QString headline_;
+    QWidget* figures_; ///< the outputs and variables tables
     QPushButton* openFolder_;
     QPushButton* copyPath_;
     QPushButton* operators_;
