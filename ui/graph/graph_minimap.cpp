@@ -54,7 +54,7 @@ QRectF GraphMinimap::visibleRect() const {
 void GraphMinimap::paintEvent(QPaintEvent*) {
     if (dirty_ || overview_.size() != size()) {
         overview_ = QPixmap(size());
-        overview_.fill(QColor(250, 250, 252));
+        overview_.fill(palette().color(QPalette::Base)); // dark themes too
         QPainter p(&overview_);
         view_->scene()->render(&p, target(), view_->scene()->sceneRect());
         dirty_ = false;

@@ -60,6 +60,7 @@ void GraphView::onLayout(quint64 ticket, const GraphGeometry& geometry, qint64 e
         fitOnLayout_ = false;
     }
     minimap_->invalidate();
+    placeMinimap();
     if (!pendingSelection_.isEmpty())
         centreOnNode(std::exchange(pendingSelection_, QString()));
     Q_EMIT layoutFinished(elapsedMs);
@@ -130,6 +131,7 @@ void GraphView::centreOnNode(const QString& id) {
     if (transform().m11() < kReadableScale)
         setTransform(QTransform()); // readable size before centring
     centerOn(item->rect().center());
+    placeMinimap();
     Q_EMIT viewportMoved();
 }
 
@@ -289,9 +291,39 @@ void GraphView::keyPressEvent(QKeyEvent* event) {
 
 void GraphView::resizeEvent(QResizeEvent* event) {
     QGraphicsView::resizeEvent(event);
-    const QRect area = viewport()->geometry();
-    minimap_->move(area.right() - minimap_->width() - 8, area.bottom() - minimap_->height() - 8);
+    placeMinimap();
     Q_EMIT viewportMoved();
+}
+
+void GraphView::setMinimapShown(bool shown) {
+    minimapWanted_ = shown;
+    placeMinimap();
+}
+
+// The overview takes at most a fifth of the view's side and never covers the
+// selected node: bottom right, else top right, else hidden; a view too small
+// for both has none.
+void GraphView::placeMinimap() {
+    const QRect area = viewport()->geometry();
+    const int w = std::min(180, area.width() / 5), h = std::min(130, area.height() / 5);
+    if (!minimapWanted_ || w < 60 || h < 45 || graph_->nodes.isEmpty()) {
+        minimap_->hide();
+        return;
+    }
+    minimap_->setFixedSize(w, h);
+    QRect selected;
+    for (QGraphicsItem* item : scene_->selectedItems())
+        selected |=
+            mapFromScene(item->sceneBoundingRect()).boundingRect().translated(area.topLeft());
+    for (const QPoint corner : {QPoint(area.right() - w - 8, area.bottom() - h - 8),
+                                QPoint(area.right() - w - 8, area.top() + 8)}) {
+        if (!QRect(corner, QSize(w, h)).intersects(selected)) {
+            minimap_->move(corner);
+            minimap_->show();
+            return;
+        }
+    }
+    minimap_->hide();
 }
 
 void GraphView::scrollContentsBy(int dx, int dy) {

@@ -32,6 +32,10 @@ public:
     const GraphGeometry& geometry() const { return geometry_; }
     GraphScene* graphScene() const { return scene_; }
     GraphMinimap* minimap() const { return minimap_; }
+    /// Whether the overview may be shown (it still hides where it would
+    /// cover the selection or the view is too small for it).
+    void setMinimapShown(bool shown);
+    bool minimapShown() const { return minimapWanted_; }
     bool isLayoutPending() const { return ticket_ != shownTicket_; }
 
     QSet<QString> collapsedClusters() const { return collapsed_; }
@@ -106,7 +110,10 @@ private:
     bool fitOnLayout_ = true;
     /// Below this scale node labels are too small to read.
     static constexpr double kReadableScale = 0.6;
+    void placeMinimap();
+
     bool selecting_ = false;
+    bool minimapWanted_ = true;
     QString pendingSelection_;
     QVector<int> matches_;
     int matchCursor_ = -1;

@@ -28,6 +28,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -36,6 +37,8 @@
 #include <QTableWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace t2n::ui {
 
@@ -108,7 +111,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(stage_, 1);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
-    connect(cancel_, &QPushButton::clicked, controller_, &SessionController::cancel);
+    connect(cancel_, &QPushButton::clicked, this, &MainWindow::requestCancel);
 
     buildMenus();
 
@@ -124,14 +127,30 @@ MainWindow::MainWindow(QWidget* parent)
         progress_->setValue(0);
         progress_->show();
         cancel_->show();
+        cancel_->setEnabled(true);
+        exportProgress_->setValue(0);
+        exportProgress_->setFormat(tr("starting…"));
+        exportProgress_->show();
+        exportCancel_->show();
+        exportCancel_->setEnabled(true);
         exportButton_->setEnabled(false);
         exportAction_->setEnabled(false);
     });
-    connect(controller_, &SessionController::stageStarted, this,
-            [this](const QString& s) { stage_->setText(tr("Running: %1").arg(s)); });
+    connect(controller_, &SessionController::stageStarted, this, [this](const QString& s) {
+        stage_->setText(tr("Running: %1").arg(s));
+        if (exportCancel_->isEnabled()) {
+            exportProgress_->setValue(0);
+            exportProgress_->setFormat(tr("%1…").arg(s));
+        }
+    });
     connect(controller_, &SessionController::progress, this,
             [this](const QString& s, double f, const QString& status) {
                 progress_->setValue(static_cast<int>(f * 100.0));
+                if (exportCancel_->isEnabled()) {
+                    exportProgress_->setValue(static_cast<int>(f * 100.0));
+                    exportProgress_->setFormat(status.isEmpty() ? tr("%1 %p%").arg(s)
+                                                                : tr("%1: %2").arg(s, status));
+                }
                 stage_->setText(status.isEmpty() ? tr("Running: %1").arg(s)
                                                  : tr("Running: %1 — %2").arg(s, status));
             });
@@ -253,10 +272,12 @@ QWidget* MainWindow::buildModelTab() {
     split->addWidget(titled(tr("NNEF (graph.nnef)"), textOrGraph(nnefText_, nnefGraph_), split));
     split->setStretchFactor(1, 2);
 
-    connect(search_, &QLineEdit::returnPressed, this, [this] {
-        if (irGraph_->search(search_->text()) == 0)
-            stage_->setText(tr("No node matches '%1'").arg(search_->text()));
-    });
+    searchCount_ = new QLabel(graphBox);
+    searchCount_->setObjectName(QStringLiteral("searchCount"));
+    graphBar->insertWidget(1, searchCount_);
+    // Enter: the next match (the first for a new text), Shift+Enter the previous.
+    connect(search_, &QLineEdit::returnPressed, this, [this] { stepSearch(1); });
+    search_->installEventFilter(this);
     connect(irGraph_, &GraphView::nodeSelected, this, [this](const QString& id) {
         if (id.startsWith(QStringLiteral("ir:")))
             selectIrNode(id.mid(3).toInt());
@@ -303,7 +324,22 @@ QWidget* MainWindow::buildExportTab() {
     exportButton_->setEnabled(false);
     exportButton_->setMinimumHeight(36);
     connect(exportButton_, &QPushButton::clicked, this, [this] { exportTo(QString()); });
-    layout->addWidget(exportButton_);
+    // The running job's stage and progress where the user just clicked.
+    auto* row = new QHBoxLayout;
+    row->addWidget(exportButton_, 1);
+    exportProgress_ = new QProgressBar(page);
+    exportProgress_->setObjectName(QStringLiteral("exportProgress"));
+    exportProgress_->setRange(0, 100);
+    exportProgress_->setTextVisible(true);
+    exportProgress_->setMinimumWidth(320);
+    exportProgress_->hide();
+    exportCancel_ = new QPushButton(tr("Cancel"), page);
+    exportCancel_->setObjectName(QStringLiteral("exportCancel"));
+    exportCancel_->hide();
+    row->addWidget(exportProgress_, 1);
+    row->addWidget(exportCancel_);
+    layout->addLayout(row);
+    connect(exportCancel_, &QPushButton::clicked, this, &MainWindow::requestCancel);
     return page;
 }
 
@@ -354,25 +390,7 @@ void MainWindow::buildMenus() {
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* find = view->addAction(tr("&Find node…"), this, [this] {
-        tabs_->setCurrentIndex(ModelTab);
-        search_->setFocus();
-        search_->selectAll();
-    });
-    find->setShortcut(QKeySequence::Find);
-    view->addAction(tr("&Fit graph"), irGraph_, &GraphView::fitGraph)
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    QAction* next = view->addAction(tr("&Next pass"), this, [this] {
-        tabs_->setCurrentIndex(PassesTab);
-        stepper_->step(1);
-    });
-    next->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
-    QAction* prev = view->addAction(tr("&Previous pass"), this, [this] {
-        tabs_->setCurrentIndex(PassesTab);
-        stepper_->step(-1);
-    });
-    prev->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
+    QAction* find = buildViewMenu();
 
     buildHelpMenu();
 
@@ -414,6 +432,29 @@ void MainWindow::restoreLayout() {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("windowGeometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    // Saved on another screen or at another scale factor: never larger than
+    // this screen, never off it (the Log and the status bar stay in sight).
+    // The frame is known once shown: fitted again then.
+    fitToScreen();
+    fitOnShow_ = true;
+}
+
+void MainWindow::fitToScreen() {
+    QScreen* s = screen();
+    if (!s)
+        return;
+    const QRect fitted = clampedToScreen(frameGeometry(), s->availableGeometry());
+    if (fitted == frameGeometry())
+        return;
+    const QSize frame = frameGeometry().size() - geometry().size();
+    resize(fitted.size() - frame);
+    move(fitted.topLeft());
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (std::exchange(fitOnShow_, false))
+        fitToScreen();
 }
 
 void MainWindow::addRecent(const QString& path) {

@@ -72,6 +72,10 @@ public:
     void restoreLayout();
     /// After each export or check, the JSON report is also written to `path`.
     void setReportPath(const QString& path) { reportPath_ = path; }
+    /// `window` moved and shrunk to fit in `available` (a screen's free area).
+    static QRect clampedToScreen(const QRect& window, const QRect& available);
+    /// "3 of 12" after a search, "no match", or "".
+    QString searchCountText() const;
 
     SessionController* controller() const { return controller_; }
     /// The strip above the model's panes: proposed inputs, a failed open.
@@ -107,8 +111,12 @@ public:
 public Q_SLOTS:
     /// Selects IR node `id` in every view (graph, IR text, NNEF text, properties).
     void selectIrNode(int id);
+    /// Cancels the running job, with "cancelling" shown until it stops.
+    void requestCancel();
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
@@ -116,8 +124,14 @@ protected:
 private:
     void buildMenus();
     void buildHelpMenu();
+    void fitToScreen();
     /// File > Open model: a file dialog, then openModel().
     void askForModel();
+    /// The View menu (docks, minimap, tabs, search); returns its Find action.
+    QAction* buildViewMenu();
+    /// Next (+1) or previous (-1) search match, selected in every view, with "n of m".
+    void stepSearch(int direction);
+
     void showSupportedOperators();
     /// After an open: the inputs (given, remembered or proposed) into the
     /// form, the note that says where they came from, and the next step.
@@ -153,6 +167,11 @@ private:
     GraphView* tsGraph_;
     GraphView* nnefGraph_;
     QLineEdit* search_;
+    QLabel* searchCount_ = nullptr;
+    QString lastSearch_;
+    QProgressBar* exportProgress_ = nullptr;
+    QPushButton* exportCancel_ = nullptr;
+    bool fitOnShow_ = false;
     QComboBox* colourBy_;
     QCheckBox* onlyFailed_;
     QTabWidget* tsTabs_; ///< the TorchScript pane: Text | Graph

@@ -225,6 +225,8 @@ void MainWindow::prepareIfReady() {
 void MainWindow::onJobFinished(int job, bool ok) {
     progress_->hide();
     cancel_->hide();
+    exportProgress_->hide();
+    exportCancel_->hide();
     Q_EMIT form_->changed(); // re-enables Export
     if (!ok)
         return; // onJobFailed said why in the status bar
