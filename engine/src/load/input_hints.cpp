@@ -180,6 +180,7 @@ std::optional<ShapeTemplate> undo(ShapeTemplate shape, const std::vector<Step>& 
 
 struct Finding {
     std::vector<ShapeTemplate> shapes; ///< the consumer's view of the operand
+    bool weak = false;                 ///< a constant view, not a weight
     std::string reason;
     std::optional<DType> dtype;
     std::optional<InputSpec::IntegerRange> range;
@@ -347,6 +348,7 @@ std::optional<Finding> reshape(const Node* n) {
     }
     Finding f;
     f.shapes = {shape};
+    f.weak = true;
     f.reason = fmt::format("reshaped to [{}] by {}", fmt::join(list, ", "), where(n));
     return f;
 }
@@ -514,24 +516,61 @@ std::optional<Step> stepOf(const Node* n) {
 
 struct Walked {
     std::optional<Finding> finding;
+    std::optional<Finding> weak; ///< the first weak one, used when no other
     std::optional<DType> maskDtype;
 };
 
 // Breadth first from the input: the nearest consumer that says something.
+// The walk also follows the input packed as element k of a tuple (a helper
+// returning (x, flag), possibly from the branches of an If) to where the
+// tuple is unpacked, and into a cat along another axis.
 Walked walk(const torch::jit::Module& m, const Value* input) {
     struct Item {
         const Value* value;
         std::vector<Step> path;
+        int element = -1; ///< >= 0: `value` is a tuple, the input its element
     };
     Walked out;
     std::deque<Item> queue{{input, {}}};
-    std::unordered_set<const Value*> seen{input};
+    std::set<std::pair<const Value*, int>> seen{{input, -1}};
+    auto push = [&](const Value* v, const std::vector<Step>& path, int element) {
+        if (seen.insert({v, element}).second)
+            queue.push_back({v, path, element});
+    };
     for (int visited = 0; !queue.empty() && visited < 400; ++visited) {
         Item item = std::move(queue.front());
         queue.pop_front();
         for (const auto& use : item.value->uses()) {
             const Node* n = use.user;
             const std::string kind = n->kind().toQualString();
+            // A branch of an If returns it (a scripted "unbatched input?"
+            // test): the If's output carries it on.
+            if (n->kind() == c10::prim::Return) {
+                const Node* owner = n->owningBlock()->owningNode();
+                if (owner && owner->kind() == c10::prim::If && use.offset < owner->outputs().size())
+                    push(owner->output(use.offset), item.path, item.element);
+                continue;
+            }
+            if (item.element >= 0) {
+                const auto k = static_cast<size_t>(item.element);
+                if (n->kind() == c10::prim::TupleUnpack && k < n->outputs().size())
+                    push(n->output(k), item.path, -1);
+                else if (n->kind() == c10::prim::TupleIndex &&
+                         intOf(n->input(1)) == static_cast<int64_t>(k))
+                    push(n->output(), item.path, -1);
+                continue;
+            }
+            if (n->kind() == c10::prim::TupleConstruct) {
+                push(n->output(), item.path, static_cast<int>(use.offset));
+                continue;
+            }
+            // cat([x, padding], dim): the other axes are x's.
+            if (n->kind() == c10::prim::ListConstruct) {
+                for (const auto& l : n->output()->uses())
+                    if (l.user->kind() == c10::Symbol::fromQualString("aten::cat") && l.offset == 0)
+                        push(l.user->output(), item.path, -1);
+                continue;
+            }
             if (readsAsMask(kind, use.offset))
                 out.maskDtype = DType::Bool;
             if (auto f = consumer(m, n, use.offset)) {
@@ -541,19 +580,15 @@ Walked walk(const torch::jit::Module& m, const Value* input) {
                         shapes.push_back(*in);
                 if (!shapes.empty()) {
                     f->shapes = shapes;
-                    out.finding = f;
-                    return out;
+                    // A constant view is a weak witness (a traced model bakes
+                    // the example's sizes into it): a weight read later wins.
+                    if (!f->weak) {
+                        out.finding = f;
+                        return out;
+                    }
+                    if (!out.weak)
+                        out.weak = f;
                 }
-            }
-            // Returned by a branch of an If (a scripted module's "unbatched
-            // input?" test): the If's output carries it on.
-            if (n->kind() == c10::prim::Return) {
-                const Node* owner = n->owningBlock()->owningNode();
-                if (owner && owner->kind() == c10::prim::If &&
-                    use.offset < owner->outputs().size() &&
-                    seen.insert(owner->output(use.offset)).second)
-                    queue.push_back({owner->output(use.offset), item.path});
-                continue;
             }
             auto step = stepOf(n);
             if (!step && !keepsAxes(kind))
@@ -562,14 +597,16 @@ Walked walk(const torch::jit::Module& m, const Value* input) {
             if ((kind == "aten::masked_fill" || kind == "aten::where") && use.offset != 0 &&
                 !(kind == "aten::where" && use.offset == 1))
                 continue;
-            if (n->outputs().empty() || !seen.insert(n->output(0)).second)
+            if (n->outputs().empty())
                 continue;
-            Item next{n->output(0), item.path};
+            std::vector<Step> path = item.path;
             if (step)
-                next.path.push_back(*step);
-            queue.push_back(std::move(next));
+                path.push_back(*step);
+            push(n->output(0), path, -1);
         }
     }
+    if (!out.finding)
+        out.finding = std::move(out.weak);
     return out;
 }
 
@@ -650,12 +687,18 @@ InputHints readInputHints(const torch::jit::Module& module) {
             hint.reason = "its name says it holds lengths: the sequence length of the other "
                           "inputs";
         } else {
-            hint.shapes = {{fixed(1), fixed(3), free(FreeSize::Image), free(FreeSize::Image)},
-                           {fixed(1), free(FreeSize::Sequence)},
-                           {fixed(1), free(FreeSize::Sequence), free(FreeSize::Sequence)},
-                           {free(FreeSize::Sequence)}};
             hint.reason = "no operation of the model fixes its shape; common shapes tried";
         }
+        // After what the graph says (which a traced model's baked sizes can
+        // contradict), the common shapes, for the search to go on with.
+        if (!recordedSizes && !hint.lengths)
+            for (ShapeTemplate common :
+                 {ShapeTemplate{fixed(1), fixed(3), free(FreeSize::Image), free(FreeSize::Image)},
+                  ShapeTemplate{fixed(1), free(FreeSize::Sequence)},
+                  ShapeTemplate{fixed(1), free(FreeSize::Sequence), free(FreeSize::Sequence)},
+                  ShapeTemplate{free(FreeSize::Sequence)}})
+                if (std::find(hint.shapes.begin(), hint.shapes.end(), common) == hint.shapes.end())
+                    hint.shapes.push_back(common);
         if (w.maskDtype && !hint.range)
             hint.dtype = *w.maskDtype;
         if (recordedType)

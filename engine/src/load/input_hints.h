@@ -25,6 +25,7 @@ enum class FreeSize { Image, Sequence, Signal, Frames };
 struct HintDim {
     int64_t size = 1; ///< when `free` is empty
     std::optional<FreeSize> free;
+    bool operator==(const HintDim&) const = default;
 };
 using ShapeTemplate = std::vector<HintDim>;
 

@@ -11,6 +11,7 @@
 #include <torch/csrc/jit/passes/inliner.h>
 
 #include <chrono>
+#include <numeric>
 #include <set>
 
 namespace t2n::load {
@@ -121,69 +122,96 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
     // A forward() that writes module attributes runs on a copy, so that the
     // proposal leaves the model as it was loaded.
     const torch::jit::Module runner = setsAttributes(module) ? module.deepcopy() : module;
-    size_t shapes = 1, levels = 1;
+    // Candidates: per input a template (its alternatives, likeliest first)
+    // and one level of the common sizes, tried cheapest first: the sum of
+    // the template indices and the level, so that two inputs' alternatives
+    // combine (a [1, L, 80] input beside a [1] lengths) and small sizes come
+    // before unlikely shapes.
+    size_t levels = 1;
+    std::vector<size_t> choices;
     for (const auto& h : read.hints) {
-        shapes = std::max(shapes, h.shapes.size());
+        choices.push_back(h.shapes.size());
         for (const auto& s : h.shapes)
             for (const auto& d : s)
-                if (d.free || h.lengths)
-                    levels = std::max(
-                        levels,
-                        commonSizes(static_cast<int>(d.free.value_or(FreeSize::Sequence))).size());
+                if (d.free)
+                    levels = std::max(levels, commonSizes(static_cast<int>(*d.free)).size());
+        if (h.lengths)
+            levels = std::max(levels, commonSizes(static_cast<int>(FreeSize::Sequence)).size());
     }
+    struct Candidate {
+        size_t cost;
+        size_t level;
+        std::vector<size_t> shape;
+    };
+    std::vector<Candidate> candidates;
+    std::vector<size_t> combo(read.hints.size(), 0);
+    constexpr size_t kMaxCombos = 256;
+    for (size_t made = 0; made < kMaxCombos; ++made) {
+        const size_t sum = std::accumulate(combo.begin(), combo.end(), size_t{0});
+        for (size_t level = 0; level < levels; ++level)
+            candidates.push_back({sum + level, level, combo});
+        // The next combination, like an odometer.
+        size_t i = 0;
+        while (i < combo.size() && ++combo[i] == choices[i])
+            combo[i++] = 0;
+        if (i == combo.size())
+            break;
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.cost < b.cost; });
     const auto start = std::chrono::steady_clock::now();
     std::set<std::string> tried;
     auto seconds = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     bool timedOut = false;
-    for (size_t level = 0; level < levels && !out.confirmed; ++level)
-        for (size_t shape = 0; shape < shapes && !out.confirmed; ++shape) {
-            std::vector<InputSpec> specs;
-            for (const auto& h : read.hints)
-                specs.push_back(specFor(h, shape, level));
-            std::string key;
-            for (const auto& s : specs)
-                key += s.toString() + " ";
-            if (!tried.insert(key).second)
-                continue;
-            if (static_cast<int>(out.attempts.size()) >= limits.maxAttempts)
-                break;
-            if (seconds() > limits.maxSeconds) {
-                timedOut = true;
-                break;
-            }
-            if (cancelled && cancelled())
-                throw Error(Stage::Load, ErrorCode::Cancelled, "input proposal cancelled",
-                            "nothing was written");
-            ProposalAttempt attempt;
-            attempt.specs = specs;
-            const double began = seconds();
-            try {
-                torch::NoGradGuard noGrad;
-                const auto tensors = makeExampleInputs(specs, limits.seed);
-                std::vector<c10::IValue> stack(tensors.begin(), tensors.end());
-                auto forward = runner.get_method("forward");
-                forward(stack);
-                attempt.ran = true;
-            } catch (const Error& e) {
-                attempt.error = e.message();
-            } catch (const std::exception& e) {
-                attempt.error = firstLine(e.what());
-            }
-            attempt.seconds = seconds() - began;
-            out.attempts.push_back(attempt);
-            if (!attempt.ran)
-                continue;
-            out.confirmed = true;
-            for (size_t i = 0; i < read.hints.size(); ++i) {
-                const auto& h = read.hints[i];
-                std::string reason = h.reason;
-                if (const auto sizes = freeSizesText(h, shape, level); !sizes.empty())
-                    reason += "; " + sizes;
-                out.inputs.push_back({specs[i], reason});
-            }
+    for (const Candidate& c : candidates) {
+        std::vector<InputSpec> specs;
+        for (size_t i = 0; i < read.hints.size(); ++i)
+            specs.push_back(specFor(read.hints[i], c.shape[i], c.level));
+        std::string key;
+        for (const auto& s : specs)
+            key += s.toString() + " ";
+        if (!tried.insert(key).second)
+            continue;
+        if (static_cast<int>(out.attempts.size()) >= limits.maxAttempts)
+            break;
+        if (seconds() > limits.maxSeconds) {
+            timedOut = true;
+            break;
         }
+        if (cancelled && cancelled())
+            throw Error(Stage::Load, ErrorCode::Cancelled, "input proposal cancelled",
+                        "nothing was written");
+        ProposalAttempt attempt;
+        attempt.specs = specs;
+        const double began = seconds();
+        try {
+            torch::NoGradGuard noGrad;
+            const auto tensors = makeExampleInputs(specs, limits.seed);
+            std::vector<c10::IValue> stack(tensors.begin(), tensors.end());
+            auto forward = runner.get_method("forward");
+            forward(stack);
+            attempt.ran = true;
+        } catch (const Error& e) {
+            attempt.error = e.message();
+        } catch (const std::exception& e) {
+            attempt.error = firstLine(e.what());
+        }
+        attempt.seconds = seconds() - began;
+        out.attempts.push_back(attempt);
+        if (!attempt.ran)
+            continue;
+        out.confirmed = true;
+        for (size_t i = 0; i < read.hints.size(); ++i) {
+            const auto& h = read.hints[i];
+            std::string reason = h.reason;
+            if (const auto sizes = freeSizesText(h, c.shape[i], c.level); !sizes.empty())
+                reason += "; " + sizes;
+            out.inputs.push_back({specs[i], reason});
+        }
+        break;
+    }
     if (out.confirmed)
         return out;
     std::vector<std::string> names;
