@@ -9,12 +9,14 @@
 #include "check/debug_bundle.h"
 #include "target/inference_target.h"
 #include "util/memory_limits.h"
+#include "util/name_limits.h"
 
 #include <fmt/format.h>
 
 namespace t2n {
 
 void validateOptions(const ExportOptions& options) {
+    util::checkNameLengths(options);
     // Parsed here as the check would parse it (Error: Check, Usage).
     check::Tolerance::parse(options.checkTolerance);
     for (size_t i = 0; i < options.dynamicAxes.size(); ++i)

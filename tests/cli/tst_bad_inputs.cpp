@@ -204,6 +204,22 @@ std::vector<BadCase> makeCases() {
         "the model failed on the example inputs");
     add("input of the wrong rank", exportArgs({}, {"--input", "image:1x3:f32"}), 6, "",
         "the model failed on the example inputs");
+    // Issue 26: names of ~65k characters aborted the process (a heap overflow
+    // in libarchive's zip writer, reached from the check's io.npz).
+    const QString longName(70000, 'n');
+    add("input name of 70000 bytes", exportArgs({}, {"--input", longName + ":1x3x32x32:f32"}), 2,
+        "load", "t2n takes names of at most 1024 bytes");
+    add("output name of 70000 bytes", exportArgs({"--output-name", longName}), 2, "load",
+        "t2n takes names of at most 1024 bytes");
+    add("check with an input name of 70000 bytes",
+        {"check", "{out}", "-m", "{model}", "--input", longName + ":1x3x32x32:f32"}, 2, "load",
+        "t2n takes names of at most 1024 bytes");
+    add("recipe input name of 70000 bytes", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
+        "t2n takes names of at most 1024 bytes", {}, [longName](const fs::path& d) {
+            std::string r = recipe("");
+            r.replace(r.find("\"image\""), 7, "\"" + longName.toStdString() + "\"");
+            writeFile(d / "r.json", r);
+        });
     add("zero-size batch", exportArgs({}, {"--input", "image:0x3x32x32:f32"}), 2, "load",
         "zero-size");
 

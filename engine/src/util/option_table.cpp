@@ -69,7 +69,7 @@ const std::array kRows{
         .toText = inputsText,
         .fromText = inputsFromText,
     },
-    manyRow<&O::inputNames>({
+    namesRow<&O::inputNames>({
         .name = "inputNames",
         .jsonKey = "input_names",
         .cliFlag = "--input-name",
@@ -77,7 +77,7 @@ const std::array kRows{
         .help = "NNEF names of the inputs, replacing the --input names (same count)",
         .stage = OptionStage::Translate,
     }),
-    manyRow<&O::outputNames>({
+    namesRow<&O::outputNames>({
         .name = "outputNames",
         .jsonKey = "output_names",
         .cliFlag = "--output-name",

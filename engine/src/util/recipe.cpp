@@ -4,6 +4,7 @@
 #include "t2n/option_table.h"
 #include "t2n/outputs.h"
 #include "util/json_fields.h"
+#include "util/name_limits.h"
 
 #include <fmt/format.h>
 
@@ -82,6 +83,7 @@ ExportRecipe recipeFromJson(std::string_view text) {
         it = last - 1;
     }
     root.done();
+    util::checkNameLengths(o);
     return r;
 }
 
