@@ -136,6 +136,13 @@ ExportRecipe resolveRecipe(const ExportFlags& f, const CLI::App& app) {
     if (!f.recipe.empty())
         r = loadRecipe(f.recipe);
     r.options = applyGivenFlags(f, r.options, app);
+    // A recipe is a shared file: the program it names is run only when the
+    // command line names it too.
+    if (!r.ignoredTractBinary.empty() && r.options.tractBinary != r.ignoredTractBinary)
+        fmt::print(stderr,
+                   "t2n: warning: the recipe names the tract binary '{}'; recipes never name a "
+                   "program to run, so it is ignored (give --tract-bin {} to use it)\n",
+                   r.ignoredTractBinary, r.ignoredTractBinary);
     if (!f.model.empty())
         r.model = f.model;
     if (!f.output.empty())

@@ -401,6 +401,12 @@ std::vector<BadCase> makeCases() {
         exportArgs({"--tract-bin", "{dir}/tract", "--report", "{dir}/r.json", "--save-recipe",
                     "{dir}/saved.json"}),
         1, "", "nothing was written", {}, fakeTract());
+    // Issue 26: bench turned the failing check of the export it timed into
+    // an internal error (exit 10).
+    add("bench of a failing check",
+        {"bench", "{model}", "--input", "image:1x3x32x32:f32", "--tract-bin", "{dir}/tract",
+         "--repeat", "1"},
+        1, "report", "ended with exit 1", {}, fakeTract());
     add("tract binary missing", exportArgs({"--tract-bin", "{dir}/no-tract"}), 2, "check",
         "no-tract");
 
@@ -534,6 +540,41 @@ private Q_SLOTS:
     }
 
     void atLeastEightyCases() { QVERIFY(cases().size() >= 80); }
+    // Issue 26: a recipe's tract_binary was run by `t2n export --recipe`.
+    // Recipes are shared files: the program it names runs only when the
+    // command line names it too (which shows the test can see it run).
+    void recipeNamesNoProgram() {
+        const fs::path dir = work_ / "recipe-program";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        fs::copy_file(sourceDir() / "resources" / "sample" / "sample_cnn.pt", dir / "model.pt");
+        const fs::path marker = dir / "ran";
+        writeFile(dir / "evil",
+                  "#!/bin/sh\ntouch '" + marker.string() +
+                      "'\nif [ \"$1\" = --version ]; then echo 'tract 0.21.13'; fi\nexit 1\n");
+        ::chmod((dir / "evil").c_str(), 0755);
+        writeFile(dir / "r.json",
+                  recipe(", \"tract_binary\": \"" + (dir / "evil").string() + "\""));
+        const QString t2n = QString::fromStdString(t2nBinary().string());
+        const QString r = QString::fromStdString((dir / "r.json").string());
+        QProcess p;
+        p.setWorkingDirectory(QString::fromStdString(dir.string()));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("T2N_TRACT_BIN");
+        p.setProcessEnvironment(env);
+        p.start(t2n, {"export", "--recipe", r});
+        QVERIFY(p.waitForFinished(300000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(!fs::exists(marker), qPrintable(err));
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.contains("recipes never name a program to run"), qPrintable(err));
+        QVERIFY(fs::exists(dir / "out.nnef.tgz"));
+        p.start(t2n, {"export", "--recipe", r, "--tract-bin",
+                      QString::fromStdString((dir / "evil").string())});
+        QVERIFY(p.waitForFinished(300000));
+        QVERIFY2(fs::exists(marker), p.readAllStandardError().constData());
+    }
+
 
     // Defect 3: SIGINT and SIGTERM ended t2n with 130/143, no message, and
     // left temporaries. They now cancel through the engine's cancel path:

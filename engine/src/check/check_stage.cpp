@@ -422,7 +422,7 @@ void writeBundle(CheckRun& run, const TractCheckResult& tr, const std::filesyste
         b.divergenceJson = run.report.divergence.toJson();
     b.manifestJson = in.manifest->toJson();
     if (!in.modelFile.empty()) {
-        ExportRecipe recipe{std::filesystem::absolute(in.modelFile), b.modelName, options};
+        ExportRecipe recipe{std::filesystem::absolute(in.modelFile), b.modelName, options, {}};
         recipe.options.debugBundle.clear(); // opened again, it checks; it writes no bundle
         b.recipeJson = toJson(recipe);
     }

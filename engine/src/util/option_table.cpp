@@ -441,7 +441,8 @@ const std::array kRows{
         .jsonKey = "tract_binary",
         .cliFlag = "--tract-bin",
         .valueName = "FILE",
-        .help = "tract binary for the check (default: $T2N_TRACT_BIN, then tract on PATH)",
+        .help = "tract binary for the check (default: $T2N_TRACT_BIN, then tract on PATH); "
+                "never taken from a recipe: recipes name no program to run",
         .stage = OptionStage::Check,
     }),
     oneRow<&O::debugBundle>({

@@ -24,6 +24,12 @@ std::pair<std::string_view, std::string_view> splitKey(std::string_view key) {
         return {{}, key};
     return {key.substr(0, dot), key.substr(dot + 1)};
 }
+
+// The one option that names a program to run: never written to a recipe, and
+// read from one only into ExportRecipe::ignoredTractBinary.
+bool namesAProgram(const OptionRow& row) {
+    return row.name == "tractBinary";
+}
 } // namespace
 
 std::string toJson(const ExportRecipe& r, int indent) {
@@ -32,6 +38,8 @@ std::string toJson(const ExportRecipe& r, int indent) {
     j["model"] = r.model.string();
     j["output"] = r.output.string();
     for (const OptionRow& row : exportOptionTable()) {
+        if (namesAProgram(row))
+            continue;
         auto [object, key] = splitKey(row.jsonKey);
         Json& into = object.empty() ? j : j[std::string(object)];
         into[std::string(key)] = row.toJson(r.options);
@@ -65,8 +73,13 @@ ExportRecipe recipeFromJson(std::string_view text) {
         const auto parts = splitKey(it->jsonKey);
         const auto object = parts.first, key = parts.second;
         if (object.empty()) {
-            root.field(std::string(key),
-                       [&](const Json& v, const std::string& p) { it->fromJson(o, v, p); });
+            root.field(std::string(key), [&](const Json& v, const std::string& p) {
+                if (!namesAProgram(*it))
+                    return it->fromJson(o, v, p);
+                ExportOptions aside; // read (a bad value is still an error), never run
+                it->fromJson(aside, v, p);
+                r.ignoredTractBinary = aside.tractBinary;
+            });
             continue;
         }
         // The rows of one object ("harden.*") follow each other: read them together.
