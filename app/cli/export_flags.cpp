@@ -150,6 +150,18 @@ ExportRecipe resolveRecipe(const ExportFlags& f, const CLI::App& app) {
     return r;
 }
 
+std::vector<std::filesystem::path> filesRead(const ExportRecipe& r, const std::string& recipeFile) {
+    std::vector<std::filesystem::path> read{r.model};
+    if (!recipeFile.empty())
+        read.emplace_back(recipeFile);
+    for (const auto& input : r.options.inputs)
+        if (!input.valuesFile.empty())
+            read.emplace_back(input.valuesFile);
+    if (r.options.tractBinary.find('/') != std::string::npos) // a bare name is PATH's
+        read.emplace_back(r.options.tractBinary);
+    return read;
+}
+
 std::filesystem::path failedRecipePath(const std::filesystem::path& target) {
     namespace fs = std::filesystem;
     fs::path state;

@@ -117,7 +117,10 @@ ExportRecipe loadRecipe(const std::filesystem::path& file) {
 
 void saveRecipe(const std::filesystem::path& file, const ExportRecipe& recipe) {
     // The write protocol of t2n/outputs.h: an old recipe is replaced whole or not at all.
-    checkDestination(file, Stage::Write, "recipe", {recipe.model});
+    std::vector<std::filesystem::path> read{recipe.model};
+    for (const auto& input : recipe.options.inputs)
+        read.emplace_back(input.valuesFile);
+    checkTextDestination(file, Stage::Write, "recipe", read);
     PendingOutputs pending;
     pending.addText(file, toJson(recipe) + "\n", Stage::Write, "recipe");
     pending.publish();
