@@ -33,17 +33,7 @@ void validateOptions(const ExportOptions& options) {
         if (!s.valuesFile.empty())
             continue;
         util::checkedTensorBytes(s.shape, s.dtype, Stage::Load, fmt::format("input '{}'", s.name));
-        // An empty example runs no kernel the way a real one does: the check
-        // would then blame the archive for what is an input without data.
-        for (size_t axis = 0; axis < s.shape.size(); ++axis)
-            if (s.shape[axis] == 0)
-                throw Error(Stage::Load, ErrorCode::Usage,
-                            fmt::format("input '{}' has a zero-size dimension (axis {}): t2n runs "
-                                        "the model on example values, which need data",
-                                        s.name, axis),
-                            fmt::format("give a size of at least 1; for a batch that may be "
-                                        "empty at run time use --dynamic-axis {}:{}=B",
-                                        s.name, axis));
+        util::checkExampleHasData(s.shape, s.name);
     }
     if (options.compute && *options.compute != DType::F16)
         throw Error(Stage::Load, ErrorCode::Usage,

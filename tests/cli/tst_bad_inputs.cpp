@@ -47,6 +47,7 @@ struct BadCase {
     QString node;    ///< where the error is located, when it is ("" when not)
     Setup setup;
     QString stdoutMode; ///< "closed" or "full" (/dev/full), else a pipe
+    QStringList env;    ///< NAME=VALUE set for the run
 };
 
 void writeFile(const fs::path& p, const std::string& bytes) {
@@ -122,8 +123,9 @@ QStringList exportArgs(const QStringList& more, const QStringList& inputs = kIma
 std::vector<BadCase> makeCases() {
     std::vector<BadCase> c;
     auto add = [&](QString name, QStringList args, int code, QString stage, QString message,
-                   QString node = {}, Setup setup = {}, QString stdoutMode = {}) {
-        c.push_back({name, args, code, stage, message, node, setup, stdoutMode});
+                   QString node = {}, Setup setup = {}, QString stdoutMode = {},
+                   QStringList env = {}) {
+        c.push_back({name, args, code, stage, message, node, setup, stdoutMode, env});
     };
     const QStringList none;
 
@@ -214,6 +216,21 @@ std::vector<BadCase> makeCases() {
         "not a readable .npz", {}, file("v.npz", std::string("PK\x03\x04\x14\x00\x00\x00", 8)));
     add("npz member missing", exportArgs({}, {"--input", "image=@{fx}/naming_blocks.io.npz#nope"}),
         2, "load", "no member 'nope'");
+    // Issue 26: a header cut before its '\n' was read; an empty array was
+    // blamed on the archive's first operation (exit 1); a .pt that never ends
+    // (a stream) was read until memory ran out.
+    add("npy header without its newline", exportArgs({}, {"--input", "image=@{dir}/v.npy"}), 2,
+        "load", "does not end with a newline", {}, [](const fs::path& d) {
+            std::string b = npy("<f4", "(1, 3, 32, 32)", std::string(12288, '\0'));
+            b[b.find('\n')] = ' ';
+            writeFile(d / "v.npy", b);
+        });
+    add("npy of zero size", exportArgs({}, {"--input", "image=@{dir}/v.npy"}), 2, "load",
+        "zero-size dimension (axis 0)", {}, file("v.npy", npy("<f4", "(0, 3, 32, 32)", "")));
+    add("pt values from an endless stream", exportArgs({}, {"--input", "image=@{dir}/zero.pt"}), 2,
+        "load", "half the memory available", {},
+        [](const fs::path& d) { fs::create_symlink("/dev/zero", d / "zero.pt"); }, {},
+        {"T2N_MEMORY_LIMIT=100000000"});
     add("values unknown file type", exportArgs({}, {"--input", "image=@{dir}/v.txt"}), 2, "load",
         "unknown file type", {}, file("v.txt", "1 2 3"));
     add("values .pt not a tensor", exportArgs({}, {"--input", "image=@{dir}/model.pt"}), 2, "load",
@@ -443,6 +460,15 @@ std::vector<BadCase> makeCases() {
         "$.dynamic_axes[0].axis", {},
         file("r.json", recipe(", \"dynamic_axes\": [{\"tensor\": \"image\", \"axis\": "
                               "99999999999, \"symbol\": \"B\"}]")));
+    // Issue 26: a key given twice was read silently (the last one counted).
+    add("recipe key twice", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
+        "$ gives the key \"seed\" twice", {}, file("r.json", recipe(", \"seed\": 1, \"seed\": 2")));
+    add("recipe key twice in a nested object", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
+        "$.inputs[] gives the key \"dtype\" twice", {}, [](const fs::path& d) {
+            std::string r = recipe("");
+            r.replace(r.find("\"dtype\""), 7, "\"dtype\": \"i64\", \"dtype\"");
+            writeFile(d / "r.json", r);
+        });
     add("recipe output is the recipe", {"export", "--recipe", "{dir}/r.nnef.tgz"}, 5, "write",
         "is the same path as", {}, [](const fs::path& d) {
             std::string r = recipe("");
@@ -575,6 +601,8 @@ private Q_SLOTS:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("TMPDIR", QString::fromStdString((dir / "tmp").string()));
         env.remove("T2N_TRACT_BIN");
+        for (const QString& e : c.env)
+            env.insert(e.section('=', 0, 0), e.section('=', 1));
         p.setProcessEnvironment(env);
         p.setWorkingDirectory(QString::fromStdString(dir.string())); // a recipe's relative paths
         const QString t2n = QString::fromStdString(t2nBinary().string());

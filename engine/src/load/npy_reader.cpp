@@ -178,6 +178,10 @@ NpyHeader parseNpyHeader(std::span<const std::byte> bytes) {
     if (headerLen > bytes.size() - start)
         bad("truncated .npy header");
     const std::string_view header(reinterpret_cast<const char*>(bytes.data() + start), headerLen);
+    // NumPy ends the header with '\n' (format.py): a header without it was cut.
+    if (header.empty() || header.back() != '\n')
+        bad("the .npy header does not end with a newline: the file is cut short or not written "
+            "by NumPy");
     NpyHeader h;
     std::string_view descr = dictValue(header, "descr");
     if (descr.size() < 2 || descr.front() != '\'' || descr.back() != '\'')

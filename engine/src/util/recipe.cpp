@@ -50,7 +50,7 @@ std::string toJson(const ExportRecipe& r, int indent) {
 ExportRecipe recipeFromJson(std::string_view text) {
     Json j;
     try {
-        j = Json::parse(text);
+        j = parseWithoutDuplicateKeys(text);
     } catch (const nlohmann::json::exception& e) { // parse_error; out_of_range for 1e999
         throw bad("$", fmt::format("is not JSON ({})", e.what()), "check the file's syntax");
     }
