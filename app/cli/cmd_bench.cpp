@@ -52,6 +52,11 @@ struct Run {
     double peakMiB = 0;
 };
 
+/// A measured run that exited with a failure status (already reported).
+struct ChildFailed {
+    int code;
+};
+
 double seconds(std::chrono::steady_clock::time_point since) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
@@ -80,7 +85,16 @@ Run runSelf(const std::vector<std::string>& args, const std::string& program = "
     while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
     }
     Run r{seconds(start), static_cast<double>(usage.ru_maxrss) / 1024.0};
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    // A run that fails says why on stderr; bench ends with its exit status
+    // (a failing check is 1, as for `t2n export`), not as a bug of its own.
+    if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+        fmt::print(stderr,
+                   "t2n: error: [report] bench: 't2n {}' ended with exit {} (see above); bench "
+                   "times exports that succeed\n",
+                   fmt::join(args, " "), WEXITSTATUS(status));
+        throw ChildFailed{WEXITSTATUS(status)};
+    }
+    if (!WIFEXITED(status))
         throw Error(
             Stage::Report, ErrorCode::Internal,
             fmt::format("bench: 't2n {}' failed (status {})", fmt::join(args, " "), status));
@@ -145,6 +159,109 @@ template <typename F> Run best(int repeat, F&& f) {
     }
     return b;
 }
+
+// The figures, printed; throws ChildFailed when a measured run fails.
+int runBench(const BenchArgs& args) {
+    ExportRecipe recipe;
+    recipe.model = fs::absolute(args.flags.model);
+    recipe.options = toOptions(args.flags);
+    recipe.options.logLevel = LogLevel::Error;
+    const fs::path dir = args.dir.empty() ? fs::temp_directory_path() : fs::path(args.dir);
+    const fs::path work = dir / fmt::format("t2n-bench-{}", getpid());
+    fs::create_directories(work);
+    struct Cleanup {
+        fs::path p;
+        ~Cleanup() {
+            std::error_code ec;
+            fs::remove_all(p, ec);
+        }
+    } cleanup{work};
+    recipe.output = work / "model.nnef.tar";
+    const fs::path recipeFile = work / "recipe.json";
+    saveRecipe(recipeFile, recipe);
+    const int n = args.repeat;
+    const std::string report = (work / "report.json").string();
+    const uintmax_t ptBytes = fs::file_size(recipe.model);
+    const double ptMiB = static_cast<double>(ptBytes) / (1024.0 * 1024.0);
+    fmt::print("model            {} ({:.1f} MiB)\n", recipe.model.string(), ptMiB);
+    fmt::print("machine          {}\n", machine());
+
+    const Run start = best(n, [] { return runSelf({"--version"}); });
+    const Run floor =
+        args.startupFloor.empty() ? Run{} : best(n, [&] { return runSelf({}, args.startupFloor); });
+    auto copyRun = [&](bool durable) {
+        return best(n, [&] {
+            const auto t = std::chrono::steady_clock::now();
+            copyBytes(recipe.model, work / "copy.pt", durable);
+            Run r{seconds(t), 0};
+            fs::remove(work / "copy.pt");
+            return r;
+        });
+    };
+    const Run copy = copyRun(false);
+    const Run durableCopy = copyRun(true);
+    const Run exported = best(n, [&] {
+        return runSelf(
+            {"export", "--recipe", recipeFile.string(), "--no-check", "--report", report});
+    });
+    const auto exportReport = readJson(report);
+    const uintmax_t artifactBytes = fs::file_size(recipe.output);
+    const Run checked = best(1, [&] {
+        std::vector<std::string> exportArgs{"export", "--recipe", recipeFile.string(), "--report",
+                                            report};
+        if (!recipe.options.tractBinary.empty()) // a recipe names no program to run
+            exportArgs.insert(exportArgs.end(), {"--tract-bin", recipe.options.tractBinary});
+        return runSelf(exportArgs);
+    });
+    const auto checkReport = readJson(report);
+    const auto& check = checkReport.at("check");
+
+    std::vector<double> forward;
+    {
+        CliObserver observer(LogLevel::Error);
+        Session session(&observer);
+        session.load(recipe.model);
+        forward = session.forwardSeconds(recipe.options, n + 1);
+    }
+    const double coldForward = forward.front();
+    const double warmForward = *std::min_element(forward.begin() + 1, forward.end());
+
+    auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+    const double checkSeconds = check.value("seconds", 0.0);
+    const double interpSeconds = check.value("interpreter_seconds", 0.0);
+    fmt::print("start-up         {:.3f} s  (t2n --version, best of {}), peak RSS {:.0f} "
+               "MiB\n",
+               start.seconds, n, start.peakMiB);
+    if (!args.startupFloor.empty())
+        fmt::print("  LibTorch alone {:.3f} s  (an empty program linked with it), peak RSS "
+                   "{:.0f} MiB: {:.0f} % of t2n's start-up\n",
+                   floor.seconds, floor.peakMiB, 100 * ratio(floor.seconds, start.seconds));
+    fmt::print("copy of the .pt  {:.3f} s  (best of {}); with fsync, as exports do: {:.3f} "
+               "s\n",
+               copy.seconds, n, durableCopy.seconds);
+    fmt::print("export           {:.3f} s  (--no-check, level-0 .tar of {:.1f} MiB, "
+               "best of {})  export/copy {:.1f}x, export/copy+fsync {:.1f}x\n",
+               exported.seconds, static_cast<double>(artifactBytes) / 1048576.0, n,
+               ratio(exported.seconds, copy.seconds), ratio(exported.seconds, durableCopy.seconds));
+    fmt::print("  stages         {}\n", stageLine(exportReport));
+    fmt::print("  peak RSS       {:.0f} MiB  RSS/.pt {:.2f}x  (above start-up: {:.2f}x)\n",
+               exported.peakMiB, ratio(exported.peakMiB, ptMiB),
+               ratio(exported.peakMiB - start.peakMiB, ptMiB));
+    fmt::print("export + check   {:.3f} s  ({})\n", checked.seconds,
+               check.value("passed", false) ? "passed" : "FAILED");
+    fmt::print("  stages         {}\n", stageLine(checkReport));
+    fmt::print("  peak RSS       {:.0f} MiB  RSS/.pt {:.2f}x  (above start-up: {:.2f}x)\n",
+               checked.peakMiB, ratio(checked.peakMiB, ptMiB),
+               ratio(checked.peakMiB - start.peakMiB, ptMiB));
+    fmt::print("LibTorch forward {:.3f} s  (warm, best of {}; first call {:.3f} s)\n", warmForward,
+               n, coldForward);
+    fmt::print("check            {:.3f} s  check/forward {:.1f}x\n", checkSeconds,
+               ratio(checkSeconds, warmForward));
+    fmt::print("  interpreter    {:.3f} s  interpreter/forward {:.1f}x\n", interpSeconds,
+               ratio(interpSeconds, warmForward));
+    return 0;
+}
+
 } // namespace
 
 Command addBenchCommand(CLI::App& root) {
@@ -160,106 +277,13 @@ Command addBenchCommand(CLI::App& root) {
     app->add_option("--repeat", args->repeat, "runs per figure (best time is reported)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100));
-    return {
-        app, [args] {
-            ExportRecipe recipe;
-            recipe.model = fs::absolute(args->flags.model);
-            recipe.options = toOptions(args->flags);
-            recipe.options.logLevel = LogLevel::Error;
-            const fs::path dir =
-                args->dir.empty() ? fs::temp_directory_path() : fs::path(args->dir);
-            const fs::path work = dir / fmt::format("t2n-bench-{}", getpid());
-            fs::create_directories(work);
-            struct Cleanup {
-                fs::path p;
-                ~Cleanup() {
-                    std::error_code ec;
-                    fs::remove_all(p, ec);
+    return {app, [args] {
+                try {
+                    return runBench(*args);
+                } catch (const ChildFailed& failed) {
+                    return failed.code;
                 }
-            } cleanup{work};
-            recipe.output = work / "model.nnef.tar";
-            const fs::path recipeFile = work / "recipe.json";
-            saveRecipe(recipeFile, recipe);
-            const int n = args->repeat;
-            const std::string report = (work / "report.json").string();
-            const uintmax_t ptBytes = fs::file_size(recipe.model);
-            const double ptMiB = static_cast<double>(ptBytes) / (1024.0 * 1024.0);
-            fmt::print("model            {} ({:.1f} MiB)\n", recipe.model.string(), ptMiB);
-            fmt::print("machine          {}\n", machine());
-
-            const Run start = best(n, [] { return runSelf({"--version"}); });
-            const Run floor = args->startupFloor.empty()
-                                  ? Run{}
-                                  : best(n, [&] { return runSelf({}, args->startupFloor); });
-            auto copyRun = [&](bool durable) {
-                return best(n, [&] {
-                    const auto t = std::chrono::steady_clock::now();
-                    copyBytes(recipe.model, work / "copy.pt", durable);
-                    Run r{seconds(t), 0};
-                    fs::remove(work / "copy.pt");
-                    return r;
-                });
-            };
-            const Run copy = copyRun(false);
-            const Run durableCopy = copyRun(true);
-            const Run exported = best(n, [&] {
-                return runSelf(
-                    {"export", "--recipe", recipeFile.string(), "--no-check", "--report", report});
-            });
-            const auto exportReport = readJson(report);
-            const uintmax_t artifactBytes = fs::file_size(recipe.output);
-            const Run checked = best(1, [&] {
-                return runSelf({"export", "--recipe", recipeFile.string(), "--report", report});
-            });
-            const auto checkReport = readJson(report);
-            const auto& check = checkReport.at("check");
-
-            std::vector<double> forward;
-            {
-                CliObserver observer(LogLevel::Error);
-                Session session(&observer);
-                session.load(recipe.model);
-                forward = session.forwardSeconds(recipe.options, n + 1);
-            }
-            const double coldForward = forward.front();
-            const double warmForward = *std::min_element(forward.begin() + 1, forward.end());
-
-            auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
-            const double checkSeconds = check.value("seconds", 0.0);
-            const double interpSeconds = check.value("interpreter_seconds", 0.0);
-            fmt::print("start-up         {:.3f} s  (t2n --version, best of {}), peak RSS {:.0f} "
-                       "MiB\n",
-                       start.seconds, n, start.peakMiB);
-            if (!args->startupFloor.empty())
-                fmt::print("  LibTorch alone {:.3f} s  (an empty program linked with it), peak RSS "
-                           "{:.0f} MiB: {:.0f} % of t2n's start-up\n",
-                           floor.seconds, floor.peakMiB, 100 * ratio(floor.seconds, start.seconds));
-            fmt::print("copy of the .pt  {:.3f} s  (best of {}); with fsync, as exports do: {:.3f} "
-                       "s\n",
-                       copy.seconds, n, durableCopy.seconds);
-            fmt::print("export           {:.3f} s  (--no-check, level-0 .tar of {:.1f} MiB, "
-                       "best of {})  export/copy {:.1f}x, export/copy+fsync {:.1f}x\n",
-                       exported.seconds, static_cast<double>(artifactBytes) / 1048576.0, n,
-                       ratio(exported.seconds, copy.seconds),
-                       ratio(exported.seconds, durableCopy.seconds));
-            fmt::print("  stages         {}\n", stageLine(exportReport));
-            fmt::print("  peak RSS       {:.0f} MiB  RSS/.pt {:.2f}x  (above start-up: {:.2f}x)\n",
-                       exported.peakMiB, ratio(exported.peakMiB, ptMiB),
-                       ratio(exported.peakMiB - start.peakMiB, ptMiB));
-            fmt::print("export + check   {:.3f} s  ({})\n", checked.seconds,
-                       check.value("passed", false) ? "passed" : "FAILED");
-            fmt::print("  stages         {}\n", stageLine(checkReport));
-            fmt::print("  peak RSS       {:.0f} MiB  RSS/.pt {:.2f}x  (above start-up: {:.2f}x)\n",
-                       checked.peakMiB, ratio(checked.peakMiB, ptMiB),
-                       ratio(checked.peakMiB - start.peakMiB, ptMiB));
-            fmt::print("LibTorch forward {:.3f} s  (warm, best of {}; first call {:.3f} s)\n",
-                       warmForward, n, coldForward);
-            fmt::print("check            {:.3f} s  check/forward {:.1f}x\n", checkSeconds,
-                       ratio(checkSeconds, warmForward));
-            fmt::print("  interpreter    {:.3f} s  interpreter/forward {:.1f}x\n", interpSeconds,
-                       ratio(interpSeconds, warmForward));
-            return 0;
-        }};
+            }};
 }
 
 } // namespace t2n::cli

@@ -46,20 +46,23 @@ Command addCheckCommand(CLI::App& root) {
                     throw Error(Stage::Check, ErrorCode::ModelFile,
                                 fmt::format("the archive '{}' does not exist", args->archive),
                                 "give the folder, .nnef.tar or .nnef.tgz to check");
-                std::vector<std::filesystem::path> taken{args->flags.model, args->archive};
+                // Opened in the studio, this recipe checks the same archive again.
+                ExportRecipe recipe{args->flags.model, args->archive, options, {}};
+                std::vector<std::filesystem::path> taken = filesRead(recipe, {});
+                taken.emplace_back(args->archive);
                 validateCheck(options, taken);
                 if (!options.debugBundle.empty())
                     taken.emplace_back(options.debugBundle);
                 if (!args->report.empty() && args->report != "-")
-                    checkDestination(args->report, Stage::Report, "report", taken);
+                    checkTextDestination(args->report, Stage::Report, "report", taken);
                 if (args->report == "-" && stdoutWasClosed())
                     throw Error(Stage::Report, ErrorCode::OutputPath,
                                 "cannot write the report to standard output: it is closed",
                                 "give --report FILE, or run t2n with a standard output");
+                if (args->report == "-")
+                    keepStdoutForReport();
                 CliObserver observer(options.logLevel);
                 Session session(&observer);
-                // Opened in the studio, this recipe checks the same archive again.
-                ExportRecipe recipe{args->flags.model, args->archive, options};
                 const CheckReport* ran = nullptr;
                 try {
                     session.load(args->flags.model);

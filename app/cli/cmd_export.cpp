@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <memory>
+#include <span>
 
 namespace t2n::cli {
 
@@ -23,29 +24,25 @@ namespace t2n::cli {
 // a closed or full stdout fails the export like any other destination.
 void printReport(const std::string& json) {
     const std::string text = json + "\n";
-    errno = 0;
-    const bool ok =
-        std::fwrite(text.data(), 1, text.size(), stdout) == text.size() && std::fflush(stdout) == 0;
-    if (!ok)
-        throw Error(Stage::Report, ErrorCode::OutputPath,
-                    fmt::format("cannot write the report to standard output: {}",
-                                errno ? std::strerror(errno) : "write error"),
-                    "nothing was written; give --report FILE, or a working standard output");
+    std::fflush(stdout);
+    if (const int err = writeAll(reportDescriptor(), std::as_bytes(std::span(text))); err != 0)
+        throw Error(
+            Stage::Report, ErrorCode::OutputPath,
+            fmt::format("cannot write the report to standard output: {}", std::strerror(err)),
+            "nothing was written; give --report FILE, or a working standard output");
 }
 
 namespace {
 
-// Every destination of the run, checked before any work; none may be the
-// model, the recipe or another destination.
+// Every destination of the run, checked before any work; none may be a
+// file the run reads or another destination.
 void checkDestinations(const ExportFlags& a, const ExportRecipe& r) {
-    std::vector<std::filesystem::path> taken{r.model};
-    if (!a.recipe.empty())
-        taken.emplace_back(a.recipe);
+    std::vector<std::filesystem::path> taken = filesRead(r, a.recipe);
     taken.push_back(validateExport(r.output, r.options, taken).path);
     if (r.options.check && !r.options.debugBundle.empty())
         taken.emplace_back(r.options.debugBundle);
     if (!a.saveRecipe.empty()) {
-        checkDestination(a.saveRecipe, Stage::Write, "recipe", taken);
+        checkTextDestination(a.saveRecipe, Stage::Write, "recipe", taken);
         taken.emplace_back(a.saveRecipe);
     }
     if (a.report == "-" && stdoutWasClosed())
@@ -53,7 +50,7 @@ void checkDestinations(const ExportFlags& a, const ExportRecipe& r) {
                     "cannot write the report to standard output: it is closed",
                     "give --report FILE, or run t2n with a standard output");
     if (!a.report.empty() && a.report != "-")
-        checkDestination(a.report, Stage::Report, "report", taken);
+        checkTextDestination(a.report, Stage::Report, "report", taken);
 }
 
 /// Writes the recipe into t2n's state folder (never beside the target: a
@@ -120,7 +117,8 @@ int checkExitCode(const CheckReport& check, Observer& observer, bool exporting) 
     return 1;
 }
 
-int failedExport(const Error& e, const ExportRecipe& recipe) {
+int failedExport(const Error& raised, const ExportRecipe& recipe) {
+    const Error e = cancelledBySignal(raised);
     printError(e);
     if (studioCanShow(e.code()))
         offerStudio(recipe, {});
@@ -151,6 +149,8 @@ Command addExportCommand(CLI::App& root) {
                             "give -o OUT.nnef.tgz, or a --recipe that names one");
             const ExportOptions& options = recipe.options;
             checkDestinations(*args, recipe);
+            if (args->report == "-")
+                keepStdoutForReport();
             CliObserver observer(options.logLevel);
             Session session(&observer);
             // The artifact, the recipe and the report are put in place

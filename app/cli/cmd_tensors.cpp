@@ -50,7 +50,7 @@ Command addTensorsCommand(CLI::App& root) {
                     "other names are kept)");
     app->add_option("--filter", args->filter,
                     "write only tensors whose name matches this regular expression (searched, "
-                    "ECMAScript syntax)");
+                    "POSIX extended syntax as in grep -E, no back-references)");
     app->add_flag("--list", args->list, "list the tensors (name, dtype, shape) without writing");
     app->footer("bf16 tensors are widened to f32 (exactly): NNEF .dat files have no bf16.\n"
                 "All files are written, or none: a failure leaves the folder as it was.");

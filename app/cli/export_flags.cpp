@@ -136,11 +136,30 @@ ExportRecipe resolveRecipe(const ExportFlags& f, const CLI::App& app) {
     if (!f.recipe.empty())
         r = loadRecipe(f.recipe);
     r.options = applyGivenFlags(f, r.options, app);
+    // A recipe is a shared file: the program it names is run only when the
+    // command line names it too.
+    if (!r.ignoredTractBinary.empty() && r.options.tractBinary != r.ignoredTractBinary)
+        fmt::print(stderr,
+                   "t2n: warning: the recipe names the tract binary '{}'; recipes never name a "
+                   "program to run, so it is ignored (give --tract-bin {} to use it)\n",
+                   r.ignoredTractBinary, r.ignoredTractBinary);
     if (!f.model.empty())
         r.model = f.model;
     if (!f.output.empty())
         r.output = f.output;
     return r;
+}
+
+std::vector<std::filesystem::path> filesRead(const ExportRecipe& r, const std::string& recipeFile) {
+    std::vector<std::filesystem::path> read{r.model};
+    if (!recipeFile.empty())
+        read.emplace_back(recipeFile);
+    for (const auto& input : r.options.inputs)
+        if (!input.valuesFile.empty())
+            read.emplace_back(input.valuesFile);
+    if (r.options.tractBinary.find('/') != std::string::npos) // a bare name is PATH's
+        read.emplace_back(r.options.tractBinary);
+    return read;
 }
 
 std::filesystem::path failedRecipePath(const std::filesystem::path& target) {

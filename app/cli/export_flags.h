@@ -60,6 +60,11 @@ ExportOptions applyGivenFlags(const ExportFlags& f, ExportOptions base, const CL
 /// model and output may still be empty. Throws t2n::Error.
 ExportRecipe resolveRecipe(const ExportFlags& f, const CLI::App& app);
 
+/// Every file a run reads that its command line or recipe names: the model,
+/// the recipe file, the input values files and the tract binary. No output
+/// of the run may be one of them.
+std::vector<std::filesystem::path> filesRead(const ExportRecipe& r, const std::string& recipeFile);
+
 /// Where a failed export or check leaves its recipe for the studio: t2n's
 /// state folder ($XDG_STATE_HOME/t2n/failed, else ~/.local/state/t2n/failed),
 /// never beside the target (a failed run writes nothing among the user's

@@ -41,7 +41,8 @@ int main(int argc, char** argv) {
                "one of the inputs\n"
                "  6                           the model fails on the given inputs\n"
                "  7                           inconsistent options (names, dynamic axes)\n"
-               "  8                           cancelled (also by SIGINT or SIGTERM)\n"
+               "  8                           cancelled (also by SIGINT, SIGTERM, SIGHUP or "
+               "SIGQUIT)\n"
                "  10                          internal error (a bug in t2n)\n"
                "A failed run writes nothing: every destination keeps its bytes.");
     std::vector<t2n::cli::Command> commands{
@@ -79,10 +80,16 @@ int main(int argc, char** argv) {
                     fmt::print(stderr, "t2n: warning: {}\n", *t2n::runtimeAdvice(info));
                 return c.run();
             }
-    } catch (const t2n::Error& e) {
+    } catch (const t2n::Error& raised) {
+        const t2n::Error e = t2n::cli::cancelledBySignal(raised);
         t2n::cli::printError(e);
         return static_cast<int>(e.code());
     } catch (const std::exception& e) {
+        if (t2n::cli::cancelSignal() != 0) { // what the signal interrupted failed
+            t2n::cli::printError(t2n::cli::cancelledBySignal(
+                t2n::Error(t2n::Stage::Load, t2n::ErrorCode::Internal, e.what())));
+            return static_cast<int>(t2n::ErrorCode::Cancelled);
+        }
         fmt::print(stderr,
                    "t2n: internal error: {}\n  hint: this is a bug in t2n; please report "
                    "it with the command line and the model\n",

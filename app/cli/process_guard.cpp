@@ -1,17 +1,33 @@
 #include "process_guard.h"
 
+#include "t2n/outputs.h"
+
 #include <atomic>
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
+#include <semaphore.h>
+#include <thread>
 #include <unistd.h>
 
 namespace t2n::cli {
 
 namespace {
 
+// Every signal that ends a process by default and that a user or a job
+// runner sends to stop one.
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+// How long the work may take to honour a cancel before the watchdog ends it.
+constexpr int kGraceSeconds = 1;
+
 std::atomic<int> g_signal{0};
+std::atomic<int> g_received{0};
+sem_t g_wake; // posted by every stop signal
 bool g_stdoutClosed = false;
+int g_reportFd = STDOUT_FILENO;
 
 void writeAll(const char* text) {
     // write() is async-signal-safe; stdio is not.
@@ -20,9 +36,56 @@ void writeAll(const char* text) {
 }
 
 void onSignal(int sig) {
-    g_signal.store(sig);
-    writeAll(sig == SIGINT ? "\nt2n: SIGINT received: cancelling (again to stop at once)\n"
-                           : "\nt2n: SIGTERM received: cancelling (again to stop at once)\n");
+    const int saved = errno;
+    int none = 0;
+    g_signal.compare_exchange_strong(none, sig); // the first one names the stop
+    if (g_received.fetch_add(1) == 0) {
+        writeAll("\nt2n: ");
+        writeAll(signalName(sig));
+        writeAll(" received: cancelling (again to stop now; nothing is left behind)\n");
+    }
+    ::sem_post(&g_wake);
+    errno = saved;
+}
+
+void installHandlers() {
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : kStopSignals)
+        sigaddset(&sa.sa_mask, sig);
+    // No SA_RESTART: a blocking read or wait returns EINTR and sees the cancel.
+    for (int sig : kStopSignals)
+        ::sigaction(sig, &sa, nullptr);
+}
+
+// Runs before the initialisers of every shared library (LibTorch's take
+// about half a second): a signal in that time cancels like any later one.
+void guardBeforeLibraries(int, char**, char**) {
+    ::sem_init(&g_wake, 0, 0);
+    installHandlers();
+}
+[[gnu::section(".preinit_array"),
+  gnu::used]] void (*const g_preinit)(int, char**, char**) = guardBeforeLibraries;
+
+// A cancel is honoured where the work polls for it (between passes, kernels,
+// chunks). A model stuck in its own forward() or a read that never ends
+// polls nothing: one second after the signal (at once after a second one),
+// this thread removes every temporary the run made and ends it with exit 8.
+void watchdog() {
+    while (::sem_wait(&g_wake) != 0) {
+    }
+    timespec deadline{};
+    ::clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += kGraceSeconds;
+    while (::sem_timedwait(&g_wake, &deadline) != 0 && errno == EINTR) {
+    }
+    writeAll("t2n: error: cancelled: the work under way did not stop within 1 s, so t2n "
+             "stopped it; nothing was written\nt2n: stopped by ");
+    writeAll(signalName(g_signal.load()));
+    writeAll("\n");
+    removeOwnTemporaries();
+    ::_exit(8);
 }
 
 } // namespace
@@ -39,15 +102,8 @@ void guardProcess() {
             ::close(null);
         }
     }
-    struct sigaction sa {};
-    sa.sa_handler = onSignal;
-    // A second signal stops at once; the temporaries it leaves are removed
-    // by the next run that writes beside them.
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, nullptr);
-    ::sigaction(SIGTERM, &sa, nullptr);
     std::signal(SIGPIPE, SIG_IGN);
+    std::thread(watchdog).detach();
 }
 
 int cancelSignal() {
@@ -60,13 +116,37 @@ const char* signalName(int sig) {
         return "SIGINT";
     case SIGTERM:
         return "SIGTERM";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGQUIT:
+        return "SIGQUIT";
     default:
         return "a signal";
     }
 }
 
+Error cancelledBySignal(const Error& e) {
+    if (cancelSignal() == 0 || e.code() == ErrorCode::Cancelled)
+        return e;
+    return Error(e.stage(), ErrorCode::Cancelled, "export cancelled", "nothing was written");
+}
+
 bool stdoutWasClosed() {
     return g_stdoutClosed;
+}
+
+void keepStdoutForReport() {
+    if (g_reportFd != STDOUT_FILENO)
+        return;
+    std::fflush(stdout);
+    const int kept = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (kept < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+        return; // the report shares standard output, as before
+    g_reportFd = kept;
+}
+
+int reportDescriptor() {
+    return g_reportFd;
 }
 
 } // namespace t2n::cli

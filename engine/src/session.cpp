@@ -18,6 +18,7 @@
 #include "translate/check_manifest.h"
 #include "translate/provenance_build.h"
 #include "translate/translator.h"
+#include "util/name_limits.h"
 
 #include <torch/version.h>
 
@@ -234,6 +235,7 @@ private:
 } // namespace
 
 void Session::harden(const ExportOptions& options) {
+    util::checkNameLengths(options); // every front end, the studio's form included
     StageScope scope(Stage::Harden, d->observer, d->report);
     const auto& m = d->requireModule();
     // The passes that specialise the graph run it on the same seeded inputs
@@ -285,6 +287,7 @@ BisectReport Session::bisectHardening(const ExportOptions& options) {
 }
 
 const ir::Graph& Session::trace(const ExportOptions& options) {
+    util::checkNameLengths(options); // every front end, the studio's form included
     if (!d->prepared || !d->hardenedWithInputs)
         harden(options);
     StageScope scope(Stage::Trace, d->observer, d->report);
@@ -327,6 +330,7 @@ const ir::Graph& Session::graph() const {
 }
 
 void Session::translate(const ExportOptions& options) {
+    util::checkNameLengths(options); // every front end, the studio's form included
     if (!d->graph)
         trace(options);
     StageScope scope(Stage::Translate, d->observer, d->report);

@@ -9,12 +9,14 @@
 #include "check/debug_bundle.h"
 #include "target/inference_target.h"
 #include "util/memory_limits.h"
+#include "util/name_limits.h"
 
 #include <fmt/format.h>
 
 namespace t2n {
 
 void validateOptions(const ExportOptions& options) {
+    util::checkNameLengths(options);
     // Parsed here as the check would parse it (Error: Check, Usage).
     check::Tolerance::parse(options.checkTolerance);
     for (size_t i = 0; i < options.dynamicAxes.size(); ++i)
@@ -31,17 +33,7 @@ void validateOptions(const ExportOptions& options) {
         if (!s.valuesFile.empty())
             continue;
         util::checkedTensorBytes(s.shape, s.dtype, Stage::Load, fmt::format("input '{}'", s.name));
-        // An empty example runs no kernel the way a real one does: the check
-        // would then blame the archive for what is an input without data.
-        for (size_t axis = 0; axis < s.shape.size(); ++axis)
-            if (s.shape[axis] == 0)
-                throw Error(Stage::Load, ErrorCode::Usage,
-                            fmt::format("input '{}' has a zero-size dimension (axis {}): t2n runs "
-                                        "the model on example values, which need data",
-                                        s.name, axis),
-                            fmt::format("give a size of at least 1; for a batch that may be "
-                                        "empty at run time use --dynamic-axis {}:{}=B",
-                                        s.name, axis));
+        util::checkExampleHasData(s.shape, s.name);
     }
     if (options.compute && *options.compute != DType::F16)
         throw Error(Stage::Load, ErrorCode::Usage,

@@ -148,7 +148,12 @@ private Q_SLOTS:
             QVERIFY2(row.toJson(viaFlag) != row.toJson(t2n::ExportOptions{}),
                      qPrintable(name(row)));
             const std::string key(row.jsonKey);
-            QVERIFY2(recipeRoundTrip(viaFlag).at(key) == row.toJson(every), qPrintable(name(row)));
+            // Recipes name no program to run (issue 26): --tract-bin is not saved.
+            if (row.name == "tractBinary")
+                QVERIFY(!recipeRoundTrip(viaFlag).contains(key));
+            else
+                QVERIFY2(recipeRoundTrip(viaFlag).at(key) == row.toJson(every),
+                         qPrintable(name(row)));
         }
         t2n::ExportOptions expected = every;
         expected.harden = {};
@@ -156,6 +161,7 @@ private Q_SLOTS:
         QVERIFY(viaFlags == expected);
         t2n::ExportRecipe r;
         r.options = viaFlags;
+        expected.tractBinary.clear();
         QVERIFY(t2n::recipeFromJson(t2n::toJson(r)).options == expected);
     }
 

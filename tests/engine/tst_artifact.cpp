@@ -57,6 +57,9 @@ private Q_SLOTS:
                                          << "/tmp/x.y/model.v2.nnef" << folder << 0 << "";
         QTest::newRow("trailing slash")
             << "out/m.nnef/" << kNoLevel << "out/m.nnef" << folder << 0 << "";
+        // Issue 26: a trailing '/' names a folder; an archive is a file.
+        QTest::newRow("trailing slash on a tgz") << "out/m.nnef.tgz/" << 5 << "" << 0 << 0 << "";
+        QTest::newRow("trailing slash on a tar") << "out/m.nnef.tar/" << 0 << "" << 0 << 0 << "";
         QTest::newRow("nnef inside name")
             << "a.nnef.b.nnef.tar" << 0 << "a.nnef.b.nnef.tar" << tar << 0 << "";
         // errors: suffix

@@ -111,6 +111,50 @@ private Q_SLOTS:
         QCOMPARE(pieces.asDouble(5), 1.5);
     }
 
+    // Issue 26: a graph.nnef padded with whitespace cost several times its
+    // size in memory (4.7 MB of .tgz: 4.27 GB). The reader holds the text
+    // once; over kMaxGraphTextBytes it is refused before anything is read.
+    void paddedGraphTextIsBoundedOrRefused() {
+        const std::filesystem::path dir = freshDir("memory_padded_graph");
+        const std::string graph = "version 1.0;\n\ngraph g(x) -> (y)\n{\n"
+                                  "  x = external<scalar>(shape = [1]);\n  y = relu(x);\n}\n";
+        auto padded = [&](const char* name, std::size_t padding) {
+            const auto folder = dir / name;
+            std::filesystem::create_directories(folder);
+            std::ofstream out(folder / "graph.nnef", std::ios::binary);
+            out << graph;
+            const std::string spaces(std::size_t{1} << 20, ' ');
+            for (std::size_t done = 0; done < padding; done += spaces.size())
+                out.write(spaces.data(), static_cast<std::streamsize>(spaces.size()));
+            return folder;
+        };
+        constexpr double kMiB = 1024.0 * 1024.0;
+        const auto under = padded("under.nnef", std::size_t{48} << 20);
+        double before = statusMiB("VmRSS");
+        resetPeak();
+        {
+            const auto model = t2n::nnef::readModel(under);
+            QCOMPARE(model.document.graph.body.size(), std::size_t(2));
+        }
+        const double readPeak = statusMiB("VmHWM") - before;
+        // The text once (48 MiB), the 1 MiB pieces it is read in, the document.
+        QVERIFY2(readPeak < 48 + 16, qPrintable(QString::number(readPeak)));
+
+        const auto over = padded("over.nnef", std::size_t{100} << 20);
+        before = statusMiB("VmRSS");
+        resetPeak();
+        try {
+            t2n::nnef::readModel(over);
+            QFAIL("a graph.nnef of 100 MiB was read");
+        } catch (const t2n::Error& e) {
+            QVERIFY2(e.message().find("t2n reads NNEF text of at most") != std::string::npos,
+                     e.message().c_str());
+        }
+        const double refusedPeak = statusMiB("VmHWM") - before;
+        QVERIFY2(refusedPeak < 8, qPrintable(QString::number(refusedPeak)));
+        QVERIFY(t2n::nnef::kMaxGraphTextBytes / kMiB < 100);
+    }
+
     void interpreterFreesValuesAfterTheirLastUse() {
         // Twelve chained additions of a 48 MiB tensor: holding every result
         // would need 12 x 48 MiB; freeing each after its last use needs about

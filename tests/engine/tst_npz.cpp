@@ -214,6 +214,10 @@ private Q_SLOTS:
         QVERIFY(expectError({{"x", t}, {"x", t}}, t2n::ErrorCode::Internal));
         QVERIFY(expectError({{"", t}}, t2n::ErrorCode::Internal));
         QVERIFY(expectError({{"../x", t}}, t2n::ErrorCode::Internal));
+        // Issue 26: a member name over the zip format's 64 KiB made libarchive
+        // overflow a heap buffer; it is refused, and one just below is written.
+        QVERIFY(expectError({{std::string(70000, 'n'), t}}, t2n::ErrorCode::InvalidOption));
+        QVERIFY(!expectError({{std::string(0xffff - 4, 'n'), t}}, t2n::ErrorCode::InvalidOption));
         QVERIFY(
             expectError({{"c", at::zeros({2}, at::kComplexFloat)}}, t2n::ErrorCode::Unsupported));
         // An unwritable destination: an error, and no file.

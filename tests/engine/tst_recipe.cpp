@@ -67,6 +67,10 @@ private Q_SLOTS:
         QVERIFY(text.find("\"compute\": \"f16\"") != std::string::npos);
         QVERIFY(text.find("\"reify_sdpa\": true") != std::string::npos);
         QVERIFY(text.find("\"upsample_with_debox\": true") != std::string::npos);
+        // Recipes name no program to run (issue 26): the tract binary is not saved.
+        QVERIFY(text.find("tract_binary") == std::string::npos);
+        QVERIFY(back.options.tractBinary.empty());
+        r.options.tractBinary.clear();
         QVERIFY(back == r);
         QCOMPARE(t2n::toJson(back), text);
         // And the defaults (nothing set) round trip too, the folder compression included.
@@ -75,6 +79,17 @@ private Q_SLOTS:
         // The perturbation test hook is never saved.
         r.options.harden.perturbAfter = "fold_constant_ifs";
         QVERIFY(t2n::toJson(r).find("perturb") == std::string::npos);
+    }
+
+    /// A recipe's tract_binary (written by earlier versions, or by hand) is
+    /// read aside, never into the options the check runs with; a bad value is
+    /// still an error.
+    void tractBinaryIsSetAside() {
+        const auto r = t2n::recipeFromJson(
+            R"({"t2n_recipe": 1, "model": "m.pt", "tract_binary": "/tmp/evil.sh"})");
+        QVERIFY(r.options.tractBinary.empty());
+        QCOMPARE(r.ignoredTractBinary, std::string("/tmp/evil.sh"));
+        expectUsage(R"({"t2n_recipe": 1, "tract_binary": 3})", "$.tract_binary");
     }
 
     /// Only the version key is required; a missing key keeps the default.

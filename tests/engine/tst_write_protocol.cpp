@@ -10,6 +10,7 @@
 //   4. a destination that is the model itself is refused, whatever its name.
 // Publishing several results together puts back what it replaced when a
 // later rename fails.
+#include "archive/sibling_path.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/outputs.h"
@@ -20,8 +21,10 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <fstream>
 #include <optional>
+#include <thread>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -247,6 +250,11 @@ private Q_SLOTS:
         fs::last_write_time(dir / ".out.nnef.tgz.t2n-tmp-fedcba9876543210",
                             fs::file_time_type::clock::now() - std::chrono::hours(2));
         writeFile(dir / ".other.nnef.tgz.t2n-tmp-1-0123456789abcdef", "another destination's");
+        // Issue 26: another destination's temporary whose run was killed
+        // waited for a run to that same destination; any run clears it.
+        writeFile(dir / fmt::format(".other.nnef.tgz.t2n-tmp-{}-0123456789abcdef",
+                                    static_cast<long>(dead)),
+                  "another destination's, killed");
         t2n::removeStaleTemporaries(dir / "out.nnef.tgz");
         QCOMPARE(namesIn(dir),
                  (std::vector<std::string>{".other.nnef.tgz.t2n-tmp-1-0123456789abcdef",
@@ -263,6 +271,83 @@ private Q_SLOTS:
         t2n::removeStaleTemporaries(folder);
         QCOMPARE(readFile(folder / "graph.nnef"), kOld);
         QVERIFY(!fs::exists(aside));
+    }
+
+    // Issue 26: a legal file name of 246 bytes was refused, its temporary's
+    // name being longer than a file name can be. The temporary's name is cut
+    // (and hashed); a stale one of a killed run is still found.
+    void longFileNamesHaveRoomForTheirTemporaries() {
+        const fs::path dir = freshDir("protocol_long_names");
+        const std::string name = std::string(241, 'r') + ".json"; // 246 bytes
+        t2n::checkTextDestination(dir / name, Stage::Report, "report");
+        {
+            t2n::PendingOutputs p;
+            p.addText(dir / name, "report", Stage::Report, "report");
+            for (const auto& t : p.temporaries())
+                QVERIFY(t.filename().string().size() <= 255);
+            p.publish();
+        }
+        QCOMPARE(readFile(dir / name), std::string("report"));
+        const fs::path stale = t2n::archive::siblingPath(dir / name, "tmp");
+        QVERIFY(stale.filename().string().size() <= 255);
+        // The same name, as a killed run would have left it.
+        std::string staleName = stale.filename().string();
+        const std::string own = fmt::format("-{}-", static_cast<long>(::getpid()));
+        staleName.replace(staleName.rfind(own), own.size(),
+                          fmt::format("-{}-", static_cast<long>(deadPid())));
+        writeFile(dir / staleName, "partial");
+        t2n::removeStaleTemporaries(dir / name);
+        QCOMPARE(namesIn(dir), std::vector<std::string>{name});
+    }
+
+    // Issue 26: a folder artifact was missing for an instant while it was
+    // replaced (moved aside, then the new one moved in): 1 of 4,991 reads
+    // running beside exports failed. It is swapped in one step.
+    void folderSwapIsNeverMissing() {
+        const fs::path dir = freshDir("protocol_folder_swap");
+        const fs::path dest = dir / "m.nnef";
+        fs::create_directory(dest);
+        writeFile(dest / "graph.nnef", kOld);
+        std::atomic<bool> done{false};
+        std::atomic<long> reads{0}, missing{0};
+        std::thread reader([&] {
+            while (!done) {
+                ++reads;
+                if (!fs::exists(dest / "graph.nnef"))
+                    ++missing;
+            }
+        });
+        for (int i = 0; i < 300; ++i) {
+            const fs::path next = t2n::archive::siblingPath(dest, "tmp");
+            fs::create_directory(next);
+            writeFile(next / "graph.nnef", std::to_string(i));
+            t2n::PendingOutputs p;
+            p.adopt(next, dest, /*folder=*/true, Stage::Write);
+            p.publish();
+        }
+        done = true;
+        reader.join();
+        QCOMPARE(readFile(dest / "graph.nnef"), std::string("299"));
+        QCOMPARE(namesIn(dir), std::vector<std::string>{"m.nnef"});
+        QVERIFY(reads > 1000);
+        QCOMPARE(missing.load(), 0L);
+    }
+
+    // The watchdog's last act (app/cli/process_guard.cpp): every temporary
+    // this process made is removed, and a folder it had moved aside goes back.
+    void ownTemporariesAreRemoved() {
+        const fs::path dir = freshDir("protocol_own");
+        const fs::path tmp = t2n::archive::siblingPath(dir / "a.nnef.tgz", "tmp");
+        writeFile(tmp, "partial");
+        const fs::path aside = t2n::archive::siblingPath(dir / "f.nnef", "old");
+        fs::create_directory(aside);
+        writeFile(aside / "graph.nnef", kOld);
+        const fs::path work = dir / "t2n-check-work";
+        t2n::archive::noteTemporary(work);
+        fs::create_directory(work);
+        t2n::removeOwnTemporaries();
+        QCOMPARE(namesIn(dir), std::vector<std::string>{"f.nnef"});
+        QCOMPARE(readFile(dir / "f.nnef" / "graph.nnef"), kOld);
     }
 
     // Publishing results together: a rename that fails puts back every

@@ -63,6 +63,7 @@ NPY=(engine/src/load/npy_reader.cpp)
 SAFETENSORS=(engine/src/reader/safetensors_reader.cpp)
 TORCHSAVE=(engine/src/reader/torch_save_reader.cpp)
 RECIPE=(engine/src/util/recipe.cpp engine/src/util/options.cpp engine/src/util/input_spec.cpp
+        engine/src/util/name_limits.cpp
         engine/src/util/option_table.cpp engine/src/util/option_codecs.cpp engine/src/util/json_fields.cpp
         engine/src/archive/pending_outputs.cpp engine/src/archive/sibling_path.cpp)
 
@@ -179,6 +180,11 @@ graph G( a, b ) -> ( y, z )
     (y, z) = split(f(a, size = [3, 3])[0:1], axis = 1, ratios = [1, 2]);   # comment
 }
 NNEF
+# Issue 26: a graph padded with whitespace (it cost about 4x its size in
+# memory), and a name far longer than any real one.
+{ head -c 3000 /dev/zero | tr '\0' ' '; sed 's/;/;\n\n\n\t   /' "$S/properties.nnef";
+  head -c 2000 /dev/zero | tr '\0' '\n'; } >"$S/padded.nnef"
+sed "s/output_0/o$(head -c 2000 /dev/zero | tr '\0' n)/g" "$S/properties.nnef" >"$S/long-name.nnef"
 if [[ -n "${T2N_FUZZ_SEEDS:-}" ]]; then
     mapfile -t graphs < <(find "$T2N_FUZZ_SEEDS" -name graph.nnef -size -64k)
     for g in "${graphs[@]:0:200}"; do
@@ -280,6 +286,12 @@ cat >"$OUT/seeds/fuzz_recipe/recipe.json" <<'JSON'
 }
 JSON
 
+# Issue 26: names over t2n's limit of 1024 bytes, and a key given twice.
+sed "s/\"image\"/\"$(head -c 1100 /dev/zero | tr '\0' i)\"/; s/\"y\"/\"$(head -c 1100 /dev/zero | tr '\0' y)\"/" \
+    "$OUT/seeds/fuzz_recipe/recipe.json" >"$OUT/seeds/fuzz_recipe/long-names.json"
+sed 's/"seed": 7/"seed": 7, "seed": 8/' "$OUT/seeds/fuzz_recipe/recipe.json" \
+    >"$OUT/seeds/fuzz_recipe/key-twice.json"
+
 # Artifacts: a graph and a tensor as tar and as gzipped tar.
 A="$OUT/seeds/fuzz_archive_reader"
 W="$OUT/seeds/artifact"
@@ -289,6 +301,10 @@ first_dat=$(ls "$OUT/seeds/fuzz_dat_reader"/*.dat | head -1)
 mkdir -p "$W/fc" && cp "$first_dat" "$W/fc/weight.dat"
 tar -C "$W" -cf "$A/model.nnef.tar" --owner=0 --group=0 graph.nnef fc/weight.dat
 tar -C "$W" -czf "$A/model.nnef.tgz" --owner=0 --group=0 graph.nnef fc/weight.dat
+# Issue 26: 4 MiB of whitespace in graph.nnef, a few KiB once gzipped.
+cp "$OUT/seeds/fuzz_nnef_parser/padded.nnef" "$W/graph.nnef"
+head -c 4194304 /dev/zero | tr '\0' ' ' >>"$W/graph.nnef"
+tar -C "$W" -czf "$A/padded.nnef.tgz" --owner=0 --group=0 graph.nnef fc/weight.dat
 
 # A dictionary of the grammar's words and operators helps the parser target.
 DICT="$OUT/nnef.dict"

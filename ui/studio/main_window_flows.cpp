@@ -192,6 +192,10 @@ void MainWindow::saveRecipe(const QString& path) {
 
 void MainWindow::loadRecipe(const QString& path) {
     const ExportRecipe r = t2n::loadRecipe(path.toStdString());
+    if (!r.ignoredTractBinary.empty()) // recipes name no program to run (issue 26)
+        log_->appendPlainText(tr("The recipe names the tract binary %1: ignored; start the "
+                                 "studio with --tract-bin to use it")
+                                  .arg(QString::fromStdString(r.ignoredTractBinary)));
     form_->setOptions(r.options);
     lastOutput_ = QString::fromStdString(r.output.string());
     form_->setOutputPath(lastOutput_);

@@ -27,14 +27,34 @@ namespace t2n {
 /// not be: a missing parent directory, a parent that is not a directory or
 /// not writable, a directory where a file goes (`folder` false), or the same
 /// file as one of `protect` (the model, the recipe, input value files) or a
-/// folder holding one of them. Also removes the temporaries that killed runs
-/// left beside it. Throws Error(stage, OutputPath) naming `what`.
+/// folder holding one of them, or a special file (a device, a FIFO, a
+/// socket: never replaced by a regular file). Also removes the temporaries
+/// that killed runs left beside it. Throws Error(stage, OutputPath) naming `what`.
 void checkDestination(const std::filesystem::path& path, Stage stage, std::string_view what,
                       const std::vector<std::filesystem::path>& protect = {}, bool folder = false);
 
-/// Removes ".NAME.t2n-*" temporaries beside `destination` whose process is
-/// gone, and puts back a folder that such a run had moved aside to replace.
+/// checkDestination() for a small text result (a report, a recipe), which
+/// may also go where no file can be replaced: a character device or a FIFO
+/// (/dev/null, /dev/stdout) is written in place once everything else has
+/// succeeded, and a symbolic link is kept, the regular file it points to
+/// replaced. Block devices, sockets and links to nothing are refused.
+void checkTextDestination(const std::filesystem::path& path, Stage stage, std::string_view what,
+                          const std::vector<std::filesystem::path>& protect = {});
+
+/// Removes the ".NAME.t2n-*" temporaries in `destination`'s directory (of
+/// any NAME) whose process is gone, and puts back a folder that such a run
+/// had moved aside to replace.
 void removeStaleTemporaries(const std::filesystem::path& destination);
+
+/// Removes every temporary this process made that is still there (and puts
+/// back a folder it had moved aside to replace): for a process that must
+/// end now, when a cancel is not honoured in time. Not async-signal-safe:
+/// call it from a thread, not from a signal handler.
+void removeOwnTemporaries() noexcept;
+
+/// Writes every byte to `fd`, again after an interruption (EINTR); returns 0,
+/// or the errno of the write that failed.
+int writeAll(int fd, std::span<const std::byte> bytes);
 
 /// Results written under temporary names, put in place together by publish().
 /// Destroyed before publish(), it removes them: nothing is written.
@@ -46,7 +66,8 @@ public:
     PendingOutputs& operator=(const PendingOutputs&) = delete;
 
     /// Writes `text` under a temporary name beside `path` now, flushed to
-    /// disk. Throws Error(stage, OutputPath); nothing is left then.
+    /// disk; a device or FIFO (see checkTextDestination) keeps it in memory
+    /// until publish(). Throws Error(stage, OutputPath); nothing is left then.
     void addText(const std::filesystem::path& path, std::string_view text, Stage stage,
                  std::string_view what);
     /// Writes the bytes `produce` hands to its sink, in order, under a
@@ -66,7 +87,8 @@ public:
     std::vector<std::filesystem::path> destinations() const;
     std::vector<std::filesystem::path> temporaries() const;
 
-    /// Renames every temporary into place, in order. When one rename fails,
+    /// Writes the results bound for devices and FIFOs, then renames every
+    /// temporary into place, in order. When one rename fails,
     /// the destinations already replaced get their old contents back (or are
     /// removed when there was none) and Error(OutputPath) is thrown.
     void publish();

@@ -21,6 +21,12 @@ struct ExportRecipe {
     /// Every field is saved, hardening options included, except the test hook
     /// HardenOptions::perturbAfter.
     ExportOptions options;
+    /// Recipes are data, shared like any file: a recipe never names a program
+    /// to run. The tract binary a recipe file names (its "tract_binary" key,
+    /// written by earlier versions) lands here, never in options.tractBinary; a
+    /// front end says that it was ignored and runs it only when the user gives
+    /// it again (--tract-bin) or confirms it. toJson() writes no tract binary.
+    std::string ignoredTractBinary;
 
     bool operator==(const ExportRecipe&) const = default;
 };

@@ -35,14 +35,14 @@ struct TensorStore {
 /// what it is and how to save it instead.
 TensorStore readTensorStore(const std::filesystem::path& file);
 
-/// The tensors of `store` whose name matches `filter` (an ECMAScript regular
-/// expression, searched, not fully matched; empty selects every tensor), in
-/// the store's order. Throws t2n::Error (Usage) when `filter` is not a
-/// regular expression.
+/// The tensors of `store` whose name matches `filter` (a POSIX extended
+/// regular expression, as `grep -E` reads it, searched, not fully matched;
+/// empty selects every tensor), in the store's order. Throws t2n::Error
+/// (Usage) when `filter` is not a regular expression or has a back-reference.
 std::vector<const NamedTensor*> selectTensors(const TensorStore& store, const std::string& filter);
 
 struct TensorFileOptions {
-    /// ECMAScript regular expression a name must match (search, not full
+    /// POSIX extended regular expression a name must match (search, not full
     /// match) to be written; empty writes every tensor.
     std::string filter;
     /// The model, store and other files that must never be replaced.

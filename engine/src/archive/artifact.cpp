@@ -120,6 +120,14 @@ Artifact resolveArtifact(const std::filesystem::path& requested, std::optional<i
                                  *level, suffixName(rule->kind),
                                  rule->kind == Suffix::Nnef ? "extended with .tgz" : "replaced");
     }
+    // "out.nnef.tgz/" asks for a folder where the archive is a file.
+    if (req != requested && a.form != ArtifactForm::Folder)
+        throw Error(
+            Stage::Write, ErrorCode::OutputPath,
+            fmt::format("cannot export to '{}': a path ending in '/' names a folder, "
+                        "and a .nnef.{} is a file",
+                        requested.string(), artifactFormName(a.form)),
+            fmt::format("give {} without the trailing '/' ({})", req.string(), kAcceptedHint));
     return a;
 }
 

@@ -8,8 +8,7 @@
 
 #include <fmt/format.h>
 
-#include <optional>
-#include <regex>
+#include <regex.h>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -60,19 +59,38 @@ void stage(PendingOutputs& pending, const NamedTensor& t, const fs::path& file) 
 } // namespace
 
 std::vector<const NamedTensor*> selectTensors(const TensorStore& store, const std::string& filter) {
-    std::optional<std::regex> re;
-    if (!filter.empty()) {
-        try {
-            re.emplace(filter, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            throw Error(
-                Stage::Load, ErrorCode::Usage,
-                fmt::format("--filter '{}' is not a regular expression: {}", filter, e.what()));
+    // POSIX extended syntax (glibc's matcher), not std::regex: std::regex
+    // backtracks, and '(a+)+$' took over a minute on a 41-character name.
+    // Without back-references glibc's time stays polynomial in the name.
+    auto refuse = [&](const std::string& why) {
+        return Error(
+            Stage::Load, ErrorCode::Usage,
+            fmt::format("--filter '{}' is not a regular expression t2n takes: {}", filter, why),
+            "write a POSIX extended regular expression (as grep -E reads it) without "
+            "back-references");
+    };
+    struct Compiled {
+        regex_t re{};
+        bool ready = false;
+        ~Compiled() {
+            if (ready)
+                regfree(&re);
         }
+    } compiled;
+    if (!filter.empty()) {
+        for (size_t i = 0; i + 1 < filter.size(); ++i)
+            if (filter[i] == '\\' && filter[++i] >= '1' && filter[i] <= '9')
+                throw refuse("it has a back-reference");
+        if (const int err = regcomp(&compiled.re, filter.c_str(), REG_EXTENDED | REG_NOSUB)) {
+            char why[256];
+            regerror(err, &compiled.re, why, sizeof why);
+            throw refuse(why);
+        }
+        compiled.ready = true;
     }
     std::vector<const NamedTensor*> out;
     for (const auto& t : store.tensors)
-        if (!re || std::regex_search(t.name, *re))
+        if (!compiled.ready || regexec(&compiled.re, t.name.c_str(), 0, nullptr, 0) == 0)
             out.push_back(&t);
     return out;
 }
@@ -87,6 +105,13 @@ std::vector<WrittenTensorFile> writeTensorFiles(const TensorStore& store, const 
     fs::path folder = dir;
     PendingOutputs inside;
     if (!existing) {
+        // A file where the folder goes is the user's, never replaced by one.
+        if (fs::exists(fs::symlink_status(dir, ec)))
+            throw Error(Stage::Write, ErrorCode::OutputPath,
+                        fmt::format("cannot write the tensor folder '{}': a file of that name "
+                                    "exists and is not a folder",
+                                    dir.string()),
+                        "remove it, or choose another folder");
         // A new folder is built whole under a temporary name, then renamed.
         checkDestination(dir, Stage::Write, "tensor folder", options.protect, /*folder=*/true);
         folder = archive::siblingPath(dir, "tmp");

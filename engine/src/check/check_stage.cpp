@@ -1,5 +1,6 @@
 #include "check/check_stage.h"
 
+#include "archive/sibling_path.h"
 #include "check/compare.h"
 #include "check/debug_bundle.h"
 #include "check/divergence.h"
@@ -422,7 +423,7 @@ void writeBundle(CheckRun& run, const TractCheckResult& tr, const std::filesyste
         b.divergenceJson = run.report.divergence.toJson();
     b.manifestJson = in.manifest->toJson();
     if (!in.modelFile.empty()) {
-        ExportRecipe recipe{std::filesystem::absolute(in.modelFile), b.modelName, options};
+        ExportRecipe recipe{std::filesystem::absolute(in.modelFile), b.modelName, options, {}};
         recipe.options.debugBundle.clear(); // opened again, it checks; it writes no bundle
         b.recipeJson = toJson(recipe);
     }
@@ -466,6 +467,7 @@ CheckReport runCheck(const CheckInputs& in) {
     run.step(0.8, run.khronos ? "writing the io bundle" : "running tract");
     std::filesystem::path work = std::filesystem::temp_directory_path() /
                                  fmt::format("t2n-check-{}", static_cast<long>(getpid()));
+    archive::noteTemporary(work); // for a watchdog that must end the process now
     std::filesystem::create_directories(work);
     // Removed however the check ends (a cancel, a failing tract run).
     struct RemoveWork {

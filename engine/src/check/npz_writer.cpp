@@ -55,7 +55,17 @@ std::string shapeRepr(const std::vector<int64_t>& shape) {
     return fmt::format("({})", fmt::join(shape, ", "));
 }
 
+// A zip member's name length is 16 bits; libarchive's zip writer overflows
+// a heap buffer on longer names instead of refusing them.
+constexpr std::size_t kMaxMemberName = 0xffff - 4; // the name + ".npy"
+
 void checkName(const std::string& name, std::set<std::string>& seen) {
+    if (name.size() > kMaxMemberName)
+        throw Error(Stage::Check, ErrorCode::InvalidOption,
+                    fmt::format("the tensor name '{}...' is {} bytes long, more than an .npz "
+                                "member's name can hold ({} bytes)",
+                                name.substr(0, 40), name.size(), kMaxMemberName),
+                    "give shorter names (--input-name, --output-name)");
     if (name.empty() || name.find('\0') != std::string::npos || name.front() == '/' ||
         name.find("..") != std::string::npos || name.find('\\') != std::string::npos)
         internal(fmt::format("'{}' cannot name an npz member", name));

@@ -33,7 +33,8 @@ std::string npyHeader(std::string_view descr, const std::vector<int64_t>& shape)
 std::vector<std::byte> npyBytes(const at::Tensor& tensor);
 
 /// The .npz file in memory. Members are written in the given order.
-/// Throws t2n::Error (Check, Internal) for empty or duplicate names.
+/// Throws t2n::Error (Check, Internal) for empty or duplicate names, and
+/// (Check, InvalidOption) for names too long for a zip member.
 std::vector<std::byte> npzBytes(const std::vector<NpzEntry>& entries);
 
 /// Writes the .npz under a temporary name next to `path`, then renames it:

@@ -3,6 +3,7 @@
 #include "jit/torch_bridge.h"
 #include "load/npy_reader.h"
 #include "t2n/error.h"
+#include "util/memory_limits.h"
 
 #include <fmt/format.h>
 #include <torch/csrc/jit/serialization/pickle.h>
@@ -23,11 +24,31 @@ Error bad(const InputSpec& s, const std::string& why) {
                  "torch.save(tensor)");
 }
 
+// The whole file for pickle_load, which holds it and the tensor it decodes
+// (twice the file at most): a file, or a stream (a FIFO, /dev/zero) that
+// goes on, larger than half the memory available is refused, not read on.
 std::vector<char> readFile(const InputSpec& s) {
     std::ifstream in(s.valuesFile, std::ios::binary);
     if (!in)
         throw bad(s, "the file cannot be read");
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const uint64_t limit = util::availableMemory() / 2;
+    auto tooLarge = [&] {
+        return bad(s, fmt::format("it holds more than {} bytes, half the memory available", limit));
+    };
+    std::error_code ec;
+    std::vector<char> bytes;
+    if (const auto size = std::filesystem::file_size(s.valuesFile, ec); !ec) {
+        if (size > limit)
+            throw tooLarge();
+        bytes.reserve(size);
+    }
+    std::vector<char> piece(1 << 20);
+    while (in.read(piece.data(), static_cast<std::streamsize>(piece.size())) || in.gcount() > 0) {
+        if (bytes.size() + static_cast<uint64_t>(in.gcount()) > limit)
+            throw tooLarge();
+        bytes.insert(bytes.end(), piece.data(), piece.data() + in.gcount());
+    }
+    return bytes;
 }
 
 // The readers' errors, with the input and the file in front.
@@ -41,7 +62,8 @@ template <class Read> at::Tensor read(const InputSpec& s, Read&& readTensor) {
 }
 } // namespace
 
-at::Tensor readExampleValues(const InputSpec& s) {
+namespace {
+at::Tensor readValuesFile(const InputSpec& s) {
     const std::string& f = s.valuesFile;
     if (f.ends_with(".npy"))
         return read(s, [&] { return readNpyFile(f); });
@@ -63,6 +85,13 @@ at::Tensor readExampleValues(const InputSpec& s) {
         return v.toTensor().contiguous();
     }
     throw bad(s, "unknown file type (expected .npy, .npz or .pt)");
+}
+} // namespace
+
+at::Tensor readExampleValues(const InputSpec& s) {
+    at::Tensor t = readValuesFile(s);
+    util::checkExampleHasData(t.sizes().vec(), s.name); // as for a shape given inline
+    return t;
 }
 
 std::vector<InputSpec> withFileShapes(std::vector<InputSpec> specs) {

@@ -178,6 +178,10 @@ NpyHeader parseNpyHeader(std::span<const std::byte> bytes) {
     if (headerLen > bytes.size() - start)
         bad("truncated .npy header");
     const std::string_view header(reinterpret_cast<const char*>(bytes.data() + start), headerLen);
+    // NumPy ends the header with '\n' (format.py): a header without it was cut.
+    if (header.empty() || header.back() != '\n')
+        bad("the .npy header does not end with a newline: the file is cut short or not written "
+            "by NumPy");
     NpyHeader h;
     std::string_view descr = dictValue(header, "descr");
     if (descr.size() < 2 || descr.front() != '\'' || descr.back() != '\'')
@@ -216,7 +220,8 @@ TensorData readNpyFile(const std::filesystem::path& file) {
         tooShort(h, fileBytes - std::min(fileBytes, h.dataOffset));
     std::vector<std::byte> data(h.dataBytes);
     const uint64_t inHead = std::min<uint64_t>(head.size() - h.dataOffset, h.dataBytes);
-    std::memcpy(data.data(), head.data() + h.dataOffset, inHead);
+    if (inHead > 0) // a zero-size array has no buffer to copy into
+        std::memcpy(data.data(), head.data() + h.dataOffset, inHead);
     in.read(reinterpret_cast<char*>(data.data() + inHead),
             static_cast<std::streamsize>(h.dataBytes - inHead));
     const uint64_t got = inHead + static_cast<uint64_t>(std::max<std::streamsize>(in.gcount(), 0));

@@ -1,6 +1,7 @@
 #include "t2n/graph_text.h"
 
 #include "reader/archive_reader.h"
+#include "reader/model_reader.h"
 #include "t2n/error.h"
 
 #include <fmt/format.h>
@@ -16,20 +17,11 @@ struct GraphTextFound {};
 } // namespace
 
 std::string readGraphText(const std::filesystem::path& artifact) {
-    // A text file, not a tensor: 64 MiB is far beyond any graph t2n writes.
-    constexpr uint64_t kMaxGraphBytes = uint64_t{64} << 20;
     std::optional<std::string> text;
     auto visit = [&](const std::string& path, archive::EntryStream& bytes) {
         if (path != "graph.nnef")
             return;
-        if (bytes.announcedSize() > kMaxGraphBytes)
-            throw Error(Stage::Check, ErrorCode::ModelFile,
-                        fmt::format("{}: graph.nnef is {} bytes, more than a graph t2n can show",
-                                    artifact.string(), bytes.announcedSize()));
-        std::string t;
-        for (auto piece = bytes.next(); !piece.empty(); piece = bytes.next())
-            t.append(reinterpret_cast<const char*>(piece.data()), piece.size());
-        text = std::move(t);
+        text = nnef::readGraphTextEntry(artifact.string(), path, bytes);
         throw GraphTextFound{};
     };
     try {

@@ -20,6 +20,26 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 
 } // namespace
 
+std::string readGraphTextEntry(const std::string& artifact, const std::string& path,
+                               archive::EntryStream& bytes) {
+    auto tooLarge = [&](uint64_t size) {
+        return Error(Stage::Check, ErrorCode::ModelFile,
+                     fmt::format("{}: {} has {} bytes or more; t2n reads NNEF text of at most {} "
+                                 "bytes (whitespace included)",
+                                 artifact, path, size, kMaxGraphTextBytes));
+    };
+    if (bytes.announcedSize() > kMaxGraphTextBytes)
+        throw tooLarge(bytes.announcedSize());
+    std::string text;
+    text.reserve(static_cast<std::size_t>(bytes.announcedSize()));
+    for (auto piece = bytes.next(); !piece.empty(); piece = bytes.next()) {
+        if (text.size() + piece.size() > kMaxGraphTextBytes)
+            throw tooLarge(text.size() + piece.size());
+        text.append(reinterpret_cast<const char*>(piece.data()), piece.size());
+    }
+    return text;
+}
+
 LoadedModel readModel(const std::filesystem::path& artifact, const ReadOptions& options) {
     LoadedModel model;
     std::optional<std::string> graph, quant;
@@ -31,10 +51,8 @@ LoadedModel readModel(const std::filesystem::path& artifact, const ReadOptions& 
     // come, everything else is only named in a warning.
     auto visit = [&](const std::string& path, archive::EntryStream& bytes) {
         if (path == "graph.nnef" || path == "graph.quant") {
-            std::string text;
-            for (auto piece = bytes.next(); !piece.empty(); piece = bytes.next())
-                text.append(reinterpret_cast<const char*>(piece.data()), piece.size());
-            (path == "graph.nnef" ? graph : quant) = std::move(text);
+            (path == "graph.nnef" ? graph : quant) =
+                readGraphTextEntry(artifact.string(), path, bytes);
         } else if (endsWith(path, "/graph.nnef")) {
             subModels.push_back(path);
             model.warnings.push_back(fmt::format(

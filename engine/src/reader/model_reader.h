@@ -16,6 +16,10 @@
 #include <string_view>
 #include <vector>
 
+namespace t2n::archive {
+class EntryStream;
+} // namespace t2n::archive
+
 namespace t2n::nnef {
 
 enum class ReadMode {
@@ -51,6 +55,18 @@ struct LoadedModel {
     /// files that are neither graph.nnef, graph.quant nor .dat.
     std::vector<std::string> warnings;
 };
+
+/// The most bytes graph.nnef or graph.quant may have, whitespace included:
+/// far beyond any graph t2n writes, and the bound of what a reader holds of
+/// it (the text once, as long as it is; the parsed document grows with its
+/// tokens, not its padding).
+inline constexpr uint64_t kMaxGraphTextBytes = uint64_t{64} << 20;
+
+/// The text of the entry `path` (graph.nnef, graph.quant) of `artifact`;
+/// Error(Check, ModelFile) when it is over kMaxGraphTextBytes, refused on
+/// its announced size before anything is read.
+std::string readGraphTextEntry(const std::string& artifact, const std::string& path,
+                               archive::EntryStream& bytes);
 
 /// Throws t2n::Error (Stage::Check) naming the file, line and column of a
 /// syntax error, the entry of a bad archive member, or the field of a bad

@@ -3,12 +3,57 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace t2n::json {
 
 Error bad(const std::string& path, const std::string& what, std::string hint) {
     return Error(Stage::Load, ErrorCode::Usage, fmt::format("recipe: {} {}", path, what),
                  std::move(hint));
+}
+
+Json parseWithoutDuplicateKeys(std::string_view text) {
+    // The open objects and arrays, each with the path part that leads to it.
+    struct Open {
+        bool array = false;
+        std::string step; ///< ".key", "[]" (an element) or "" (the root)
+        std::set<std::string> keys;
+    };
+    std::vector<Open> open;
+    std::string lastKey;
+    auto path = [&] {
+        std::string p = "$";
+        for (const auto& o : open)
+            p += o.step;
+        return p;
+    };
+    using Event = nlohmann::ordered_json::parse_event_t;
+    auto callback = [&](int, Event event, Json& parsed) {
+        switch (event) {
+        case Event::object_start:
+        case Event::array_start:
+            open.push_back({event == Event::array_start,
+                            open.empty()        ? std::string()
+                            : open.back().array ? std::string("[]")
+                                                : "." + lastKey,
+                            {}});
+            break;
+        case Event::object_end:
+        case Event::array_end:
+            open.pop_back();
+            break;
+        case Event::key:
+            lastKey = parsed.get<std::string>();
+            if (!open.back().keys.insert(lastKey).second)
+                throw bad(path(), fmt::format("gives the key \"{}\" twice", lastKey),
+                          "keep one of them: JSON readers differ on which one counts");
+            break;
+        default:
+            break;
+        }
+        return true;
+    };
+    return Json::parse(text.begin(), text.end(), callback);
 }
 
 Object::Object(const Json& j, std::string path) : j_(j), path_(std::move(path)) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace t2n::json {
@@ -17,6 +18,12 @@ using Json = nlohmann::ordered_json;
 
 /// A usage error of the load stage: "recipe: PATH WHAT".
 Error bad(const std::string& path, const std::string& what, std::string hint);
+
+/// The JSON document `text`, refusing an object that gives a key twice
+/// (nlohmann keeps the last silently; other readers keep the first): bad()
+/// naming the object's path. Throws nlohmann::json::exception for text that
+/// is not JSON.
+Json parseWithoutDuplicateKeys(std::string_view text);
 
 /// One JSON object of the recipe: reads the keys it knows and refuses the rest.
 class Object {

@@ -65,4 +65,16 @@ uint64_t checkedTensorBytes(const std::vector<int64_t>& shape, DType dtype, Stag
     return elements * ((dtypeBits(dtype) + 7) / 8);
 }
 
+void checkExampleHasData(const std::vector<int64_t>& shape, std::string_view input) {
+    for (size_t axis = 0; axis < shape.size(); ++axis)
+        if (shape[axis] == 0)
+            throw Error(Stage::Load, ErrorCode::Usage,
+                        fmt::format("input '{}' has a zero-size dimension (axis {}): t2n runs "
+                                    "the model on example values, which need data",
+                                    input, axis),
+                        fmt::format("give a size of at least 1; for a batch that may be "
+                                    "empty at run time use --dynamic-axis {}:{}=B",
+                                    input, axis));
+}
+
 } // namespace t2n::util

@@ -24,4 +24,10 @@ uint64_t availableMemory();
 uint64_t checkedTensorBytes(const std::vector<int64_t>& shape, DType dtype, Stage stage,
                             std::string_view what, uint64_t workingWidth = 0);
 
+/// Refuses (Error(Load, Usage)) an example input with a zero-size
+/// dimension: t2n runs the model on example values, and an empty example
+/// runs no kernel the way a real one does (the check would then blame the
+/// archive for what is an input without data). `input` names it.
+void checkExampleHasData(const std::vector<int64_t>& shape, std::string_view input);
+
 } // namespace t2n::util

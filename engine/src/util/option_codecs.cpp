@@ -107,6 +107,7 @@ void inputsFromText(ExportOptions& o, const Texts& v) {
     o.inputs.clear();
     for (const auto& s : v)
         o.inputs.push_back(InputSpec::parse(s));
+    util::checkNameLengths(o);
 }
 
 Json dynamicAxesJson(const ExportOptions& o) {
@@ -151,6 +152,7 @@ void dynamicAxesFromText(ExportOptions& o, const Texts& v) {
     o.dynamicAxes.clear();
     for (const auto& s : v)
         o.dynamicAxes.push_back(DynamicAxis::parse(s));
+    util::checkNameLengths(o);
 }
 
 Json propertiesJson(const ExportOptions& o) {

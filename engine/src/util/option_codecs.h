@@ -7,6 +7,7 @@
 
 #include "t2n/option_table.h"
 #include "util/json_fields.h"
+#include "util/name_limits.h"
 
 #include <string>
 #include <vector>
@@ -80,6 +81,18 @@ template <auto M> OptionRow manyRow(OptionRow row) {
     row.fromJson = stringsFromJson<M>;
     row.toText = manyText<M>;
     row.fromText = manyFromText<M>;
+    return row;
+}
+
+// Names given on the command line or in the studio's form: each at most
+// util::kMaxNameBytes (recipes are checked whole when read).
+template <auto M> void namesFromText(ExportOptions& o, const Texts& v) {
+    manyFromText<M>(o, v);
+    util::checkNameLengths(o);
+}
+template <auto M> OptionRow namesRow(OptionRow row) {
+    row = manyRow<M>(std::move(row));
+    row.fromText = namesFromText<M>;
     return row;
 }
 

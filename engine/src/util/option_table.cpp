@@ -69,7 +69,7 @@ const std::array kRows{
         .toText = inputsText,
         .fromText = inputsFromText,
     },
-    manyRow<&O::inputNames>({
+    namesRow<&O::inputNames>({
         .name = "inputNames",
         .jsonKey = "input_names",
         .cliFlag = "--input-name",
@@ -77,7 +77,7 @@ const std::array kRows{
         .help = "NNEF names of the inputs, replacing the --input names (same count)",
         .stage = OptionStage::Translate,
     }),
-    manyRow<&O::outputNames>({
+    namesRow<&O::outputNames>({
         .name = "outputNames",
         .jsonKey = "output_names",
         .cliFlag = "--output-name",
@@ -441,7 +441,8 @@ const std::array kRows{
         .jsonKey = "tract_binary",
         .cliFlag = "--tract-bin",
         .valueName = "FILE",
-        .help = "tract binary for the check (default: $T2N_TRACT_BIN, then tract on PATH)",
+        .help = "tract binary for the check (default: $T2N_TRACT_BIN, then tract on PATH); "
+                "never taken from a recipe: recipes name no program to run",
         .stage = OptionStage::Check,
     }),
     oneRow<&O::debugBundle>({

@@ -4,6 +4,7 @@
 #include "t2n/option_table.h"
 #include "t2n/outputs.h"
 #include "util/json_fields.h"
+#include "util/name_limits.h"
 
 #include <fmt/format.h>
 
@@ -23,6 +24,12 @@ std::pair<std::string_view, std::string_view> splitKey(std::string_view key) {
         return {{}, key};
     return {key.substr(0, dot), key.substr(dot + 1)};
 }
+
+// The one option that names a program to run: never written to a recipe, and
+// read from one only into ExportRecipe::ignoredTractBinary.
+bool namesAProgram(const OptionRow& row) {
+    return row.name == "tractBinary";
+}
 } // namespace
 
 std::string toJson(const ExportRecipe& r, int indent) {
@@ -31,6 +38,8 @@ std::string toJson(const ExportRecipe& r, int indent) {
     j["model"] = r.model.string();
     j["output"] = r.output.string();
     for (const OptionRow& row : exportOptionTable()) {
+        if (namesAProgram(row))
+            continue;
         auto [object, key] = splitKey(row.jsonKey);
         Json& into = object.empty() ? j : j[std::string(object)];
         into[std::string(key)] = row.toJson(r.options);
@@ -41,7 +50,7 @@ std::string toJson(const ExportRecipe& r, int indent) {
 ExportRecipe recipeFromJson(std::string_view text) {
     Json j;
     try {
-        j = Json::parse(text);
+        j = parseWithoutDuplicateKeys(text);
     } catch (const nlohmann::json::exception& e) { // parse_error; out_of_range for 1e999
         throw bad("$", fmt::format("is not JSON ({})", e.what()), "check the file's syntax");
     }
@@ -64,8 +73,13 @@ ExportRecipe recipeFromJson(std::string_view text) {
         const auto parts = splitKey(it->jsonKey);
         const auto object = parts.first, key = parts.second;
         if (object.empty()) {
-            root.field(std::string(key),
-                       [&](const Json& v, const std::string& p) { it->fromJson(o, v, p); });
+            root.field(std::string(key), [&](const Json& v, const std::string& p) {
+                if (!namesAProgram(*it))
+                    return it->fromJson(o, v, p);
+                ExportOptions aside; // read (a bad value is still an error), never run
+                it->fromJson(aside, v, p);
+                r.ignoredTractBinary = aside.tractBinary;
+            });
             continue;
         }
         // The rows of one object ("harden.*") follow each other: read them together.
@@ -82,6 +96,7 @@ ExportRecipe recipeFromJson(std::string_view text) {
         it = last - 1;
     }
     root.done();
+    util::checkNameLengths(o);
     return r;
 }
 
@@ -102,7 +117,10 @@ ExportRecipe loadRecipe(const std::filesystem::path& file) {
 
 void saveRecipe(const std::filesystem::path& file, const ExportRecipe& recipe) {
     // The write protocol of t2n/outputs.h: an old recipe is replaced whole or not at all.
-    checkDestination(file, Stage::Write, "recipe", {recipe.model});
+    std::vector<std::filesystem::path> read{recipe.model};
+    for (const auto& input : recipe.options.inputs)
+        read.emplace_back(input.valuesFile);
+    checkTextDestination(file, Stage::Write, "recipe", read);
     PendingOutputs pending;
     pending.addText(file, toJson(recipe) + "\n", Stage::Write, "recipe");
     pending.publish();
