@@ -196,6 +196,14 @@ Expr f32Literal(double v) {
     return Context::scalarLiteral(static_cast<double>(static_cast<float>(v)), DType::F32);
 }
 
+/// Whether the target can round as PyTorch does (tract_core_round_even).
+/// Khronos has no half-to-even rounding and reads graph.quant entries as
+/// fake quantization of its own: there the result is the plain cast of the
+/// real value, as before.
+bool roundsAsPyTorch(const Context& ctx) {
+    return ctx.target().has("tract_core_round_even");
+}
+
 /// PyTorch's 1.0f / float(scale), the factor quantize_val multiplies by.
 float inverseScale(const ir::Quantization& q) {
     return 1.0f / static_cast<float>(q.scale);
@@ -252,7 +260,15 @@ void lowerRequantized(Context& ctx) {
             items.push_back(realValue(ctx, id, rank));
         Expr joined = ctx.emitTemp("concat", {Expr::array(std::move(items))},
                                    {{"axis", Expr::i(ctx.axis(ctx.intArg(1), rank))}}, "joined");
-        emitSteps(ctx, roundedProduct(ctx, joined, inverseScale(out), "joined"));
+        if (!roundsAsPyTorch(ctx))
+            ctx.emitOut("tract_core_cast", {joined});
+        else
+            emitSteps(ctx, roundedProduct(ctx, joined, inverseScale(out), "joined"));
+    } else if (kind == "quantized::mul" && !roundsAsPyTorch(ctx)) {
+        ctx.emitOut("tract_core_cast", {ctx.emitTemp("mul",
+                                                     {realValue(ctx, ctx.node().inputs[0], rank),
+                                                      realValue(ctx, ctx.node().inputs[1], rank)},
+                                                     {}, "product")});
     } else if (kind == "quantized::mul") {
         auto steps = [&](size_t i) {
             const ir::ValueId id = ctx.node().inputs[i];
@@ -271,6 +287,10 @@ void lowerRequantized(Context& ctx) {
             "gate");
         Expr y = ctx.emitTemp("div", {ctx.emitTemp("mul", {x, gate}, {}, "gated"), lit(6.0)}, {},
                               "hardswish");
+        if (!roundsAsPyTorch(ctx)) {
+            ctx.emitOut("tract_core_cast", {y});
+            return;
+        }
         Expr scaled = ctx.emitTemp("mul", {y, f32Literal(inverseScale(out))}, {}, "scaled");
         const double zp = static_cast<double>(out.zeroPoint);
         Expr shifted = ctx.emitTemp("add", {scaled, lit(zp)}, {}, "shifted");
@@ -292,6 +312,10 @@ void lowerQuantize(Context& ctx) {
     if (!ctx.out().quant)
         ctx.unsupported("quantize_per_tensor whose result t2n saw no quantization of");
     Expr x = ctx.input(0);
+    if (!roundsAsPyTorch(ctx)) {
+        ctx.emitOut("tract_core_cast", {x});
+        return;
+    }
     if (ctx.in(0).dtype != DType::F32)
         x = ctx.emitTemp("tract_core_cast", {x}, {{"to", Expr::str("f32")}}, "real");
     emitSteps(ctx, roundedProduct(ctx, x, inverseScale(*ctx.out().quant), "quantize"));
@@ -322,7 +346,8 @@ void annotateQuantizedOutputs(Context& ctx) {
 
 bool computesOnRealValues(const Context& ctx) {
     const ir::Node& n = ctx.node();
-    if (n.kind.rfind("quantized::", 0) == 0 || target::keepsQuantizedIntegers(n.kind))
+    if (!roundsAsPyTorch(ctx) || n.kind.rfind("quantized::", 0) == 0 ||
+        target::keepsQuantizedIntegers(n.kind))
         return false;
     auto anyQuantized = [&](const std::vector<ir::ValueId>& ids) {
         return std::any_of(ids.begin(), ids.end(),
@@ -365,7 +390,7 @@ void registerQuantizedOps(Registry& r) {
     r.add("aten::quantize_per_tensor", lowerQuantize,
           "quint8/qint8, per-tensor affine; rounded as PyTorch rounds, then tract_core_cast "
           "typed by graph.quant",
-          "mul tract_core_round_even clamp tract_core_cast");
+          "?tract_core_round_even mul clamp tract_core_cast");
     r.add("aten::dequantize", lowerDequantize, "tract_core_cast to f32");
     r.add(
         "quantized::conv2d", [](Context& c) { lowerConv(c, false); },
@@ -388,13 +413,13 @@ void registerQuantizedOps(Registry& r) {
     r.add("quantized::cat", lowerRequantized,
           "operands of any scales: real values concatenated, requantized to the result's "
           "as PyTorch rounds",
-          "tract_core_cast concat mul tract_core_round_even clamp");
+          "tract_core_cast concat mul ?tract_core_round_even clamp");
     r.add("quantized::mul", lowerRequantized,
           "two quantized operands: their integer product requantized as PyTorch rounds",
-          "tract_core_cast mul tract_core_round_even clamp");
+          "tract_core_cast mul ?tract_core_round_even clamp");
     r.add("quantized::hardswish", lowerRequantized,
           "x * clamp(x + 3, 0, 6) / 6 on the real values, requantized as QNNPACK rounds",
-          "tract_core_cast add clamp mul div tract_core_round_even sub");
+          "tract_core_cast add clamp mul div ?tract_core_round_even sub");
 }
 
 } // namespace t2n::translate
