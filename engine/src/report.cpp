@@ -61,18 +61,27 @@ std::string ExportReport::toJson() const {
     j["variables"] = vars;
     if (check.ran) {
         json outs = json::array();
-        for (const auto& o : check.outputs)
-            outs.push_back({{"name", o.name},
-                            {"ok", o.ok},
-                            {"elements", o.elements},
-                            {"mismatches", o.mismatches},
-                            {"mismatch_ratio", o.mismatchRatio},
-                            {"max_abs_error", o.maxAbsError},
-                            {"max_rel_error", o.maxRelError},
-                            {"worst_index", o.worstIndex},
-                            {"worst_expected", o.expected},
-                            {"worst_got", o.got},
-                            {"note", o.note}});
+        for (const auto& o : check.outputs) {
+            json e{{"name", o.name},
+                   {"ok", o.ok},
+                   {"elements", o.elements},
+                   {"mismatches", o.mismatches},
+                   {"mismatch_ratio", o.mismatchRatio},
+                   {"max_abs_error", o.maxAbsError},
+                   {"max_rel_error", o.maxRelError},
+                   {"worst_index", o.worstIndex},
+                   {"worst_expected", o.expected},
+                   {"worst_got", o.got},
+                   {"note", o.note}};
+            if (o.quantStep > 0)
+                e["quantized"] = {{"step", o.quantStep},
+                                  {"max_error_steps", o.maxErrorSteps},
+                                  {"off_by_one", o.offByOne},
+                                  {"off_by_one_share",
+                                   o.elements ? static_cast<double>(o.offByOne) / o.elements : 0.0},
+                                  {"off_by_more", o.offByMore}};
+            outs.push_back(std::move(e));
+        }
         json c{{"passed", check.passed},
                {"readable", check.readable},
                {"tolerance", check.tolerance},
@@ -88,6 +97,25 @@ std::string ExportReport::toJson() const {
             c["divergence"] = json::parse(check.divergence.toJson());
         if (!check.debugBundle.empty())
             c["debug_bundle"] = check.debugBundle;
+        if (check.quantized.applied) {
+            const QuantizedCheck& q = check.quantized;
+            c["quantized"] = {
+                {"criterion", "each quantized value fed the model's operands: exact at "
+                              "quantize, dequantize and data movement, within one step after "
+                              "quantized arithmetic (docs/quantized.md)"},
+                {"passed", q.passed},
+                {"values", q.values},
+                {"exact", q.exact},
+                {"off_by_one", q.offByOne},
+                {"beyond", q.beyond},
+                {"elements", q.elements},
+                {"off_by_one_elements", q.offByOneElements},
+                {"off_by_one_share",
+                 q.elements ? static_cast<double>(q.offByOneElements) / q.elements : 0.0},
+                {"worst_steps", q.worstSteps},
+                {"worst", q.worst},
+                {"worst_kind", q.worstKind}};
+        }
         if (!check.valueErrors.empty()) {
             json values = json::array();
             for (const auto& v : check.valueErrors)

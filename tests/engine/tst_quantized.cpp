@@ -5,7 +5,14 @@
 // 3 for quantized signed ints, graph.quant lines of
 // zero_point_linear_quantize), read back by t2n's separate reader; the
 // check fails when a weight's scale is changed; per-channel weights are
-// refused with a clear Translate error.
+// refused with a clear Translate error. Quantization lands on PyTorch's
+// integers at exact ties with odd zero points (numbers from PyTorch, and how
+// many of them tract's own cast would have stored otherwise); the
+// interpreter's quantized conv, linear and add follow tract's integer
+// arithmetic (values worked out by hand from tract's source); the
+// quantized criterion of the check (docs/quantized.md) is reported.
+#include "check/divergence.h"
+#include "interp/quant.h"
 #include "interp_test_util.h"
 #include "reader/model_reader.h"
 #include "suite_macros.h"
@@ -18,7 +25,9 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <cmath>
 #include <cstring>
+#include <random>
 
 using namespace t2n::test;
 namespace fs = std::filesystem;
@@ -171,6 +180,176 @@ private Q_SLOTS:
         T2N_COMPARE_TENSOR(run.outputs.at("y"),
                            interp_test::F({0.0f, 1.0f, 0.0f, 122.5f, -5.0f}, {5}));
         T2N_COMPARE_TENSOR(run.outputs.at("w"), interp_test::F({-31.5f, 0.5f, 32.25f}, {3}));
+    }
+
+    // quantize_per_tensor, quantized::cat, mul and hardswish at exact ties
+    // with odd zero points: the archive's outputs are PyTorch's, element for
+    // element (the check's reference is LibTorch on the same inputs), and
+    // every quantized value, fed PyTorch's operands, is exact. The fixture
+    // says how many of PyTorch's integers tract's cast alone would have
+    // stored differently: without the lowering's own rounding this fails.
+    void quantizeLandsOnPyTorchsIntegersAtTies() {
+        const QJsonObject ties = fixtureInfo("op_quant_ties").value("ties").toObject();
+        QVERIFY(!ties.isEmpty());
+        QVERIFY(ties["quint8"].toObject()["tract_cast_differs"].toInt() > 0);
+        QVERIFY(ties["qint8"].toObject()["tract_cast_differs"].toInt() > 0);
+        t2n::ExportOptions options = fixtureOptions("op_quant_ties");
+        for (const auto& v : ties["values"].toArray())
+            options.inputs.at(0).values.push_back(v.toDouble());
+        options.compressionLevel.reset();
+        fs::path out = freshDir("quantized_ties") / "model.nnef";
+        t2n::Session s;
+        s.load(fixtureModel("op_quant_ties"));
+        const t2n::ExportReport report = s.exportModel(out, options);
+        QVERIFY2(report.check.passed, report.toJson().c_str());
+        QCOMPARE(report.check.outputs.size(), size_t{5});
+        for (const auto& o : report.check.outputs) {
+            QVERIFY2(o.maxAbsError == 0, qPrintable(QString::fromStdString(o.name)));
+            QVERIFY(o.quantStep > 0);
+            QCOMPARE(o.offByOne, int64_t{0});
+        }
+        const t2n::QuantizedCheck& q = report.check.quantized;
+        QVERIFY(q.applied && q.passed);
+        QCOMPARE(q.values, 6); // qa, qs, qb, cat, mul, hardswish
+        QCOMPARE(q.exact, q.values);
+        QCOMPARE(q.offByOneElements, int64_t{0});
+        // The stored integers, read back: the quantized outputs as PyTorch
+        // stores them (dequantized: (q - z) * s, exact in f32).
+        t2n::nnef::LoadedModel model = t2n::nnef::readModel(out);
+        t2n::interp::Interpreter interpreter(model);
+        at::Tensor x = at::tensor(std::vector<float>(options.inputs[0].values.begin(),
+                                                     options.inputs[0].values.end()))
+                           .reshape({2, 128});
+        auto run = interpreter.run({{model.document.graph.inputs.at(0), x}});
+        const auto& outputs = model.document.graph.outputs;
+        int k = 0;
+        for (const char* name : {"quint8", "qint8"}) {
+            const QJsonObject e = ties[name].toObject();
+            const auto ints = e["ints"].toArray();
+            const at::Tensor got =
+                run.outputs.at(outputs.at(static_cast<size_t>(k++))).reshape({-1});
+            QCOMPARE(got.numel(), static_cast<int64_t>(ints.size()));
+            for (int i = 0; i < ints.size(); ++i)
+                QCOMPARE(got[i].item<float>(),
+                         static_cast<float>((ints[i].toInt() - e["zero_point"].toInt()) *
+                                            e["scale"].toDouble()));
+        }
+        // The lowering rounds before the cast (one rounding per quantize).
+        const QString graph = QString::fromUtf8(readAll(out / "graph.nnef"));
+        QVERIFY(graph.count("tract_core_round_even(") >= 5);
+    }
+
+    // tract_linalg's Scaler (RoundingPolicy::Even) rounds acc * factor half to
+    // even exactly; where the product is exact in double it is nearbyint of it.
+    void scalerRoundsTheExactProduct() {
+        std::mt19937 gen(7);
+        std::uniform_int_distribution<int64_t> acc(-(int64_t{1} << 24), int64_t{1} << 24);
+        std::uniform_real_distribution<float> factor(1e-4f, 2.0f);
+        for (int i = 0; i < 20000; ++i) {
+            const int64_t a = acc(gen);
+            const float f = factor(gen);
+            QCOMPARE(t2n::interp::scaleRoundingEven(a, f),
+                     static_cast<int64_t>(std::nearbyint(static_cast<double>(a) * f)));
+        }
+        QCOMPARE(t2n::interp::scaleRoundingEven(3, 0.5f), int64_t{2});   // 1.5 -> 2
+        QCOMPARE(t2n::interp::scaleRoundingEven(5, 0.5f), int64_t{2});   // 2.5 -> 2
+        QCOMPARE(t2n::interp::scaleRoundingEven(-5, 0.5f), int64_t{-2}); // -2.5 -> -2
+        QCOMPARE(t2n::interp::scaleRoundingEven(-7, 0.5f), int64_t{-4}); // -3.5 -> -4
+    }
+
+    // The same integers through tract's quantized conv, linear and add, worked
+    // out by hand from tract's source. Input: u8 scale 0.5 zero point 10,
+    // stored 16 and 7 (6 and -3 steps); filter: i8 scale 0.25, stored 2;
+    // output: u8 scale 1 zero point 3 (odd). Accumulator 6 * 2 = 12 and -6.
+    //  conv (Scaler): 12 * 0.125 = 1.5 -> 2, -6 * 0.125 = -0.75 -> -1; + 3:
+    //    stored 5 and 2, real 2 and -1;
+    //  linear (i32 matmul typed with scale 0.125, then cast): 1.5 / 1 + 3 =
+    //    4.5 -> 4, -0.75 + 3 = 2.25 -> 2: real 1 and -1;
+    //  add of 3 and 0 (u8, scale 0.5 zero point 10) requantized by scale_by:
+    //    round_even(3 * 1) + 3 = 6, real 3; -1.5 + 0: round_even(-1.5) = -2,
+    //    real -2 (the cast would give -1.5 + 3 = 1.5 -> 2, real -1).
+    // The float conv of the real values followed by the cast (what the
+    // interpreter computed before) gives 1 for the first: this fails then.
+    void interpreterComputesQuantizedArithmeticAsTract() {
+        const std::string quant =
+            "\"x\": zero_point_linear_quantize(zero_point = 10, scale = 0.5, bits = 8, signed = "
+            "false, symmetric = false);\n"
+            "\"w\": zero_point_linear_quantize(zero_point = 0, scale = 0.25, bits = 8, signed = "
+            "true, symmetric = false);\n"
+            "\"c\": zero_point_linear_quantize(zero_point = 3, scale = 1.0, bits = 8, signed = "
+            "false, symmetric = false);\n"
+            "\"l\": zero_point_linear_quantize(zero_point = 3, scale = 1.0, bits = 8, signed = "
+            "false, symmetric = false);\n"
+            "\"xr\": zero_point_linear_quantize(zero_point = 10, scale = 0.5, bits = 8, signed = "
+            "false, symmetric = false);\n"
+            "\"wr\": zero_point_linear_quantize(zero_point = 0, scale = 0.25, bits = 8, signed = "
+            "true, symmetric = false);\n"
+            "\"y\": zero_point_linear_quantize(zero_point = 10, scale = 0.5, bits = 8, signed = "
+            "false, symmetric = false);\n"
+            "\"s\": zero_point_linear_quantize(zero_point = 3, scale = 1.0, bits = 8, signed = "
+            "false, symmetric = false);\n";
+        t2n::nnef::LoadedModel m = interp_test::modelOf(
+            "version 1.0;\ngraph g(xin, yin) -> (c, l, s)\n{\n"
+            "  xin = external<scalar>(shape = [1, 1, 2]);\n"
+            "  yin = external<scalar>(shape = [1, 1, 2]);\n"
+            "  x = tract_core_cast(xin);\n"
+            "  y = tract_core_cast(yin);\n"
+            "  w = variable<scalar>(shape = [1, 1, 1], label = 'w');\n"
+            "  c = conv(x, w, 0, border = 'constant', padding = [(0, 0)], stride = [1], "
+            "dilation = [1], groups = 1);\n"
+            "  xr = reshape(x, shape = [2, 1]);\n"
+            "  wr = reshape(w, shape = [1, 1]);\n"
+            "  l = linear(xr, wr, 0);\n"
+            "  s = add(x, y);\n}\n",
+            {{"w", at::tensor({2}, at::kChar).reshape({1, 1, 1})}});
+        m.quant = t2n::nnef::parseQuant(quant, "graph.quant");
+        t2n::interp::Interpreter interpreter(m);
+        auto run = interpreter.run({{"xin", interp_test::F({3.0f, -1.5f}, {1, 1, 2})},
+                                    {"yin", interp_test::F({0.0f, 0.0f}, {1, 1, 2})}});
+        T2N_COMPARE_TENSOR(run.outputs.at("c"), interp_test::F({2.0f, -1.0f}, {1, 1, 2}));
+        T2N_COMPARE_TENSOR(run.outputs.at("s"), interp_test::F({3.0f, -2.0f}, {1, 1, 2}));
+        QCOMPARE(run.outputs.at("l").numel(), int64_t{2});
+        T2N_COMPARE_TENSOR(run.outputs.at("l").reshape({-1}), interp_test::F({1.0f, -1.0f}, {2}));
+    }
+
+    // tract's average pool refuses u8 data (SumPool: floating-point types
+    // only): an archive averaging a quantized tensor fails the check naming
+    // the statement, where the float kernel would have "passed" it.
+    void averageOfQuantizedTensorIsRefusedAsTractDoes() {
+        t2n::nnef::LoadedModel m = interp_test::modelOf(
+            "version 1.0;\ngraph g(xin) -> (p)\n{\n"
+            "  xin = external<scalar>(shape = [1, 1, 4]);\n"
+            "  x = tract_core_cast(xin);\n"
+            "  p = avg_pool(x, size = [1, 1, 2], border = 'constant', stride = [1, 1, 2]);\n}\n",
+            {});
+        m.quant = t2n::nnef::parseQuant(
+            "\"x\": zero_point_linear_quantize(zero_point = 3, scale = 0.5, bits = 8, signed = "
+            "false, symmetric = false);\n",
+            "graph.quant");
+        t2n::interp::Interpreter interpreter(m);
+        try {
+            interpreter.run({{"xin", interp_test::F({1, 2, 3, 4}, {1, 1, 4})}});
+            QFAIL("an average pool of a quantized tensor ran");
+        } catch (const t2n::Error& e) {
+            const QString text = QString::fromStdString(e.render());
+            QVERIFY2(text.contains("avg_pool") && text.contains("SumPool"), qPrintable(text));
+        }
+    }
+
+    // The criterion's bounds: 0 steps where t2n reproduces PyTorch exactly,
+    // 1 after quantized arithmetic; steps are counted on the grid.
+    void criterionBoundsAndSteps() {
+        QCOMPARE(t2n::check::quantizedBound("aten::quantize_per_tensor"), 0);
+        QCOMPARE(t2n::check::quantizedBound("aten::max_pool2d"), 0);
+        QCOMPARE(t2n::check::quantizedBound("aten::flatten"), 0);
+        QCOMPARE(t2n::check::quantizedBound("quantized::conv2d_relu"), 1);
+        QCOMPARE(t2n::check::quantizedBound("quantized::add"), 1);
+        QCOMPARE(t2n::check::quantizedBound("aten::adaptive_avg_pool2d"), 1);
+        const auto c = t2n::check::countSteps(interp_test::F({0, 0.5f, 1.0f, 1.5f}, {4}),
+                                              interp_test::F({0, 0.5f, 0.5f, 0.5f}, {4}), 0.5);
+        QCOMPARE(c.maxSteps, 2.0);
+        QCOMPARE(c.offByOne, int64_t{1});
+        QCOMPARE(c.offByMore, int64_t{1});
     }
 
     void changedWeightScaleFailsTheCheck() {

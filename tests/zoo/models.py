@@ -218,12 +218,8 @@ for _arch in tvm.list_models(module=tvm.quantization):
 # every other selected row to pass, so a fix shows up as "now passes" and a new failure as a
 # failure. Not a way to hide one: the page lists them as fails with t2n's own error.
 KNOWN_FAILURES = {
-    "quantized_mobilenet_v2/traced":
-        "tract rounds quantization differently from PyTorch: its cast to a quantized type "
-        "computes x / scale + zero_point in f32 and rounds half to even, PyTorch rounds "
-        "x * (1 / scale); the first quantize_per_tensor is one element one step off and the "
-        "difference compounds through the network (found when BatchNorm calibration made the "
-        "activations non-degenerate); quantized conv requantization is still to be compared",
+    # quantized_mobilenet_v2/traced passes since the quantized criterion (docs/quantized.md):
+    # PyTorch's rounding at quantize, tract's integer conv in the interpreter.
 }
 
 

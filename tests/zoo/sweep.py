@@ -219,6 +219,34 @@ def run_inferred(args, e, form, meta, mdir, row):
     return out
 
 
+def quantized_figures(report):
+    """The quantized criterion's summary (check.quantized) and the outputs' end-to-end error in
+    quantization steps, or None for a graph without quantized activations."""
+    check = (report or {}).get("check") or {}
+    q = check.get("quantized")
+    if not q:
+        return None
+    outs = [o["quantized"] for o in check.get("outputs", []) if o.get("quantized")]
+    elements = sum(o["elements"] for o in check.get("outputs", []) if o.get("quantized"))
+    return {"values": q["values"], "exact": q["exact"], "off_by_one": q["off_by_one"],
+            "beyond": q["beyond"], "worst_steps": q["worst_steps"], "worst_kind": q["worst_kind"],
+            "output_max_steps": max((o["max_error_steps"] for o in outs), default=None),
+            "output_off_by_one_share": (sum(o["off_by_one"] for o in outs) / elements
+                                        if elements else None)}
+
+
+def quantized_note(q):
+    text = "quantized criterion: %d of %d quantized values exact, %d one step off" % (
+        q["exact"], q["values"], q["off_by_one"])
+    if q["beyond"]:
+        text += ", %d beyond (worst %.3g steps, %s)" % (q["beyond"], q["worst_steps"],
+                                                        q["worst_kind"])
+    if q.get("output_max_steps") is not None:
+        text += "; outputs: max %.3g steps, %.2f %% one step off" % (
+            q["output_max_steps"], 100.0 * (q["output_off_by_one_share"] or 0))
+    return text
+
+
 def run_row(args, e, form, meta, mdir, inferred=False):
     wdir = os.path.join(args.out, "work")
     os.makedirs(os.path.join(args.out, "logs"), exist_ok=True)
@@ -265,6 +293,9 @@ def run_row(args, e, form, meta, mdir, inferred=False):
                                      "output is not all zeros" % len(meta["redrawn"])) if x)
     row = {"model": e.name, "form": form, "family": e.family, "exit": rc, "seconds": seconds,
            "max_abs_error": max_abs, "note": note}
+    quantized = quantized_figures(report)
+    if quantized:  # docs/quantized.md: the criterion's counts and the outputs in steps
+        row["quantized"] = quantized
     if rc == 0 and meta.get("zero_output"):
         row["verdict"] = "fails"
         row["why"] = "the model's output is all zeros: the check compared nothing"
@@ -361,7 +392,9 @@ def write_page(path, results, unmade, total_s):
         "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        note = "; ".join(x for x in (r.get("note"), r.get("why")) if x)
+        note = "; ".join(x for x in (r.get("note"), r.get("why"),
+                                     quantized_note(r["quantized"]) if r.get("quantized") else None)
+                         if x)
         err = "%.2g" % r["max_abs_error"] if r.get("max_abs_error") is not None else "—"
         lines.append("| %s | %s | %s | %s | %s | %.1f | %s |" % (
             r["model"], r["form"], r["verdict"], inferred_cell(r.get("inferred")), err,

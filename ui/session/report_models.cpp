@@ -52,6 +52,17 @@ QVariant OutputComparisonModel::data(const QModelIndex& index, int role) const {
         return QString::number(o.maxRelError, 'g', 3);
     case Mismatches:
         return tr("%1 of %2").arg(o.mismatches).arg(o.elements);
+    case Steps:
+        if (o.quantStep <= 0)
+            return QStringLiteral("\u2014");
+        return tr("max %1; %2 one step off (%3 %), %4 more")
+            .arg(o.maxErrorSteps, 0, 'g', 3)
+            .arg(o.offByOne)
+            .arg(o.elements
+                     ? 100.0 * static_cast<double>(o.offByOne) / static_cast<double>(o.elements)
+                     : 0.0,
+                 0, 'f', 1)
+            .arg(o.offByMore);
     case Worst: {
         QStringList idx;
         for (int64_t i : o.worstIndex)
@@ -69,7 +80,8 @@ QVariant OutputComparisonModel::headerData(int section, Qt::Orientation o, int r
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     static const char* names[] = {"Output",        "Verdict",          "Max abs error",
-                                  "Max rel error", "Beyond tolerance", "Worst element"};
+                                  "Max rel error", "Beyond tolerance", "Quantization steps",
+                                  "Worst element"};
     return section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

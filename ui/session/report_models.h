@@ -11,7 +11,9 @@ namespace t2n::ui {
 class OutputComparisonModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Verdict, MaxAbs, MaxRel, Mismatches, Worst, ColumnCount };
+    /// Steps: a quantized output's end-to-end error in quantization steps
+    /// and its share of one-step differences ("—" for other outputs).
+    enum Column { Name, Verdict, MaxAbs, MaxRel, Mismatches, Steps, Worst, ColumnCount };
     explicit OutputComparisonModel(QObject* parent = nullptr);
     void setOutputs(const std::vector<OutputComparison>& outputs);
 

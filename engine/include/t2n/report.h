@@ -44,6 +44,12 @@ struct OutputComparison {
     std::vector<int64_t> worstIndex;
     double expected = 0, got = 0; ///< values at the worst index
     std::string note;             ///< shape or dtype mismatch, ...
+    /// A quantized output (or one dequantized from a quantized tensor): its
+    /// quantization step and the error counted in steps. 0 otherwise.
+    double quantStep = 0;
+    double maxErrorSteps = 0; ///< max abs error / quantStep
+    int64_t offByOne = 0;     ///< elements one step from the model's
+    int64_t offByMore = 0;    ///< elements two or more steps from it
 };
 
 /// The first NNEF operation (in graph order) whose value differs from the
@@ -72,6 +78,25 @@ struct ValueError {
     bool ok = true;      ///< within the check's tolerance
 };
 
+/// The criterion for graphs with quantized activations (docs/quantized.md):
+/// every quantized value, computed by its operation fed the model's own
+/// operands, equals the model's at quantize, dequantize and data movement and
+/// is within one quantization step of it after a quantized arithmetic
+/// operation (conv, linear, add, ...). The outputs' end-to-end error is
+/// reported in steps (OutputComparison::maxErrorSteps) without deciding.
+struct QuantizedCheck {
+    bool applied = false; ///< the archive has quantized activations
+    bool passed = false;
+    int values = 0;   ///< quantized values compared
+    int exact = 0;    ///< equal to the model's
+    int offByOne = 0; ///< one step off somewhere (allowed after arithmetic)
+    int beyond = 0;   ///< beyond their bound (the check fails)
+    int64_t elements = 0, offByOneElements = 0; ///< over every compared value
+    double worstSteps = 0;                      ///< the largest error of one value, in steps
+    std::string worst;                          ///< its NNEF identifier
+    std::string worstKind;                      ///< the TorchScript kind that made it
+};
+
 struct CheckReport {
     bool ran = false;
     bool passed = false;
@@ -85,6 +110,7 @@ struct CheckReport {
     Divergence divergence;
     /// Every compared value in graph order (ExportOptions::checkEveryValue).
     std::vector<ValueError> valueErrors;
+    QuantizedCheck quantized;
     /// "passed (tract 0.21.13)", "failed: ...", "skipped (not found)"
     std::string tract;
     std::string tractCommand;

@@ -2,6 +2,7 @@
 
 #include "jit/graph_runner.h"
 #include "jit/torch_bridge.h"
+#include "target/quantized_kinds.h"
 
 #include <fmt/format.h>
 
@@ -28,7 +29,8 @@ std::unordered_map<std::string, const torch::jit::Value*> valuesByName(const tor
 // The TorchScript value an NNEF identifier stands for, on the check inputs.
 std::optional<at::Tensor>
 referenceOf(const ManifestValue& value, const jit::Recorded& rec,
-            const std::unordered_map<std::string, const torch::jit::Value*>& byName) {
+            const std::unordered_map<std::string, const torch::jit::Value*>& byName,
+            bool& quantized) {
     if (value.torchValue.empty())
         return std::nullopt;
     auto jv = byName.find(value.torchValue);
@@ -40,7 +42,8 @@ referenceOf(const ManifestValue& value, const jit::Recorded& rec,
     // A quantized TorchScript value is compared as the real numbers it holds,
     // which is what the interpreter computes with (interp/quant.h).
     const at::Tensor t = jit::realView(it->second.toTensor());
-    return t.is_quantized() ? t.dequantize() : t;
+    quantized = t.is_quantized();
+    return quantized ? t.dequantize() : t;
 }
 
 // Compares an NNEF value with its reference; operand alignment may have
@@ -71,10 +74,52 @@ std::optional<std::string> differs(const at::Tensor& expected, const at::Tensor&
     return c.summary();
 }
 
+// A quantized value against its reference, in steps of its scale; fills
+// the figures and the criterion's counts; returns why it is beyond its bound.
+std::optional<std::string> differsInSteps(const at::Tensor& expected, const at::Tensor& got,
+                                          const interp::QuantParams& q, const std::string& kind,
+                                          ValueError& figures, QuantizedCheck& counts) {
+    if (expected.numel() != got.numel()) {
+        figures.ok = false;
+        figures.maxAbs = figures.relative = std::numeric_limits<double>::infinity();
+        ++counts.beyond;
+        return fmt::format("shape [{}] where TorchScript has [{}]", fmt::join(got.sizes(), ", "),
+                           fmt::join(expected.sizes(), ", "));
+    }
+    const double step = static_cast<float>(q.scale);
+    const at::Tensor e = expected.reshape({-1}).to(at::kDouble);
+    const at::Tensor g = got.reshape({-1}).to(at::kDouble);
+    const StepCount c = countSteps(e, g, step);
+    const int bound = quantizedBound(kind);
+    figures.maxAbs = c.maxSteps * step;
+    if (figures.maxAbs > 0)
+        figures.relative = figures.maxAbs / std::max(e.abs().max().item<double>(), 1e-30);
+    figures.ok = c.maxSteps < bound + 0.5;
+    ++counts.values;
+    counts.elements += e.numel();
+    counts.offByOneElements += c.offByOne;
+    if (c.maxSteps < 0.5)
+        ++counts.exact;
+    else if (c.maxSteps < 1.5)
+        ++counts.offByOne;
+    if (!figures.ok)
+        ++counts.beyond;
+    if (c.maxSteps > counts.worstSteps || counts.worst.empty()) {
+        counts.worstSteps = c.maxSteps;
+        counts.worst = figures.identifier;
+        counts.worstKind = kind;
+    }
+    if (figures.ok)
+        return std::nullopt;
+    return fmt::format("{:.3g} quantization steps off (step {:.6g}; {} of {} elements one step "
+                       "off, {} more) where {} allows {}",
+                       c.maxSteps, step, c.offByOne, e.numel(), c.offByMore, kind, bound);
+}
+
 ValueScan scan(const CheckInputs& in, const interp::Interpreter& interpreter,
                const std::map<std::string, at::Tensor>& nnefInputs,
                const std::vector<at::Tensor>& modelInputs, const Tolerance& tolerance,
-               bool everyValue) {
+               bool everyValue, const interp::QuantTable* quant) {
     ValueScan out;
     jit::RunOptions torchRun;
     torchRun.stage = Stage::Check;
@@ -87,9 +132,17 @@ ValueScan scan(const CheckInputs& in, const interp::Interpreter& interpreter,
     // Every operation gets the TorchScript values of its operands, so that a
     // faulty operation differs on its own instead of through accumulated error.
     std::map<std::string, at::Tensor> references;
-    for (const auto& v : in.manifest->values)
-        if (auto t = referenceOf(v, rec, byName))
+    for (const auto& v : in.manifest->values) {
+        bool quantized = false;
+        auto t = referenceOf(v, rec, byName, quantized);
+        // An f32 value with no graph.quant entry that stands for a quantized
+        // TorchScript value is the real-valued side of a requantized
+        // operation (the casts to f32 of its operands, its result before
+        // requantization): fed the requantized reference it would hide the
+        // operation's own error. Only the quantized identifier is compared.
+        if (t && !(quant && quantized && !quant->count(v.identifier)))
             references.emplace(v.identifier, *t);
+    }
     interp::Interpreter::RunOptions options;
     options.keepIntermediates = true;
     options.captureFailure = true;
@@ -107,7 +160,13 @@ ValueScan scan(const CheckInputs& in, const interp::Interpreter& interpreter,
         figures.identifier = tv.name;
         figures.operation = tv.operation;
         figures.nnefLine = tv.line;
-        auto why = differs(expected->second, tv.value, tolerance, figures);
+        const interp::QuantParams* q = nullptr;
+        if (quant)
+            if (auto it = quant->find(tv.name); it != quant->end() && it->second.bits == 8)
+                q = &it->second;
+        auto why = q ? differsInSteps(expected->second, tv.value, *q, value->node.kind, figures,
+                                      out.quantized)
+                     : differs(expected->second, tv.value, tolerance, figures);
         if (everyValue)
             out.values.push_back(figures);
         if (why && !out.first) {
@@ -122,6 +181,8 @@ ValueScan scan(const CheckInputs& in, const interp::Interpreter& interpreter,
                 return out;
         }
     }
+    out.quantized.applied = quant != nullptr;
+    out.quantized.passed = !out.first && !run.failure; // quantized and other values alike
     if (run.failure && !out.first) {
         Divergence d;
         const auto& detail = run.failure->details();
@@ -138,18 +199,38 @@ ValueScan scan(const CheckInputs& in, const interp::Interpreter& interpreter,
 
 } // namespace
 
+int quantizedBound(const std::string& kind) {
+    // What t2n lands exactly on PyTorch's integers (quantize) or what tract
+    // moves or selects as stored integers without arithmetic.
+    return target::keepsQuantizedIntegers(kind) ? 0 : 1;
+}
+
+StepCount countSteps(const at::Tensor& expected, const at::Tensor& got, double step) {
+    StepCount c;
+    if (!(step > 0) || expected.numel() == 0 || expected.numel() != got.numel())
+        return c;
+    const at::Tensor steps =
+        (expected.reshape({-1}).to(at::kDouble) - got.reshape({-1}).to(at::kDouble)).abs() / step;
+    c.maxSteps = steps.max().item<double>();
+    c.offByOne = ((steps >= 0.5) & (steps < 1.5)).sum().item<int64_t>();
+    c.offByMore = (steps >= 1.5).sum().item<int64_t>();
+    return c;
+}
+
 std::optional<Divergence> findDivergence(const CheckInputs& in,
                                          const interp::Interpreter& interpreter,
                                          const std::map<std::string, at::Tensor>& nnefInputs,
                                          const std::vector<at::Tensor>& modelInputs,
-                                         const Tolerance& tolerance) {
-    return scan(in, interpreter, nnefInputs, modelInputs, tolerance, false).first;
+                                         const Tolerance& tolerance,
+                                         const interp::QuantTable* quant) {
+    return scan(in, interpreter, nnefInputs, modelInputs, tolerance, false, quant).first;
 }
 
 ValueScan scanValues(const CheckInputs& in, const interp::Interpreter& interpreter,
                      const std::map<std::string, at::Tensor>& nnefInputs,
-                     const std::vector<at::Tensor>& modelInputs, const Tolerance& tolerance) {
-    return scan(in, interpreter, nnefInputs, modelInputs, tolerance, true);
+                     const std::vector<at::Tensor>& modelInputs, const Tolerance& tolerance,
+                     const interp::QuantTable* quant) {
+    return scan(in, interpreter, nnefInputs, modelInputs, tolerance, true, quant);
 }
 
 } // namespace t2n::check

@@ -6,6 +6,7 @@
 #include "check/check_stage.h"
 #include "check/compare.h"
 #include "interp/interpreter.h"
+#include "interp/quant.h"
 
 #include <optional>
 
@@ -21,17 +22,39 @@ std::optional<Divergence> findDivergence(const CheckInputs& in,
                                          const interp::Interpreter& interpreter,
                                          const std::map<std::string, at::Tensor>& nnefInputs,
                                          const std::vector<at::Tensor>& modelInputs,
-                                         const Tolerance& tolerance);
+                                         const Tolerance& tolerance,
+                                         const interp::QuantTable* quant = nullptr);
 
 struct ValueScan {
     std::optional<Divergence> first;
     std::vector<ValueError> values; ///< every compared value, in graph order
+    QuantizedCheck quantized;       ///< filled when a quantization table is given
 };
 
 /// The same walk as findDivergence, but over every value: the error each
-/// operation adds on its own, for overlays and reports.
+/// operation adds on its own, for overlays and reports. With `quant` (the
+/// archive's graph.quant), a value with an entry is judged by the quantized
+/// criterion instead of the tolerance (quantizedBound; docs/quantized.md) and
+/// counted in ValueScan::quantized.
 ValueScan scanValues(const CheckInputs& in, const interp::Interpreter& interpreter,
                      const std::map<std::string, at::Tensor>& nnefInputs,
-                     const std::vector<at::Tensor>& modelInputs, const Tolerance& tolerance);
+                     const std::vector<at::Tensor>& modelInputs, const Tolerance& tolerance,
+                     const interp::QuantTable* quant = nullptr);
+
+/// How many quantization steps a quantized value made by TorchScript node
+/// `kind` may differ from the model's when its operation is fed the model's
+/// operands: 0 for quantize_per_tensor, dequantize and data movement (which
+/// t2n reproduces exactly), 1 for quantized arithmetic (tract's integer
+/// requantization and PyTorch's kernels round differently near ties).
+int quantizedBound(const std::string& kind);
+
+/// One value's difference in steps: the largest, and how many elements are
+/// one step off and two or more. Values on the same grid differ by whole
+/// steps; half a step separates them from f32 noise.
+struct StepCount {
+    double maxSteps = 0;
+    int64_t offByOne = 0, offByMore = 0;
+};
+StepCount countSteps(const at::Tensor& expected, const at::Tensor& got, double step);
 
 } // namespace t2n::check

@@ -251,14 +251,24 @@ RunResult Interpreter::run(const std::map<std::string, at::Tensor>& inputs,
         };
         std::optional<Error> failed;
         try {
-            // A quantized conv/linear's integer bias is read in accumulator units.
-            auto bias = realBias(*a.rhs, scope, impl_->quant);
+            if (impl_->options.mode == TargetMode::Tract)
+                if (auto why = tractRefusesQuantized(*a.rhs, impl_->quant))
+                    throw InterpError(*why);
+            // Quantized conv/linear: tract's integer accumulator and requantization.
+            std::optional<Value> product;
+            if (!isExternal(*a.rhs) && names.size() == 1)
+                product = quantizedProduct(*a.rhs, names[0], scope, impl_->quant,
+                                           [&] { return ev.eval(*a.rhs, scope); });
+            // Otherwise a quantized conv/linear's integer bias is read in
+            // accumulator units.
+            auto bias = product ? std::nullopt : realBias(*a.rhs, scope, impl_->quant);
             std::optional<Value> storedBias;
             if (bias) {
                 storedBias = *scope.find(bias->first);
                 scope.replace(bias->first, std::move(bias->second));
             }
-            Value v = isExternal(*a.rhs)
+            Value v = product ? std::move(*product)
+                      : isExternal(*a.rhs)
                           ? impl_->bindExternal(*a.rhs, names.at(0), inputs, scope, ev)
                           : ev.eval(*a.rhs, scope);
             if (storedBias)
@@ -268,7 +278,8 @@ RunResult Interpreter::run(const std::map<std::string, at::Tensor>& inputs,
                 if (auto q = impl_->quant.find(n); q != impl_->quant.end())
                     if (const Value* bound = scope.find(n); bound && bound->isTensor()) {
                         Value quantized = *bound;
-                        quantized.tensor = applyQuant(bound->tensor, q->second);
+                        quantized.tensor = applyQuant(bound->tensor, q->second,
+                                                      roundingOf(*a.rhs, n, impl_->quant));
                         scope.replace(n, std::move(quantized));
                     }
         } catch (const InterpError& e) {

@@ -2,9 +2,10 @@
 // (reference/nnef-and-tract.md §1.5, §2.4): an entry makes its tensor a
 // quantized one. The interpreter computes with the real numbers they stand
 // for: stored integers (variables) are dequantized, (q - z) * s; computed
-// activations are snapped to the quantization grid, q = clamp(round(x / s) +
-// z) in the 8-bit range, rounding half away from zero as tract's
-// quantize_linear_f32_u8 does (Rust's f32::round), then dequantized.
+// activations are snapped to the quantization grid the way tract rounds the
+// operation that made them (QuantRounding), then dequantized. Quantized conv
+// and linear are computed as tract computes them: an exact integer
+// accumulator, then tract's requantization (quantizedProduct).
 #pragma once
 
 #include "interp/eval.h"
@@ -13,6 +14,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,12 +39,58 @@ using QuantTable = std::map<std::string, QuantParams>;
 /// graph.quant line for anything else.
 QuantTable readQuantTable(const std::vector<nnef::ast::QuantEntry>& entries);
 
-/// Integer tensors are dequantized, float tensors fake-quantized.
-at::Tensor applyQuant(const at::Tensor& t, const QuantParams& q);
+/// How tract rounds a real value onto a quantized type.
+enum class QuantRounding {
+    /// Tensor::cast_to_dt (data/src/tensor.rs, q_via_f32): round half to even
+    /// of x / scale + zero_point, each step in f32. Casts, graph.quant entries
+    /// on most operations, and the linear fragment's requantization.
+    Cast,
+    /// A binary operation on u8 operands with a u8 result (core/src/ops/binary.rs,
+    /// memory_optimised_q_binary_as_float_op; scale_by, data/src/datum.rs):
+    /// round half to even of x * (1 / scale) in f32, then + zero_point.
+    InverseScale,
+};
+
+/// Integer tensors are dequantized, float tensors quantized with `rounding`
+/// and dequantized.
+at::Tensor applyQuant(const at::Tensor& t, const QuantParams& q,
+                      QuantRounding rounding = QuantRounding::Cast);
+
+/// The rounding tract applies to the value of statement `rhs` whose result
+/// has a graph.quant entry.
+QuantRounding roundingOf(const nnef::ast::Expr& rhs, const std::string& output,
+                         const QuantTable& table);
+
+/// tract_linalg's Scaler with RoundingPolicy::Even (linalg/src/generic/rounding.rs):
+/// `acc * factor` rounded half to even, exactly (the f32 factor as a Q0.31
+/// multiplier and a shift), as tract requantizes a quantized convolution.
+int64_t scaleRoundingEven(int64_t acc, float factor);
+
+/// A conv or linear statement on quantized input and filter, computed as
+/// tract computes it: `evaluate` runs the statement on the integers q - z of
+/// the input and filter and the bias as stored (an exact accumulator in
+/// double), then conv requantizes like tract's quantized convolution
+/// (round half to even of acc * ((s_filter * s_input) / s_output) in f32,
+/// exactly, + z_output, clamped) and linear like the linear fragment
+/// (its i32 matmul typed with scale s_input * s_filter, then cast to the
+/// output's type). Returns the real values, on the output's grid; nothing
+/// when the statement is not one of these.
+std::optional<Value> quantizedProduct(const nnef::ast::Expr& rhs, const std::string& output,
+                                      Scope& scope, const QuantTable& table,
+                                      const std::function<Value()>& evaluate);
+
+/// Why tract cannot compute statement `rhs` on a quantized operand, if it
+/// cannot: its average pools (SumPool) take floating-point types only, and
+/// its sum reduction adds stored integers clamping every partial sum to the
+/// stored type (core/src/ops/cnn/sumpool.rs, core/src/ops/nn/reduce.rs).
+std::optional<std::string> tractRefusesQuantized(const nnef::ast::Expr& rhs,
+                                                 const QuantTable& table);
 
 /// tract's quantized conv/deconv/linear add an integer bias to their int32
 /// accumulator: its real value is bias * input scale * filter scale. For such
-/// a statement, the bias identifier and its real-valued replacement.
+/// a statement that quantizedProduct does not compute (a deconv, a result
+/// without a graph.quant entry), the bias identifier and its real-valued
+/// replacement.
 std::optional<std::pair<std::string, Value>> realBias(const nnef::ast::Expr& rhs,
                                                       const Scope& scope, const QuantTable& table);
 

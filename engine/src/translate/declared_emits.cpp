@@ -217,7 +217,6 @@ constexpr Declared kDeclared[] = {
     {"aten::adaptive_max_pool2d", kAdaptive},
     {"aten::adaptive_max_pool3d", kAdaptive},
     // quantized (per-tensor affine, graph.quant)
-    {"aten::quantize_per_tensor", "tract_core_cast"},
     {"aten::dequantize", "tract_core_cast"},
     {"quantized::conv2d", kQuantizedConv},
     {"quantized::conv2d_relu", kQuantizedConv},

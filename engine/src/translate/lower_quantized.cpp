@@ -1,17 +1,29 @@
 // Statically quantized models (torch.ao.quantization, per-tensor affine), as
 // torch_to_nnef emits them for tract (reference/torch-to-nnef-upstream.md
-// §2.6, §4.3): quantize_per_tensor and dequantize become tract_core_cast;
-// conv, linear and add are the standard operations on quantized operands;
-// every quantized activation carries a graph.quant entry, from which tract
-// derives its QU8/QI8 datum type. Weights are stored as their int8 integers
-// (.dat code 3) with their own entry; biases are requantized to int32 in
-// accumulator units (bias / (weight scale * input scale)) and stored without
-// an entry, which is what tract adds to its int32 accumulator.
+// §2.6, §4.3): dequantize becomes tract_core_cast; conv, linear and add are
+// the standard operations on quantized operands; every quantized activation
+// carries a graph.quant entry, from which tract derives its QU8/QI8 datum
+// type. Weights are stored as their int8 integers (.dat code 3) with their
+// own entry; biases are requantized to int32 in accumulator units (bias /
+// (weight scale * input scale)) and stored without an entry, which is what
+// tract adds to its int32 accumulator.
+//
+// Where PyTorch quantizes a real value (quantize_per_tensor, and the
+// requantizing quantized::cat, mul and hardswish), the archive computes
+// PyTorch's integer itself instead of leaving the rounding to tract's cast:
+// PyTorch rounds x * (1.0f / scale) half to even and adds the zero point
+// after (quantize_val), tract's cast rounds x / scale + zero_point (q_via_f32),
+// so every exact tie differs when the zero point is odd. The archive rounds
+// as PyTorch does (tract_core_round_even), clamps, multiplies back by the
+// scale, and casts: the cast then lands on that integer plus the zero point
+// (docs/quantized.md).
 #include "translate/lower_quantized.h"
 
+#include "target/quantized_kinds.h"
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <span>
@@ -180,15 +192,65 @@ Expr realValue(Context& ctx, ir::ValueId id, int64_t rank) {
                         "real");
 }
 
+Expr f32Literal(double v) {
+    return Context::scalarLiteral(static_cast<double>(static_cast<float>(v)), DType::F32);
+}
+
+/// Whether the target can round as PyTorch does (tract_core_round_even).
+/// Khronos has no half-to-even rounding and reads graph.quant entries as
+/// fake quantization of its own: there the result is the plain cast of the
+/// real value, as before.
+bool roundsAsPyTorch(const Context& ctx) {
+    return ctx.target().has("tract_core_round_even");
+}
+
+/// PyTorch's 1.0f / float(scale), the factor quantize_val multiplies by.
+float inverseScale(const ir::Quantization& q) {
+    return 1.0f / static_cast<float>(q.scale);
+}
+
+/// round_even(x * factor): the integer PyTorch rounds to, as an f32 tensor.
+Expr roundedProduct(Context& ctx, Expr x, float factor, const std::string& hint) {
+    Expr scaled = ctx.emitTemp("mul", {std::move(x), f32Literal(factor)}, {}, hint + "_scaled");
+    return ctx.emitTemp("tract_core_round_even", {scaled}, {}, hint + "_steps");
+}
+
+/// The result from its distance to the zero point in steps, t (an integer
+/// as f32): t clamped to the stored range minus the zero point, times the
+/// scale, cast to the result's type (its graph.quant entry). tract's cast
+/// computes round_even(t * s / s + z) in f32, and t * s / s is within a few
+/// ulps of t, so the cast stores exactly t + z.
+void emitSteps(Context& ctx, Expr steps, size_t output = 0) {
+    const ir::Quantization& q = *ctx.out(output).quant;
+    const bool isSigned = q.storage != DType::U8;
+    const int64_t bits = dtypeBits(q.storage);
+    const int64_t low = isSigned ? -(int64_t{1} << (bits - 1)) : 0;
+    const int64_t high = isSigned ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+    Expr bounded =
+        ctx.emitTemp("clamp",
+                     {std::move(steps), f32Literal(static_cast<double>(low - q.zeroPoint)),
+                      f32Literal(static_cast<double>(high - q.zeroPoint))},
+                     {}, "bounded");
+    Expr grid = ctx.emitTemp("mul", {bounded, f32Literal(q.scale)}, {}, "grid");
+    ctx.emitOut("tract_core_cast", {grid}, {}, output);
+}
+
 /// quantized::cat, quantized::mul and quantized::hardswish compute on the real
 /// numbers and requantize to the result's scale (their output_scale and
-/// zero_point): exactly that, in f32 between casts. The final cast's type
-/// comes from the result's graph.quant entry, as quantize_per_tensor's does,
-/// so operands of different scales need nothing from tract.
+/// zero_point), each the way PyTorch's kernel rounds (measured with
+/// PyTorch 1.13's qnnpack engine, docs/quantized.md):
+///   cat: quantize_val of the real values, round_even(x * (1/s)) + z;
+///   mul: the integer product (a - za)(b - zb) times the f32 multiplier
+///        sa * sb / s, rounded half to even, + z (requantize_from_int);
+///   hardswish: QNNPACK's lookup table, round_even(y * (1/s) + z), the zero
+///        point added before rounding.
+/// The final cast's type comes from the result's graph.quant entry, as
+/// quantize_per_tensor's does, so operands of different scales need nothing
+/// from tract.
 void lowerRequantized(Context& ctx) {
     const std::string& kind = ctx.node().kind;
     const int64_t rank = rankOf(ctx.out());
-    Expr real;
+    const ir::Quantization& out = *ctx.out().quant;
     if (kind == "quantized::cat") {
         const auto& parts = ctx.graph().value(ctx.node().inputs[0]).elements;
         if (parts.empty())
@@ -196,27 +258,50 @@ void lowerRequantized(Context& ctx) {
         std::vector<Expr> items;
         for (ir::ValueId id : parts)
             items.push_back(realValue(ctx, id, rank));
-        real = ctx.emitTemp("concat", {Expr::array(std::move(items))},
-                            {{"axis", Expr::i(ctx.axis(ctx.intArg(1), rank))}}, "joined");
+        Expr joined = ctx.emitTemp("concat", {Expr::array(std::move(items))},
+                                   {{"axis", Expr::i(ctx.axis(ctx.intArg(1), rank))}}, "joined");
+        if (!roundsAsPyTorch(ctx))
+            ctx.emitOut("tract_core_cast", {joined});
+        else
+            emitSteps(ctx, roundedProduct(ctx, joined, inverseScale(out), "joined"));
+    } else if (kind == "quantized::mul" && !roundsAsPyTorch(ctx)) {
+        ctx.emitOut("tract_core_cast", {ctx.emitTemp("mul",
+                                                     {realValue(ctx, ctx.node().inputs[0], rank),
+                                                      realValue(ctx, ctx.node().inputs[1], rank)},
+                                                     {}, "product")});
     } else if (kind == "quantized::mul") {
-        real = ctx.emitTemp("mul",
-                            {realValue(ctx, ctx.node().inputs[0], rank),
-                             realValue(ctx, ctx.node().inputs[1], rank)},
-                            {}, "product");
+        auto steps = [&](size_t i) {
+            const ir::ValueId id = ctx.node().inputs[i];
+            return roundedProduct(ctx, realValue(ctx, id, rank),
+                                  inverseScale(*ctx.graph().value(id).quant), "factor");
+        };
+        Expr product = ctx.emitTemp("mul", {steps(0), steps(1)}, {}, "product");
+        const double multiplier = ctx.graph().value(ctx.node().inputs[0]).quant->scale *
+                                  ctx.graph().value(ctx.node().inputs[1]).quant->scale / out.scale;
+        emitSteps(ctx, roundedProduct(ctx, product, static_cast<float>(multiplier), "product"));
     } else { // quantized::hardswish: x * clamp(x + 3, 0, 6) / 6
         Expr x = realValue(ctx, ctx.node().inputs[0], rank);
         auto lit = [](double v) { return Context::scalarLiteral(v, DType::F32); };
         Expr gate = ctx.emitTemp(
             "clamp", {ctx.emitTemp("add", {x, lit(3.0)}, {}, "shifted"), lit(0.0), lit(6.0)}, {},
             "gate");
-        real = ctx.emitTemp("div", {ctx.emitTemp("mul", {x, gate}, {}, "gated"), lit(6.0)}, {},
-                            "hardswish");
+        Expr y = ctx.emitTemp("div", {ctx.emitTemp("mul", {x, gate}, {}, "gated"), lit(6.0)}, {},
+                              "hardswish");
+        if (!roundsAsPyTorch(ctx)) {
+            ctx.emitOut("tract_core_cast", {y});
+            return;
+        }
+        Expr scaled = ctx.emitTemp("mul", {y, f32Literal(inverseScale(out))}, {}, "scaled");
+        const double zp = static_cast<double>(out.zeroPoint);
+        Expr shifted = ctx.emitTemp("add", {scaled, lit(zp)}, {}, "shifted");
+        Expr stored = ctx.emitTemp("tract_core_round_even", {shifted}, {}, "stored");
+        emitSteps(ctx, ctx.emitTemp("sub", {stored, lit(zp)}, {}, "steps"));
     }
-    ctx.emitOut("tract_core_cast", {real});
 }
 
-/// aten::quantize_per_tensor(x, scale, zero_point, dtype): a cast whose
-/// target type tract reads from the result's graph.quant entry.
+/// aten::quantize_per_tensor(x, scale, zero_point, dtype): PyTorch's
+/// quantize_val, round_even(x * (1.0f / scale)) clamped, landed on the
+/// quantized type by a cast (emitSteps).
 void lowerQuantize(Context& ctx) {
     const int64_t dtype = ctx.intArg(3);
     if (dtype != kQUInt8 && dtype != kQInt8)
@@ -224,7 +309,16 @@ void lowerQuantize(Context& ctx) {
                                     "qint8 activations are exported)",
                                     dtype),
                         "tract reads 8-bit quantized activations; qint32 is for biases");
-    ctx.emitOut("tract_core_cast", {ctx.input(0)});
+    if (!ctx.out().quant)
+        ctx.unsupported("quantize_per_tensor whose result t2n saw no quantization of");
+    Expr x = ctx.input(0);
+    if (!roundsAsPyTorch(ctx)) {
+        ctx.emitOut("tract_core_cast", {x});
+        return;
+    }
+    if (ctx.in(0).dtype != DType::F32)
+        x = ctx.emitTemp("tract_core_cast", {x}, {{"to", Expr::str("f32")}}, "real");
+    emitSteps(ctx, roundedProduct(ctx, x, inverseScale(*ctx.out().quant), "quantize"));
 }
 
 void lowerDequantize(Context& ctx) {
@@ -250,10 +344,53 @@ void annotateQuantizedOutputs(Context& ctx) {
     }
 }
 
+bool computesOnRealValues(const Context& ctx) {
+    const ir::Node& n = ctx.node();
+    if (!roundsAsPyTorch(ctx) || n.kind.rfind("quantized::", 0) == 0 ||
+        target::keepsQuantizedIntegers(n.kind))
+        return false;
+    auto anyQuantized = [&](const std::vector<ir::ValueId>& ids) {
+        return std::any_of(ids.begin(), ids.end(),
+                           [&](ir::ValueId id) { return ctx.graph().value(id).quant.has_value(); });
+    };
+    return anyQuantized(n.inputs) && anyQuantized(n.outputs);
+}
+
+void lowerOnRealValues(Context& ctx, const std::function<void()>& lower) {
+    const ir::Node& node = ctx.node();
+    std::vector<std::pair<ir::ValueId, Expr>> stored;
+    for (ir::ValueId id : node.inputs) {
+        const ir::Value& v = ctx.graph().value(id);
+        if (!v.quant ||
+            std::any_of(stored.begin(), stored.end(), [&](const auto& s) { return s.first == id; }))
+            continue;
+        if (v.quant->perChannel || v.quant->storage == DType::I32)
+            ctx.unsupported(fmt::format("%{} is a {} quantized tensor", v.debugName,
+                                        v.quant->perChannel ? "per-channel" : "qint32"));
+        Expr e = ctx.tensor(id);
+        stored.emplace_back(id, e);
+        ctx.bind(id, ctx.emitTemp("tract_core_cast", {e}, {{"to", Expr::str("f32")}}, "real"));
+    }
+    lower();
+    for (auto& [id, e] : stored)
+        ctx.bind(id, std::move(e));
+    for (size_t i = 0; i < node.outputs.size(); ++i) {
+        const ir::Value& out = ctx.graph().value(node.outputs[i]);
+        if (!out.quant || !ctx.isBound(node.outputs[i]))
+            continue;
+        if (out.quant->perChannel || out.quant->storage == DType::I32)
+            continue; // annotateQuantizedOutputs refuses it, naming it
+        Expr real = ctx.tensor(node.outputs[i]);
+        emitSteps(ctx, roundedProduct(ctx, real, inverseScale(*out.quant), "real"), i);
+    }
+}
+
 void registerQuantizedOps(Registry& r) {
     r.beginFamily("quantized");
     r.add("aten::quantize_per_tensor", lowerQuantize,
-          "quint8/qint8, per-tensor affine; tract_core_cast typed by graph.quant");
+          "quint8/qint8, per-tensor affine; rounded as PyTorch rounds, then tract_core_cast "
+          "typed by graph.quant",
+          "?tract_core_round_even mul clamp tract_core_cast");
     r.add("aten::dequantize", lowerDequantize, "tract_core_cast to f32");
     r.add(
         "quantized::conv2d", [](Context& c) { lowerConv(c, false); },
@@ -274,14 +411,15 @@ void registerQuantizedOps(Registry& r) {
         "quantized::add_relu", [](Context& c) { lowerAdd(c, true); },
         "add then relu on the result's scale");
     r.add("quantized::cat", lowerRequantized,
-          "operands of any scales: real values concatenated, requantized to the result's",
-          "tract_core_cast concat");
+          "operands of any scales: real values concatenated, requantized to the result's "
+          "as PyTorch rounds",
+          "tract_core_cast concat mul ?tract_core_round_even clamp");
     r.add("quantized::mul", lowerRequantized,
-          "two quantized operands: real product requantized to the result's scale",
-          "tract_core_cast mul");
+          "two quantized operands: their integer product requantized as PyTorch rounds",
+          "tract_core_cast mul ?tract_core_round_even clamp");
     r.add("quantized::hardswish", lowerRequantized,
-          "x * clamp(x + 3, 0, 6) / 6 on the real values, requantized",
-          "tract_core_cast add clamp mul div");
+          "x * clamp(x + 3, 0, 6) / 6 on the real values, requantized as QNNPACK rounds",
+          "tract_core_cast add clamp mul div ?tract_core_round_even sub");
 }
 
 } // namespace t2n::translate

@@ -6,10 +6,24 @@
 
 #include "translate/context.h"
 
+#include <functional>
+
 namespace t2n::translate {
 
 /// Adds the graph.quant entries of the current node's quantized outputs.
 /// Throws (Translate) for per-channel or qint32 activations.
 void annotateQuantizedOutputs(Context& ctx);
+
+/// Whether the current node computes arithmetic on quantized tensors with a
+/// kind tract cannot run on stored integers: anything but the quantized::
+/// kinds, quantize/dequantize and operations that move or select values
+/// (relu, max pools, reshapes, slices, concatenations ...). tract's average
+/// pools refuse u8 data and its sum reduction clamps each partial sum to u8.
+bool computesOnRealValues(const Context& ctx);
+
+/// Runs `lower` (the node's own lowering) on the real values of its quantized
+/// inputs (tract_core_cast to f32) and requantizes its result as PyTorch's
+/// quantize_val rounds, to the output's scale and zero point.
+void lowerOnRealValues(Context& ctx, const std::function<void()>& lower);
 
 } // namespace t2n::translate

@@ -358,8 +358,14 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
         try {
             const OpEntry* entry = entryFor(ctx, graph, node, reg);
             const size_t before = tr.doc.body.size();
-            entry->lower(ctx);
-            checkDeclared(ctx, *entry, tr.doc, before, undeclared);
+            auto lower = [&] {
+                entry->lower(ctx);
+                checkDeclared(ctx, *entry, tr.doc, before, undeclared);
+            };
+            if (computesOnRealValues(ctx))
+                lowerOnRealValues(ctx, lower); // tract computes them on f32 only
+            else
+                lower();
             annotateQuantizedOutputs(ctx);
             ++tr.torchOps[node.kind];
         } catch (const Error& e) {
