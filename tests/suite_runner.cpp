@@ -17,6 +17,7 @@ namespace t2n::test {
 int runSuite(int argc, char** argv) {
     // As every front end runs: LibTorch's buffers through t2n's block cache.
     installTensorBlockCache();
+    followMachineThreads();
     // A failed t2n run leaves its recipe for the studio in the state folder:
     // the tests' runs leave theirs in the build tree, not in the home folder.
     qputenv("XDG_STATE_HOME", QByteArray::fromStdString((workRoot() / "state").string()));

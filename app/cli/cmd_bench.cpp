@@ -7,6 +7,8 @@
 //   RSS/.pt       peak resident memory of those processes against the .pt
 //   check/forward the check stage against LibTorch's own forward() of the
 //                 same model on the same inputs (warm, best of --repeat)
+//   ATen threads  that forward on the threads every command runs with
+//                 (followMachineThreads) against one thread
 // Peak RSS comes from wait4() on each child, so one measurement never
 // inherits another's high-water mark.
 #include "cli_observer.h"
@@ -14,6 +16,7 @@
 #include "export_flags.h"
 
 #include "t2n/recipe.h"
+#include "t2n/runtime_info.h"
 #include "t2n/session.h"
 
 #include <nlohmann/json.hpp>
@@ -216,12 +219,20 @@ int runBench(const BenchArgs& args) {
     const auto checkReport = readJson(report);
     const auto& check = checkReport.at("check");
 
-    std::vector<double> forward;
+    // The forward on ATen's threads as every command sets them, then on
+    // one thread: what following the machine's cores buys this model.
+    const RuntimeInfo runtime = runtimeInfo();
+    std::vector<double> forward, oneThread;
     {
         CliObserver observer(LogLevel::Error);
         Session session(&observer);
         session.load(recipe.model);
         forward = session.forwardSeconds(recipe.options, n + 1);
+        if (runtime.intraOpThreads > 1) {
+            setIntraOpThreads(1);
+            oneThread = session.forwardSeconds(recipe.options, n + 1);
+            setIntraOpThreads(runtime.intraOpThreads);
+        }
     }
     const double coldForward = forward.front();
     const double warmForward = *std::min_element(forward.begin() + 1, forward.end());
@@ -255,6 +266,12 @@ int runBench(const BenchArgs& args) {
                ratio(checked.peakMiB - start.peakMiB, ptMiB));
     fmt::print("LibTorch forward {:.3f} s  (warm, best of {}; first call {:.3f} s)\n", warmForward,
                n, coldForward);
+    fmt::print("  ATen threads   {} ({})", runtime.intraOpThreads, runtime.intraOpSource);
+    if (!oneThread.empty()) {
+        const double warmOne = *std::min_element(oneThread.begin() + 1, oneThread.end());
+        fmt::print("; on 1 thread {:.3f} s, {:.2f}x the time", warmOne, ratio(warmOne, warmForward));
+    }
+    fmt::print("\n");
     fmt::print("check            {:.3f} s  check/forward {:.1f}x\n", checkSeconds,
                ratio(checkSeconds, warmForward));
     fmt::print("  interpreter    {:.3f} s  interpreter/forward {:.1f}x\n", interpSeconds,

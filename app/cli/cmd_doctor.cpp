@@ -51,6 +51,7 @@ Command addDoctorCommand(CLI::App& root) {
                                        {"threads", info.blas.threads},
                                        {"optimised", info.blas.optimised()}}},
                                      {"aten_threads", info.intraOpThreads},
+                                     {"aten_threads_source", info.intraOpSource},
                                      {"interop_threads", info.interOpThreads},
                                      {"parallel_backend", info.parallelBackend},
                                      {"cpus", info.cpus},
@@ -64,10 +65,10 @@ Command addDoctorCommand(CLI::App& root) {
                     return advice ? 1 : 0;
                 }
                 fmt::print("t2n          {}\n", info.t2nVersion);
-                fmt::print("LibTorch     {} (parallel backend {}, {} intra-op / {} inter-op "
-                           "thread(s), {} CPU(s))\n",
+                fmt::print("LibTorch     {} (parallel backend {}, {} intra-op thread(s) ({}) / {} "
+                           "inter-op, {} CPU(s))\n",
                            info.torchVersion, info.parallelBackend, info.intraOpThreads,
-                           info.interOpThreads, info.cpus);
+                           info.intraOpSource, info.interOpThreads, info.cpus);
                 fmt::print("BLAS         {}\n", info.blas.describe());
                 fmt::print("tensors      {}\n",
                            tensorBlockCacheInstalled()

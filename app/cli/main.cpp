@@ -21,6 +21,7 @@ void t2n::cli::printError(const t2n::Error& e) {
 int main(int argc, char** argv) {
     t2n::cli::guardProcess();
     t2n::installTensorBlockCache();
+    t2n::followMachineThreads();
     CLI::App app{"t2n: export TorchScript models to NNEF archives for the tract inference engine"};
     // The runtime line lets a slow machine explain itself (`t2n doctor` says more).
     app.set_version_flag("--version", [] {

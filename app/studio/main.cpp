@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
         }
     }
     t2n::installTensorBlockCache();
+    t2n::followMachineThreads();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("t2n-studio"));
     QApplication::setOrganizationName(QStringLiteral("t2n"));

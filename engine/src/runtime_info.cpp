@@ -8,9 +8,11 @@
 #include <torch/version.h>
 
 #include <dlfcn.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <thread>
@@ -58,6 +60,23 @@ BlasInfo detectBlas() {
     return blas;
 }
 
+// The CPUs this process may run on: its affinity mask (taskset, cpusets),
+// as `nproc` counts them; the online CPUs when the mask cannot be read.
+int usableCpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// Who set ATen's intra-op threads, for doctor and --version; set once by
+// followMachineThreads() (empty: LibTorch's own default, no front end asked).
+std::string& intraOpSource() {
+    static std::string source;
+    return source;
+}
+
 std::string parallelBackend() {
     const std::string info = at::get_parallel_info();
     const std::string key = "ATen parallel backend: ";
@@ -103,6 +122,26 @@ std::string BlasInfo::describe() const {
     return out;
 }
 
+void followMachineThreads() {
+    static const bool done = [] {
+        for (const char* var : {"OMP_NUM_THREADS", "MKL_NUM_THREADS"})
+            if (const char* value = std::getenv(var); value && *value) {
+                // ATen read it when it started its thread pool.
+                intraOpSource() = fmt::format("{}={}", var, value);
+                return true;
+            }
+        const int cpus = usableCpus();
+        at::set_num_threads(cpus);
+        intraOpSource() = fmt::format("the {} usable CPU{}", cpus, cpus == 1 ? "" : "s");
+        return true;
+    }();
+    (void)done;
+}
+
+void setIntraOpThreads(int threads) {
+    at::set_num_threads(std::max(1, threads));
+}
+
 std::string RuntimeInfo::summary() const {
     return fmt::format("LibTorch {}, {}{}, {} ATen thread{}", torchVersion,
                        withThreads(blas.name(), blas.threads),
@@ -116,6 +155,7 @@ RuntimeInfo runtimeInfo() {
     info.torchVersion = TORCH_VERSION;
     info.blas = detectBlas();
     info.intraOpThreads = at::get_num_threads();
+    info.intraOpSource = intraOpSource().empty() ? "LibTorch's default" : intraOpSource();
     info.interOpThreads = at::get_num_interop_threads();
     info.cpus = std::thread::hardware_concurrency();
     info.parallelBackend = parallelBackend();

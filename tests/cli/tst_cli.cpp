@@ -18,6 +18,7 @@
 #include <QTest>
 
 #include <map>
+#include <sched.h>
 
 using namespace t2n::test;
 namespace fs = std::filesystem;
@@ -104,6 +105,35 @@ private Q_SLOTS:
         QCOMPARE(slow.exitCode(), 1);
         QVERIFY2(said.contains("netlib reference BLAS"), qPrintable(said));
         QVERIFY2(said.contains("libopenblas0-pthread"), qPrintable(said));
+    }
+
+    // ATen's intra-op threads follow the CPUs this process may use (its
+    // affinity mask, read here from the kernel), not LibTorch's count of
+    // physical cores; OMP_NUM_THREADS still decides when it is set.
+    void atenThreadsFollowTheCpus() {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        QCOMPARE(sched_getaffinity(0, sizeof set, &set), 0);
+        const int cpus = CPU_COUNT(&set);
+        auto doctor = [](const QString& ompThreads) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.remove("OMP_NUM_THREADS");
+            env.remove("MKL_NUM_THREADS");
+            if (!ompThreads.isEmpty())
+                env.insert("OMP_NUM_THREADS", ompThreads);
+            p.setProcessEnvironment(env);
+            p.start(QString::fromStdString(t2nBinary()), {"doctor", "--json"});
+            p.waitForFinished(600000);
+            return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        };
+        const QJsonObject machine = doctor({});
+        QCOMPARE(machine.value("aten_threads").toInt(), cpus);
+        QCOMPARE(machine.value("aten_threads_source").toString(),
+                 QString("the %1 usable CPU%2").arg(cpus).arg(cpus == 1 ? "" : "s"));
+        const QJsonObject one = doctor("1");
+        QCOMPARE(one.value("aten_threads").toInt(), 1);
+        QCOMPARE(one.value("aten_threads_source").toString(), QString("OMP_NUM_THREADS=1"));
     }
 
     void exportWritesArtifactAndReport() {

@@ -32,14 +32,29 @@ struct RuntimeInfo {
     std::string torchVersion; ///< LibTorch's own version, "1.13.0"
     BlasInfo blas;
     int intraOpThreads = 0;      ///< at::get_num_threads()
+    std::string intraOpSource;   ///< who chose them: "the 2 usable CPUs", "OMP_NUM_THREADS=1"
     int interOpThreads = 0;      ///< at::get_num_interop_threads()
     unsigned cpus = 0;           ///< std::thread::hardware_concurrency()
     std::string parallelBackend; ///< "OpenMP", "native", ...
     std::string tract;           ///< the tract binary the check would run, empty when none
     std::string tractNote;       ///< where it was found, or why none was
-    /// "LibTorch 1.13.0, OpenBLAS 0.3.21 (2 threads), 1 ATen thread": for --version.
+    /// "LibTorch 1.13.0, OpenBLAS 0.3.21 (2 threads), 2 ATen threads": for --version.
     std::string summary() const;
 };
+
+/// ATen's intra-op threads follow the CPUs this process may run on (its
+/// affinity mask, as `nproc` counts), unless OMP_NUM_THREADS or
+/// MKL_NUM_THREADS (which ATen reads itself) says otherwise. LibTorch's own
+/// default is the number of physical cores that cpuinfo reads from CPUID, and
+/// on virtual machines CPUID may claim two threads per core that the kernel
+/// does not see: Debian's LibTorch then ran on 1 thread of 2 on a 2-vCPU AMD
+/// EPYC bookworm machine. Front ends call it first thing in main(), beside
+/// installTensorBlockCache(); calling it again changes nothing.
+void followMachineThreads();
+
+/// Sets ATen's intra-op threads for the rest of the process (at least 1);
+/// `t2n bench` times the forward with 1 thread against the default.
+void setIntraOpThreads(int threads);
 
 /// Reads the running process; no model needed, no work done. Cheap enough
 /// for `--version` (a few symbol lookups).

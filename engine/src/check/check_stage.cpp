@@ -25,21 +25,6 @@ namespace t2n::check {
 
 namespace {
 
-void flatten(const c10::IValue& v, std::vector<at::Tensor>& out) {
-    if (v.isTensor()) {
-        out.push_back(v.toTensor());
-    } else if (v.isTuple()) {
-        for (const auto& e : v.toTupleRef().elements())
-            flatten(e, out);
-    } else if (v.isList()) {
-        for (const auto& e : v.toListRef())
-            flatten(e, out);
-    } else if (v.isGenericDict()) { // insertion order, as ir_builder's flattenOutput
-        for (const auto& e : v.toGenericDict())
-            flatten(e.value(), out);
-    }
-}
-
 std::vector<at::Tensor> referenceOutputs(const torch::jit::Module& model,
                                          const std::vector<at::Tensor>& inputs) {
     torch::NoGradGuard noGrad;
@@ -153,7 +138,7 @@ constexpr std::string_view kTractSkippedForKhronos =
 
 std::vector<at::Tensor> flattenOutputs(const c10::IValue& result) {
     std::vector<at::Tensor> out;
-    flatten(result, out);
+    jit::flattenTensors(result, out);
     // A quantized output (no DeQuantStub) is compared as the real numbers it
     // holds, like every quantized tensor of the check (interp/quant.h).
     // A complex output is compared as t2n writes it: a trailing axis of 2.

@@ -1,5 +1,6 @@
 #include "check/compare.h"
 
+#include "jit/torch_bridge.h"
 #include "t2n/error.h"
 #include "util/strings.h"
 
@@ -86,19 +87,16 @@ std::string dtypeName(c10::ScalarType t) {
     }
 }
 
-bool isHalfLike(c10::ScalarType t) {
-    return t == at::kHalf || t == at::kBFloat16;
-}
-
 ElementClass classify(c10::ScalarType expected, c10::ScalarType got) {
     if (c10::isQIntType(expected))
         return ElementClass::Quantized;
-    if (isHalfLike(expected))
+    if (jit::isHalfLike(expected))
         return ElementClass::Half;
     if (c10::isFloatingType(expected))
         // tract casts an f32 reference to the f16 result's type (--allow-float-casts)
         // and then picks the f16 row of the table.
-        return expected == at::kFloat && isHalfLike(got) ? ElementClass::Half : ElementClass::Float;
+        return expected == at::kFloat && jit::isHalfLike(got) ? ElementClass::Half
+                                                              : ElementClass::Float;
     return ElementClass::Integer;
 }
 

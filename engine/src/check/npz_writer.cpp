@@ -1,5 +1,6 @@
 #include "check/npz_writer.h"
 
+#include "jit/torch_bridge.h"
 #include "t2n/error.h"
 
 #include <ATen/ATen.h>
@@ -36,14 +37,10 @@ constexpr std::size_t kNpyAlign = 64;
                 "this is a bug in t2n: please report it with the model");
 }
 
-bool isHalfLike(c10::ScalarType t) {
-    return t == at::kHalf || t == at::kBFloat16;
-}
-
 /// The tensor as it is stored: CPU, C order, f16/bf16 widened to f32.
 at::Tensor stored(const at::Tensor& t) {
     at::Tensor c = t.cpu();
-    if (isHalfLike(c.scalar_type()))
+    if (jit::isHalfLike(c.scalar_type()))
         c = c.to(at::kFloat);
     return c.contiguous();
 }

@@ -2,6 +2,7 @@
 
 #include "harden/harden.h"
 #include "jit/graph_runner.h"
+#include "jit/torch_bridge.h"
 
 #include <fmt/format.h>
 
@@ -26,17 +27,6 @@ std::string BisectReport::summary() const {
 namespace t2n::check {
 
 namespace {
-void flatten(const c10::IValue& v, std::vector<at::Tensor>& out) {
-    if (v.isTensor())
-        out.push_back(v.toTensor());
-    else if (v.isTuple())
-        for (const auto& e : v.toTupleRef().elements())
-            flatten(e, out);
-    else if (v.isList())
-        for (const auto& e : v.toListRef())
-            flatten(e, out);
-}
-
 // forward()'s outputs, flattened, for the graph run on the module `self`.
 std::vector<at::Tensor> outputsOf(const torch::jit::Module* self, torch::jit::Graph& graph,
                                   const std::vector<at::Tensor>& inputs) {
@@ -47,7 +37,7 @@ std::vector<at::Tensor> outputsOf(const torch::jit::Module* self, torch::jit::Gr
     auto rec = jit::runGraph(self, graph, inputs, run);
     std::vector<at::Tensor> out;
     for (const auto* v : graph.outputs())
-        flatten(rec.at(v), out);
+        jit::flattenTensors(rec.at(v), out);
     return out;
 }
 

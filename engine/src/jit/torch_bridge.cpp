@@ -56,6 +56,25 @@ c10::ScalarType toScalarType(DType t) {
     return c10::ScalarType::Float;
 }
 
+bool isHalfLike(c10::ScalarType t) {
+    return t == at::kHalf || t == at::kBFloat16;
+}
+
+void flattenTensors(const c10::IValue& v, std::vector<at::Tensor>& out) {
+    if (v.isTensor()) {
+        out.push_back(v.toTensor());
+    } else if (v.isTuple()) {
+        for (const auto& e : v.toTupleRef().elements())
+            flattenTensors(e, out);
+    } else if (v.isList()) {
+        for (const auto& e : v.toListRef())
+            flattenTensors(e, out);
+    } else if (v.isGenericDict()) {
+        for (const auto& e : v.toGenericDict())
+            flattenTensors(e.value(), out);
+    }
+}
+
 at::Tensor realView(const at::Tensor& t) {
     return t.is_complex() ? at::view_as_real(t.resolve_conj()) : t;
 }

@@ -7,11 +7,20 @@
 
 #include <ATen/core/ivalue.h>
 #include <optional>
+#include <vector>
 
 namespace t2n::jit {
 
 std::optional<DType> fromScalarType(c10::ScalarType t);
 c10::ScalarType toScalarType(DType t);
+
+/// f16 or bf16: the dtypes the check and io.npz compare and store widened to f32.
+bool isHalfLike(c10::ScalarType t);
+
+/// Appends every tensor of `v`, a tensor or nested tuples, lists and dicts of
+/// them, in order (a dict in insertion order, as the IR builder flattens
+/// forward()'s outputs).
+void flattenTensors(const c10::IValue& v, std::vector<at::Tensor>& out);
 
 /// A complex tensor as t2n and tract carry it: real numbers with a trailing
 /// axis of 2 (real, imaginary), torch.view_as_real of its resolved conjugate.
