@@ -1,6 +1,7 @@
 #include "t2n/session.h"
 
 #include "archive/write_document.h"
+#include "check/archive_names.h"
 #include "check/check_stage.h"
 #include "check/semantic_bisect.h"
 #include "harden/default_arguments.h"
@@ -448,7 +449,17 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
 
 const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
                                     const std::filesystem::path& shown,
-                                    const ExportOptions& options) {
+                                    const ExportOptions& given) {
+    // An archive exported under other names than the options give is checked
+    // under its own (translated again below, the names must agree).
+    std::optional<ExportOptions> named;
+    if (!d->translation) {
+        std::string said;
+        named = check::namedAsArchive(artifact, given, &said);
+        if (named)
+            d->log(LogLevel::Info, said);
+    }
+    const ExportOptions& options = named ? *named : given;
     // An archive with its manifest beside it (a debug bundle's) is checked
     // without translating the model: the check needs the hardened graph only.
     if (!d->translation) {

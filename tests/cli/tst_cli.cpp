@@ -389,6 +389,25 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(ops.at("aten::flip").khronos), QString("yes"));
     }
 
+    // An archive exported with --input-name/--output-name is checked under its
+    // own names when the check is given none (it ended with exit 10, map::at);
+    // names that contradict the archive are a clear failure, not a crash.
+    void checkUsesTheArchiveNames() {
+        const QString nb = model("naming_blocks");
+        const QString archive = out("renamed.nnef.tgz");
+        auto r = runT2n({"export", nb, "--input", "image:2x3x6x5:f32", "--input-name", "pixels",
+                         "--output-name", "scores", "-o", archive, "--no-check"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = runT2n({"check", archive, "--model", nb, "--input", "image:2x3x6x5:f32"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("checking as if given --input-name pixels --output-name scores"),
+                 qPrintable(r.err));
+        r = runT2n({"check", archive, "--model", nb, "--input", "image:2x3x6x5:f32",
+                    "--input-name", "pixels", "--output-name", "logits"});
+        QVERIFY2(r.exitCode == 1, qPrintable(r.err));
+        QVERIFY2(r.err.contains("no output named 'logits' (its outputs: scores)"), qPrintable(r.err));
+    }
+
     // t2n check: 0 on a match, 1 on a mismatch naming the diverging operation,
     // and a debug bundle when asked.
     void checkCommand() {

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <optional>
 
 namespace t2n::check {
@@ -280,6 +281,20 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
     interp::RunResult result = back.interpreter->run(out.nnefInputs, runOptions);
     report.interpreterSeconds = since(timer);
     const std::vector<at::Tensor>& expected = out.expected;
+    // Outputs named otherwise than this translation names them (an archive
+    // exported with other --output-name values) cannot be compared.
+    for (const auto& name : doc.outputs)
+        if (!result.failure && !result.outputs.count(name)) {
+            std::vector<std::string> present;
+            for (const auto& [k, v] : result.outputs)
+                present.push_back(k);
+            report.structureProblems.push_back(fmt::format(
+                "the archive has no output named '{}' (its outputs: {}); give the names it was "
+                "exported with (--output-name)",
+                name, fmt::join(present, ", ")));
+            out.ok = false;
+            return out;
+        }
     bool allOk = !result.failure && expected.size() == doc.outputs.size();
     if (expected.size() != doc.outputs.size())
         report.structureProblems.push_back(
