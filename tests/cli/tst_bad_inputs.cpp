@@ -13,8 +13,8 @@
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
-#include <QThread>
 #include <QTest>
+#include <QThread>
 
 #include <fstream>
 #include <functional>
@@ -66,7 +66,8 @@ std::string readFile(const fs::path& p) {
 t2n::test::ProcessResult scriptModel(const fs::path& dir, const std::string& source,
                                      const fs::path& model) {
     const fs::path script = dir / "make_model.py";
-    writeFile(script, source + "torch.jit.save(torch.jit.script(M()), r'" + model.string() + "')\n");
+    writeFile(script,
+              source + "torch.jit.save(torch.jit.script(M()), r'" + model.string() + "')\n");
     return t2n::test::run(t2n::test::python(), {QString::fromStdString(script.string())});
 }
 
@@ -712,13 +713,13 @@ private Q_SLOTS:
         fs::remove_all(dir);
         fs::create_directories(dir);
         const fs::path model = dir / "chatty.pt";
-        const auto made =
-            scriptModel(dir, "import torch\n"
-                             "class M(torch.nn.Module):\n"
-                             "    def forward(self, x):\n"
-                             "        print('the model speaks')\n"
-                             "        return x + 1\n",
-                        model);
+        const auto made = scriptModel(dir,
+                                      "import torch\n"
+                                      "class M(torch.nn.Module):\n"
+                                      "    def forward(self, x):\n"
+                                      "        print('the model speaks')\n"
+                                      "        return x + 1\n",
+                                      model);
         QVERIFY2(made.exitCode == 0, qPrintable(made.err));
         const auto r =
             run(QString::fromStdString(t2nBinary().string()),
@@ -901,14 +902,14 @@ private Q_SLOTS:
         fs::remove_all(dir);
         fs::create_directories(dir / "tmp");
         const fs::path model = dir / "stuck.pt";
-        const auto made =
-            scriptModel(dir, "import torch\n"
-                             "class M(torch.nn.Module):\n"
-                             "    def forward(self, x):\n"
-                             "        while bool(x.sum() == x.sum()):\n"
-                             "            x = x.abs() + 1.0\n"
-                             "        return x\n",
-                        model);
+        const auto made = scriptModel(dir,
+                                      "import torch\n"
+                                      "class M(torch.nn.Module):\n"
+                                      "    def forward(self, x):\n"
+                                      "        while bool(x.sum() == x.sum()):\n"
+                                      "            x = x.abs() + 1.0\n"
+                                      "        return x\n",
+                                      model);
         QVERIFY2(made.exitCode == 0, qPrintable(made.err));
         writeFile(dir / "out.nnef.tgz", kSentinel);
         const auto before = snapshot(dir);
@@ -939,6 +940,45 @@ private Q_SLOTS:
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QVERIFY2(p.exitCode() == 8, qPrintable(err));
         QVERIFY2(err.contains("stopped by SIGTERM"), qPrintable(err));
+        const QString diff = differences(before, snapshot(dir));
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    }
+
+    // Issue 26: `torch.rand(x.shape)` inside forward was frozen into a
+    // constant (exit 0, one sample of noise in the archive) because the draw
+    // depends on no input's data. A random draw is never folded: it stays a
+    // node, refused by name (tract's own random operation is not written yet).
+    void randomDrawIsNeverFrozen_data() {
+        QTest::addColumn<QString>("draw");
+        QTest::newRow("rand(x.shape)") << "torch.rand(x.shape)";
+        QTest::newRow("randn(2, 3)") << "torch.randn(2, 3)";
+        QTest::newRow("randint(0, 5, (2, 3))") << "torch.randint(0, 5, (2, 3)).float()";
+        QTest::newRow("bernoulli of a constant") << "torch.bernoulli(torch.full((2, 3), 0.5))";
+    }
+    void randomDrawIsNeverFrozen() {
+        QFETCH(QString, draw);
+        const fs::path dir =
+            work_ / ("random-" + std::to_string(std::hash<std::string>{}(QTest::currentDataTag())));
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        const fs::path model = dir / "noisy.pt";
+        const auto made = scriptModel(dir,
+                                      "import torch\n"
+                                      "class M(torch.nn.Module):\n"
+                                      "    def forward(self, x):\n"
+                                      "        return x + " +
+                                          draw.toStdString() + "\n",
+                                      model);
+        QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+        const auto before = snapshot(dir);
+        const auto r =
+            run(QString::fromStdString(t2nBinary().string()),
+                {"export", QString::fromStdString(model.string()), "--input", "x:2x3:f32", "-o",
+                 QString::fromStdString((dir / "out.nnef.tgz").string()), "--no-check"});
+        QVERIFY2(r.exitCode == 4, qPrintable(r.err));
+        QVERIFY2(r.err.contains("[translate]") && r.err.contains("not supported"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("make_model.py:4"), qPrintable(r.err)); // the line of the draw
         const QString diff = differences(before, snapshot(dir));
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
     }

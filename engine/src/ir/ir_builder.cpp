@@ -19,6 +19,15 @@ namespace {
 using JitValue = torch::jit::Value;
 using JitNode = torch::jit::Node;
 
+// Kinds that draw random values. (Dropouts and rrelu are not here: their
+// operand is data already, and the translation reads their training flag.)
+const std::unordered_set<std::string> kRandomDraws = {
+    "aten::rand",        "aten::rand_like",    "aten::randn",        "aten::randn_like",
+    "aten::randint",     "aten::randint_like", "aten::randperm",     "aten::bernoulli",
+    "aten::bernoulli_",  "aten::normal",       "aten::normal_",      "aten::uniform_",
+    "aten::multinomial", "aten::poisson",      "aten::exponential_", "aten::geometric_",
+    "aten::cauchy_",     "aten::log_normal_",  "aten::random_"};
+
 // Kinds whose result depends only on tensor shapes (and constants), never
 // on data: their outputs are folded like constants.
 const std::unordered_set<std::string> kShapeOnly{
@@ -389,6 +398,11 @@ private:
         }
         if (kShapeOnly.count(kind))
             anyInputData = tensorInputData = false;
+        // A random draw is never a constant, whatever its inputs: folding it
+        // would freeze the trace's one sample into the archive (issue 26). It
+        // stays a node, which the translation writes or refuses by name.
+        if (kRandomDraws.count(kind))
+            anyInputData = tensorInputData = true;
         bool folded = true;
         for (const JitValue* out : n->outputs()) {
             ValueId id = addValue(out, node.id);
