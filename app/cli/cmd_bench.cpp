@@ -269,7 +269,8 @@ int runBench(const BenchArgs& args) {
     fmt::print("  ATen threads   {} ({})", runtime.intraOpThreads, runtime.intraOpSource);
     if (!oneThread.empty()) {
         const double warmOne = *std::min_element(oneThread.begin() + 1, oneThread.end());
-        fmt::print("; on 1 thread {:.3f} s, {:.2f}x the time", warmOne, ratio(warmOne, warmForward));
+        fmt::print("; on 1 thread {:.3f} s, {:.2f}x the time", warmOne,
+                   ratio(warmOne, warmForward));
     }
     fmt::print("\n");
     fmt::print("check            {:.3f} s  check/forward {:.1f}x\n", checkSeconds,

@@ -4,6 +4,13 @@
 
 namespace t2n {
 
+namespace {
+// The fraction `part / whole` of a count of elements (0 of none).
+double share(int64_t part, int64_t whole) {
+    return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+} // namespace
+
 std::string Divergence::toJson() const {
     nlohmann::json j{{"identifier", identifier},
                      {"operation", operation},
@@ -77,8 +84,7 @@ std::string ExportReport::toJson() const {
                 e["quantized"] = {{"step", o.quantStep},
                                   {"max_error_steps", o.maxErrorSteps},
                                   {"off_by_one", o.offByOne},
-                                  {"off_by_one_share",
-                                   o.elements ? static_cast<double>(o.offByOne) / o.elements : 0.0},
+                                  {"off_by_one_share", share(o.offByOne, o.elements)},
                                   {"off_by_more", o.offByMore}};
             outs.push_back(std::move(e));
         }
@@ -99,22 +105,21 @@ std::string ExportReport::toJson() const {
             c["debug_bundle"] = check.debugBundle;
         if (check.quantized.applied) {
             const QuantizedCheck& q = check.quantized;
-            c["quantized"] = {
-                {"criterion", "each quantized value fed the model's operands: exact at "
-                              "quantize, dequantize and data movement, within one step after "
-                              "quantized arithmetic (docs/quantized.md)"},
-                {"passed", q.passed},
-                {"values", q.values},
-                {"exact", q.exact},
-                {"off_by_one", q.offByOne},
-                {"beyond", q.beyond},
-                {"elements", q.elements},
-                {"off_by_one_elements", q.offByOneElements},
-                {"off_by_one_share",
-                 q.elements ? static_cast<double>(q.offByOneElements) / q.elements : 0.0},
-                {"worst_steps", q.worstSteps},
-                {"worst", q.worst},
-                {"worst_kind", q.worstKind}};
+            c["quantized"] = {{"criterion",
+                               "each quantized value fed the model's operands: exact at "
+                               "quantize, dequantize and data movement, within one step after "
+                               "quantized arithmetic (docs/quantized.md)"},
+                              {"passed", q.passed},
+                              {"values", q.values},
+                              {"exact", q.exact},
+                              {"off_by_one", q.offByOne},
+                              {"beyond", q.beyond},
+                              {"elements", q.elements},
+                              {"off_by_one_elements", q.offByOneElements},
+                              {"off_by_one_share", share(q.offByOneElements, q.elements)},
+                              {"worst_steps", q.worstSteps},
+                              {"worst", q.worst},
+                              {"worst_kind", q.worstKind}};
         }
         if (!check.valueErrors.empty()) {
             json values = json::array();

@@ -183,7 +183,7 @@ InputProposal Session::proposeInputs(const ProposalLimits& limits) {
         return d->observer && d->observer->cancelRequested();
     });
     d->log(LogLevel::Debug, fmt::format("proposed inputs ({} run(s) of forward()): {}",
-                                       proposal.attempts.size(), proposal.flags()));
+                                        proposal.attempts.size(), proposal.flags()));
     return proposal;
 }
 

@@ -97,6 +97,15 @@ std::string recipe(const std::string& extra) {
            extra + "}";
 }
 
+// A recipe with one piece of its text replaced, written as `name`.
+Setup editedRecipe(const std::string& name, const std::string& from, const std::string& to) {
+    return [=](const fs::path& d) {
+        std::string r = recipe("");
+        r.replace(r.find(from), from.size(), to);
+        writeFile(d / name, r);
+    };
+}
+
 // A Unix socket's file (it stays when the socket is closed), bound under a
 // short name (sun_path holds 108 bytes) and moved to `p`.
 void makeSocket(const fs::path& p) {
@@ -280,11 +289,8 @@ std::vector<BadCase> makeCases() {
         {"check", "{out}", "-m", "{model}", "--input", longName + ":1x3x32x32:f32"}, 2, "load",
         "t2n takes names of at most 1024 bytes");
     add("recipe input name of 70000 bytes", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
-        "t2n takes names of at most 1024 bytes", {}, [longName](const fs::path& d) {
-            std::string r = recipe("");
-            r.replace(r.find("\"image\""), 7, "\"" + longName.toStdString() + "\"");
-            writeFile(d / "r.json", r);
-        });
+        "t2n takes names of at most 1024 bytes", {},
+        editedRecipe("r.json", "\"image\"", "\"" + longName.toStdString() + "\""));
     add("zero-size batch", exportArgs({}, {"--input", "image:0x3x32x32:f32"}), 2, "load",
         "zero-size");
 
@@ -463,22 +469,16 @@ std::vector<BadCase> makeCases() {
     add("recipe not JSON", {"export", "--recipe", "{dir}/r.json"}, 2, "load", "is not JSON", {},
         file("r.json", "{not json"));
     add("recipe negative dimension", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
-        "$.inputs[0].shape[0] is -1", {}, [](const fs::path& d) {
-            std::string r = recipe("");
-            r.replace(r.find("[1, 3, 32, 32]"), 14, "[-1, 3, 32, 32]");
-            writeFile(d / "r.json", r);
-        });
+        "$.inputs[0].shape[0] is -1", {},
+        editedRecipe("r.json", "[1, 3, 32, 32]", "[-1, 3, 32, 32]"));
     add("recipe max_rounds -1", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
         "$.harden.max_rounds is -1", {},
         file("r.json", recipe(", \"harden\": {\"max_rounds\": -1}")));
     add("recipe unknown key", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
         "is not a recipe key", {}, file("r.json", recipe(", \"colour\": 1")));
     add("recipe wrong version", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
-        "this t2n reads version", {}, [](const fs::path& d) {
-            std::string r = recipe("");
-            r.replace(r.find("\"t2n_recipe\": 1"), 15, "\"t2n_recipe\": 9");
-            writeFile(d / "r.json", r);
-        });
+        "this t2n reads version", {},
+        editedRecipe("r.json", "\"t2n_recipe\": 1", "\"t2n_recipe\": 9"));
     add("recipe negative seed", {"export", "--recipe", "{dir}/r.json"}, 2, "load", "$.seed", {},
         file("r.json", recipe(", \"seed\": -1")));
     add("recipe bad tolerance", {"export", "--recipe", "{dir}/r.json"}, 2, "check", "bad tolerance",
@@ -491,17 +491,10 @@ std::vector<BadCase> makeCases() {
     add("recipe key twice", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
         "$ gives the key \"seed\" twice", {}, file("r.json", recipe(", \"seed\": 1, \"seed\": 2")));
     add("recipe key twice in a nested object", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
-        "$.inputs[] gives the key \"dtype\" twice", {}, [](const fs::path& d) {
-            std::string r = recipe("");
-            r.replace(r.find("\"dtype\""), 7, "\"dtype\": \"i64\", \"dtype\"");
-            writeFile(d / "r.json", r);
-        });
+        "$.inputs[] gives the key \"dtype\" twice", {},
+        editedRecipe("r.json", "\"dtype\"", "\"dtype\": \"i64\", \"dtype\""));
     add("recipe output is the recipe", {"export", "--recipe", "{dir}/r.nnef.tgz"}, 5, "write",
-        "is the same path as", {}, [](const fs::path& d) {
-            std::string r = recipe("");
-            r.replace(r.find("out.nnef.tgz"), 12, "r.nnef.tgz");
-            writeFile(d / "r.nnef.tgz", r);
-        });
+        "is the same path as", {}, editedRecipe("r.nnef.tgz", "out.nnef.tgz", "r.nnef.tgz"));
 
     // --- the model fails, or is not what the archive computes
     add("model raises on its inputs",

@@ -402,10 +402,11 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains("checking as if given --input-name pixels --output-name scores"),
                  qPrintable(r.err));
-        r = runT2n({"check", archive, "--model", nb, "--input", "image:2x3x6x5:f32",
-                    "--input-name", "pixels", "--output-name", "logits"});
+        r = runT2n({"check", archive, "--model", nb, "--input", "image:2x3x6x5:f32", "--input-name",
+                    "pixels", "--output-name", "logits"});
         QVERIFY2(r.exitCode == 1, qPrintable(r.err));
-        QVERIFY2(r.err.contains("no output named 'logits' (its outputs: scores)"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("no output named 'logits' (its outputs: scores)"),
+                 qPrintable(r.err));
     }
 
     // t2n check: 0 on a match, 1 on a mismatch naming the diverging operation,

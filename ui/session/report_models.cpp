@@ -31,12 +31,26 @@ int OutputComparisonModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+namespace {
+// Percent of `whole` that `part` is (0 of none).
+double share(int64_t part, int64_t whole) {
+    return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+} // namespace
+
 QVariant OutputComparisonModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid())
         return {};
     const auto& o = outputs_.at(static_cast<size_t>(index.row()));
     if (role == Qt::ForegroundRole && index.column() == Verdict)
         return QBrush(o.ok ? QColor(0x1b, 0x7f, 0x3b) : QColor(0xb0, 0x00, 0x20));
+    if (role == Qt::ToolTipRole && index.column() == Steps && o.quantStep > 0)
+        return tr("%1 steps of %2 at most; %3 elements one step off (%4 %), %5 more than one")
+            .arg(o.maxErrorSteps, 0, 'g', 3)
+            .arg(o.quantStep, 0, 'g', 4)
+            .arg(o.offByOne)
+            .arg(share(o.offByOne, o.elements), 0, 'f', 1)
+            .arg(o.offByMore);
     if (role == Qt::ToolTipRole && !o.note.empty())
         return QString::fromStdString(o.note);
     if (role != Qt::DisplayRole)
@@ -55,14 +69,12 @@ QVariant OutputComparisonModel::data(const QModelIndex& index, int role) const {
     case Steps:
         if (o.quantStep <= 0)
             return QStringLiteral("\u2014");
-        return tr("max %1; %2 one step off (%3 %), %4 more")
+        // Short enough for the column; the tooltip says the whole of it.
+        if (o.offByOne == 0 && o.offByMore == 0)
+            return tr("exact");
+        return tr("max %1; %2 % off by one")
             .arg(o.maxErrorSteps, 0, 'g', 3)
-            .arg(o.offByOne)
-            .arg(o.elements
-                     ? 100.0 * static_cast<double>(o.offByOne) / static_cast<double>(o.elements)
-                     : 0.0,
-                 0, 'f', 1)
-            .arg(o.offByMore);
+            .arg(share(o.offByOne, o.elements), 0, 'f', 1);
     case Worst: {
         QStringList idx;
         for (int64_t i : o.worstIndex)
@@ -79,9 +91,8 @@ QVariant OutputComparisonModel::data(const QModelIndex& index, int role) const {
 QVariant OutputComparisonModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* names[] = {"Output",        "Verdict",          "Max abs error",
-                                  "Max rel error", "Beyond tolerance", "Quantization steps",
-                                  "Worst element"};
+    static const char* names[] = {"Output",           "Verdict", "Max abs error", "Max rel error",
+                                  "Beyond tolerance", "Steps",   "Worst element"};
     return section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
