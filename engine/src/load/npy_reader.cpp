@@ -20,7 +20,7 @@ namespace t2n::load {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& why) {
+[[noreturn]] void badNpy(const std::string& why) {
     throw Error(Stage::Load, ErrorCode::Usage, why);
 }
 
@@ -37,9 +37,9 @@ DType npyType(std::string_view descr) {
         for (const auto& [code, dtype] : kTypes)
             if (descr.substr(1) == code)
                 return dtype;
-    bad(fmt::format("numpy dtype '{}' is not one t2n reads (little-endian f2 f4 f8 i1 i2 i4 i8 "
-                    "u1 b1)",
-                    descr));
+    badNpy(fmt::format("numpy dtype '{}' is not one t2n reads (little-endian f2 f4 f8 i1 i2 i4 i8 "
+                       "u1 b1)",
+                       descr));
 }
 
 // The value of `'key': ...` in the header's dict literal, up to its end:
@@ -48,10 +48,10 @@ std::string_view dictValue(std::string_view header, std::string_view key) {
     const std::string quoted = fmt::format("'{}'", key);
     auto at = header.find(quoted);
     if (at == std::string_view::npos)
-        bad(fmt::format("the .npy header has no '{}'", key));
+        badNpy(fmt::format("the .npy header has no '{}'", key));
     auto colon = header.find(':', at + quoted.size());
     if (colon == std::string_view::npos)
-        bad(fmt::format("the .npy header's '{}' has no value", key));
+        badNpy(fmt::format("the .npy header's '{}' has no value", key));
     std::string_view v = util::trim(header.substr(colon + 1));
     size_t end = std::string_view::npos;
     if (v.starts_with('\''))
@@ -61,13 +61,13 @@ std::string_view dictValue(std::string_view header, std::string_view key) {
     else
         end = v.find_first_of(",}");
     if (end == std::string_view::npos)
-        bad(fmt::format("the .npy header's '{}' is not terminated", key));
+        badNpy(fmt::format("the .npy header's '{}' is not terminated", key));
     return util::trim(v.substr(0, end));
 }
 
 std::vector<int64_t> parseShape(std::string_view tuple) {
     if (tuple.size() < 2 || tuple.front() != '(' || tuple.back() != ')')
-        bad(fmt::format("the .npy shape '{}' is not a tuple", tuple));
+        badNpy(fmt::format("the .npy shape '{}' is not a tuple", tuple));
     std::vector<int64_t> shape;
     std::string_view inner = tuple.substr(1, tuple.size() - 2);
     auto parts = util::split(inner, ',');
@@ -79,16 +79,16 @@ std::vector<int64_t> parseShape(std::string_view tuple) {
             break; // "()": a 0-d array
         auto v = util::parseInt<int64_t>(p);
         if (!v || *v < 0)
-            bad(fmt::format("the .npy shape '{}' holds '{}', not a non-negative integer", tuple,
-                            p));
+            badNpy(fmt::format("the .npy shape '{}' holds '{}', not a non-negative integer", tuple,
+                               p));
         shape.push_back(*v);
     }
     return shape;
 }
 
 [[noreturn]] void tooShort(const NpyHeader& h, uint64_t have) {
-    bad(fmt::format("{} data bytes for shape [{}] ({}) need {}", have, fmt::join(h.shape, ", "),
-                    dtypeName(h.dtype), h.dataBytes));
+    badNpy(fmt::format("{} data bytes for shape [{}] ({}) need {}", have, fmt::join(h.shape, ", "),
+                       dtypeName(h.dtype), h.dataBytes));
 }
 
 TensorData fromBytes(const NpyHeader& h, std::span<const std::byte> data) {
@@ -109,7 +109,8 @@ TensorData npzMember(struct archive* a, const std::string& wanted) {
             break;
         if (r < ARCHIVE_WARN) {
             const char* why = archive_error_string(a);
-            bad(fmt::format("not a readable .npz (zip) file{}: {}",
+            badNpy(
+                fmt::format("not a readable .npz (zip) file{}: {}",
                             names.empty() ? "" : fmt::format(" after {} member(s)", names.size()),
                             why ? why : "unknown libarchive error"));
         }
@@ -135,7 +136,7 @@ TensorData npzMember(struct archive* a, const std::string& wanted) {
                 archive_read_data(a, buf, std::min<uint64_t>(sizeof buf, want - bytes.size()));
             if (n < 0) {
                 const char* why = archive_error_string(a);
-                bad(fmt::format("member '{}' cannot be read: {}", name, why ? why : "?"));
+                badNpy(fmt::format("member '{}' cannot be read: {}", name, why ? why : "?"));
             }
             if (n == 0)
                 break;
@@ -152,15 +153,15 @@ TensorData npzMember(struct archive* a, const std::string& wanted) {
         return readNpy(bytes);
     }
     if (names.empty())
-        bad("the .npz (zip) file holds no members");
-    bad(fmt::format("no member '{}' (members: {})", member, fmt::join(names, ", ")));
+        badNpy("the .npz (zip) file holds no members");
+    badNpy(fmt::format("no member '{}' (members: {})", member, fmt::join(names, ", ")));
 }
 
 } // namespace
 
 NpyHeader parseNpyHeader(std::span<const std::byte> bytes) {
     if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
-        bad("not a .npy file (no \\x93NUMPY magic)");
+        badNpy("not a .npy file (no \\x93NUMPY magic)");
     const unsigned major = byteAt(bytes, 6);
     uint64_t headerLen = 0, start = 0;
     if (major == 1) {
@@ -168,31 +169,31 @@ NpyHeader parseNpyHeader(std::span<const std::byte> bytes) {
         start = 10;
     } else if (major == 2 || major == 3) {
         if (bytes.size() < 12)
-            bad("truncated .npy header");
+            badNpy("truncated .npy header");
         for (int i = 0; i < 4; ++i)
             headerLen |= uint64_t{byteAt(bytes, 8 + i)} << (8 * i);
         start = 12;
     } else {
-        bad(fmt::format(".npy format version {} is not one t2n reads (1, 2 or 3)", major));
+        badNpy(fmt::format(".npy format version {} is not one t2n reads (1, 2 or 3)", major));
     }
     if (headerLen > bytes.size() - start)
-        bad("truncated .npy header");
+        badNpy("truncated .npy header");
     const std::string_view header(reinterpret_cast<const char*>(bytes.data() + start), headerLen);
     // NumPy ends the header with '\n' (format.py): a header without it was cut.
     if (header.empty() || header.back() != '\n')
-        bad("the .npy header does not end with a newline: the file is cut short or not written "
-            "by NumPy");
+        badNpy("the .npy header does not end with a newline: the file is cut short or not written "
+               "by NumPy");
     NpyHeader h;
     std::string_view descr = dictValue(header, "descr");
     if (descr.size() < 2 || descr.front() != '\'' || descr.back() != '\'')
-        bad(fmt::format("the .npy descr {} is not a string (structured arrays are not read)",
-                        descr));
+        badNpy(fmt::format("the .npy descr {} is not a string (structured arrays are not read)",
+                           descr));
     h.dtype = npyType(descr.substr(1, descr.size() - 2));
     const std::string_view fortran = dictValue(header, "fortran_order");
     if (fortran == "True")
-        bad("the array is in Fortran order (save it with np.ascontiguousarray)");
+        badNpy("the array is in Fortran order (save it with np.ascontiguousarray)");
     if (fortran != "False")
-        bad(fmt::format("the .npy fortran_order is '{}', not True or False", fortran));
+        badNpy(fmt::format("the .npy fortran_order is '{}', not True or False", fortran));
     h.shape = parseShape(dictValue(header, "shape"));
     h.dataOffset = start + headerLen;
     h.dataBytes = util::checkedTensorBytes(h.shape, h.dtype, Stage::Load, "the .npy array");
@@ -207,7 +208,7 @@ TensorData readNpy(std::span<const std::byte> bytes) {
 TensorData readNpyFile(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
     if (!in)
-        bad("the file cannot be read");
+        badNpy("the file cannot be read");
     // NumPy pads the header to a multiple of 64 bytes; 64 KiB holds any of them.
     std::vector<std::byte> head(1 << 16);
     in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
@@ -233,7 +234,7 @@ TensorData readNpzMember(const std::filesystem::path& file, const std::string& m
     archive_read_support_format_zip(a.get());
     if (archive_read_open_filename(a.get(), file.c_str(), 1 << 16) != ARCHIVE_OK) {
         const char* why = archive_error_string(a.get());
-        bad(fmt::format("not a readable .npz (zip) file: {}", why ? why : "cannot be opened"));
+        badNpy(fmt::format("not a readable .npz (zip) file: {}", why ? why : "cannot be opened"));
     }
     return npzMember(a.get(), member);
 }
@@ -243,7 +244,7 @@ TensorData readNpzMember(std::span<const std::byte> bytes, const std::string& me
     archive_read_support_format_zip(a.get());
     if (archive_read_open_memory(a.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
         const char* why = archive_error_string(a.get());
-        bad(fmt::format("not a readable .npz (zip) file: {}", why ? why : "cannot be opened"));
+        badNpy(fmt::format("not a readable .npz (zip) file: {}", why ? why : "cannot be opened"));
     }
     return npzMember(a.get(), member);
 }

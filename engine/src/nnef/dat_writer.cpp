@@ -18,13 +18,6 @@ constexpr std::size_t kMaxRank = 8;
 constexpr std::size_t kPassThroughChunk = std::size_t{4} << 20; // 4 MiB of tensor bytes
 constexpr std::size_t kBoolPackedChunk = std::size_t{1} << 20;  // 1 MiB of packed bytes
 
-void putU32(std::array<std::byte, kDatHeaderSize>& h, std::size_t offset, uint32_t v) {
-    h[offset + 0] = static_cast<std::byte>(v & 0xffu);
-    h[offset + 1] = static_cast<std::byte>((v >> 8) & 0xffu);
-    h[offset + 2] = static_cast<std::byte>((v >> 16) & 0xffu);
-    h[offset + 3] = static_cast<std::byte>((v >> 24) & 0xffu);
-}
-
 std::string shapeText(const std::vector<int64_t>& shape) {
     std::string s = "[";
     for (std::size_t i = 0; i < shape.size(); ++i)

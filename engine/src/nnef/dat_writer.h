@@ -15,6 +15,12 @@ namespace t2n::nnef {
 
 inline constexpr std::size_t kDatHeaderSize = 128;
 
+/// Writes `v` little-endian at `offset` of a header.
+inline void putU32(std::array<std::byte, kDatHeaderSize>& h, std::size_t offset, uint32_t v) {
+    for (std::size_t i = 0; i < 4; ++i)
+        h[offset + i] = static_cast<std::byte>((v >> (8 * i)) & 0xffu);
+}
+
 /// Item-type codes of the Khronos vendor (high 16 bits = 0).
 enum class DatItemType : uint32_t {
     Float = 0,

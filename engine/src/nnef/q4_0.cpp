@@ -17,11 +17,6 @@ namespace {
 constexpr uint32_t kTractVendor = 0x5452;
 constexpr uint32_t kQ4_0ItemType = 0x3040;
 
-void putU32(std::array<std::byte, kDatHeaderSize>& h, std::size_t at, uint32_t v) {
-    for (int i = 0; i < 4; ++i)
-        h[at + static_cast<std::size_t>(i)] = static_cast<std::byte>((v >> (8 * i)) & 0xffu);
-}
-
 uint64_t dataLength(const TensorData& t) {
     return static_cast<uint64_t>(t.numel()) / kQ4_0BlockValues * kQ4_0BlockBytes;
 }

@@ -21,7 +21,7 @@ namespace {
 // The safetensors library itself refuses headers above 100 MB.
 constexpr uint64_t kMaxHeaderBytes = 100u << 20;
 
-[[noreturn]] void bad(const std::string& why) {
+[[noreturn]] void badSafetensors(const std::string& why) {
     throw Error(Stage::Load, ErrorCode::ModelFile, why,
                 "the file is not a complete safetensors file; write it again");
 }
@@ -41,29 +41,31 @@ uint64_t itemBytes(const std::string& dtype) {
     for (const auto& [n, s] : kSizes)
         if (dtype == n)
             return s;
-    bad(fmt::format("unknown safetensors dtype '{}'", dtype));
+    badSafetensors(fmt::format("unknown safetensors dtype '{}'", dtype));
 }
 
 SafetensorsEntry parseEntry(const std::string& name, const nlohmann::json& j) {
     if (!j.is_object() || !j.contains("dtype") || !j.contains("shape") ||
         !j.contains("data_offsets"))
-        bad(fmt::format("tensor '{}' lacks dtype, shape or data_offsets", name));
+        badSafetensors(fmt::format("tensor '{}' lacks dtype, shape or data_offsets", name));
     const auto& dtype = j["dtype"];
     const auto& shape = j["shape"];
     const auto& offsets = j["data_offsets"];
     if (!dtype.is_string() || !shape.is_array() || !offsets.is_array() || offsets.size() != 2 ||
         !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned())
-        bad(fmt::format("tensor '{}' has a malformed dtype, shape or data_offsets", name));
+        badSafetensors(
+            fmt::format("tensor '{}' has a malformed dtype, shape or data_offsets", name));
     SafetensorsEntry e;
     e.name = name;
     e.dtype = dtype.get<std::string>();
     uint64_t count = 1;
     for (const auto& d : shape) {
         if (!d.is_number_unsigned())
-            bad(fmt::format("tensor '{}' has a dimension that is not a size", name));
+            badSafetensors(fmt::format("tensor '{}' has a dimension that is not a size", name));
         uint64_t v = d.get<uint64_t>();
         if (v > static_cast<uint64_t>(INT64_MAX) || (v != 0 && count > UINT64_MAX / v))
-            bad(fmt::format("tensor '{}' has a shape whose element count overflows", name));
+            badSafetensors(
+                fmt::format("tensor '{}' has a shape whose element count overflows", name));
         count *= v;
         e.shape.push_back(static_cast<int64_t>(v));
     }
@@ -71,8 +73,8 @@ SafetensorsEntry parseEntry(const std::string& name, const nlohmann::json& j) {
     e.end = offsets[1].get<uint64_t>();
     const uint64_t item = itemBytes(e.dtype);
     if (e.end < e.begin || count > UINT64_MAX / item || e.end - e.begin != count * item)
-        bad(fmt::format("tensor '{}': data_offsets [{}, {}] do not hold {} {} elements", name,
-                        e.begin, e.end, count, e.dtype));
+        badSafetensors(fmt::format("tensor '{}': data_offsets [{}, {}] do not hold {} {} elements",
+                                   name, e.begin, e.end, count, e.dtype));
     return e;
 }
 
@@ -115,22 +117,22 @@ bool looksLikeSafetensors(std::span<const std::byte> bytes) {
 
 SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> bytes) {
     if (bytes.size() < 8)
-        bad("the file is shorter than the 8-byte header length");
+        badSafetensors("the file is shorter than the 8-byte header length");
     const uint64_t n = loadU64(bytes.first(8));
     if (n > kMaxHeaderBytes || n > bytes.size() - 8)
-        bad(fmt::format("the header claims {} bytes; the file has {} after the length", n,
-                        bytes.size() - 8));
+        badSafetensors(fmt::format("the header claims {} bytes; the file has {} after the length",
+                                   n, bytes.size() - 8));
     const auto* text = reinterpret_cast<const char*>(bytes.data() + 8);
     nlohmann::json j = nlohmann::json::parse(text, text + n, nullptr, false);
     if (j.is_discarded() || !j.is_object())
-        bad("the header is not a JSON object");
+        badSafetensors("the header is not a JSON object");
     SafetensorsHeader h;
     h.dataOffset = 8 + n;
     const uint64_t dataBytes = bytes.size() - h.dataOffset;
     for (const auto& [key, value] : j.items()) {
         if (key == "__metadata__") {
             if (!value.is_object())
-                bad("__metadata__ is not an object");
+                badSafetensors("__metadata__ is not an object");
             for (const auto& [mk, mv] : value.items())
                 if (mv.is_string())
                     h.metadata[mk] = mv.get<std::string>();
@@ -138,16 +140,16 @@ SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> bytes) {
         }
         SafetensorsEntry e = parseEntry(key, value);
         if (e.end > dataBytes)
-            bad(fmt::format("tensor '{}' ends at byte {} of a data section of {} bytes", key, e.end,
-                            dataBytes));
+            badSafetensors(fmt::format("tensor '{}' ends at byte {} of a data section of {} bytes",
+                                       key, e.end, dataBytes));
         h.entries.push_back(std::move(e));
     }
     std::sort(h.entries.begin(), h.entries.end(),
               [](const auto& a, const auto& b) { return a.begin < b.begin; });
     for (size_t i = 1; i < h.entries.size(); ++i)
         if (h.entries[i].begin < h.entries[i - 1].end)
-            bad(fmt::format("tensors '{}' and '{}' overlap", h.entries[i - 1].name,
-                            h.entries[i].name));
+            badSafetensors(fmt::format("tensors '{}' and '{}' overlap", h.entries[i - 1].name,
+                                       h.entries[i].name));
     return h;
 }
 

@@ -16,7 +16,7 @@ namespace t2n::reader {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& why) {
+[[noreturn]] void badSaveFile(const std::string& why) {
     throw Error(Stage::Load, ErrorCode::ModelFile, "torch.save file: " + why,
                 "t2n reads what torch.save writes (tensors, dicts, lists, tuples, numbers); "
                 "save model.state_dict() rather than the model, or use safetensors");
@@ -56,7 +56,7 @@ const StorageType& storageType(const std::string& global) {
     for (const auto& t : kStorages)
         if (name == t.name)
             return t;
-    bad(fmt::format("a tensor is stored as {}, which NNEF .dat files cannot hold", global));
+    badSaveFile(fmt::format("a tensor is stored as {}, which NNEF .dat files cannot hold", global));
 }
 
 class Machine {
@@ -94,7 +94,7 @@ private:
 
     uint8_t byte() {
         if (at_ >= p_.size())
-            bad("data.pkl ends in the middle of an instruction");
+            badSaveFile("data.pkl ends in the middle of an instruction");
         return static_cast<uint8_t>(p_[at_++]);
     }
     uint64_t uint(int bytes) {
@@ -105,7 +105,7 @@ private:
     }
     std::string text(uint64_t n) {
         if (n > p_.size() - at_)
-            bad(fmt::format("a string of {} bytes runs past the end of data.pkl", n));
+            badSaveFile(fmt::format("a string of {} bytes runs past the end of data.pkl", n));
         std::string s(reinterpret_cast<const char*>(p_.data() + at_), n);
         at_ += n;
         return s;
@@ -118,19 +118,19 @@ private:
     }
     Ref pop() {
         if (stack_.empty() || (!marks_.empty() && stack_.size() <= marks_.back()))
-            bad(fmt::format("an instruction at byte {} finds the stack empty", at_));
+            badSaveFile(fmt::format("an instruction at byte {} finds the stack empty", at_));
         Ref v = stack_.back();
         stack_.pop_back();
         return v;
     }
     Ref& top() {
         if (stack_.empty())
-            bad(fmt::format("an instruction at byte {} finds the stack empty", at_));
+            badSaveFile(fmt::format("an instruction at byte {} finds the stack empty", at_));
         return stack_.back();
     }
     std::vector<Ref> popMark() {
         if (marks_.empty())
-            bad("a collection without its MARK");
+            badSaveFile("a collection without its MARK");
         std::vector<Ref> items(stack_.begin() + static_cast<std::ptrdiff_t>(marks_.back()),
                                stack_.end());
         stack_.resize(marks_.back());
@@ -139,7 +139,7 @@ private:
     }
     void push(Ref v) {
         if (stack_.size() > (1u << 20))
-            bad("the pickle stack grows beyond a million values");
+            badSaveFile("the pickle stack grows beyond a million values");
         stack_.push_back(std::move(v));
     }
     Ref tuple(std::vector<Ref> items) {
@@ -160,7 +160,7 @@ private:
     Ref memo(uint64_t key) {
         auto it = memo_.find(key);
         if (it == memo_.end())
-            bad(fmt::format("data.pkl reads memo entry {} before writing it", key));
+            badSaveFile(fmt::format("data.pkl reads memo entry {} before writing it", key));
         return it->second;
     }
     Ref persistent(const Ref& pid);
@@ -170,13 +170,13 @@ private:
 
 int64_t intOf(const Ref& v, const char* what) {
     if (!v || (v->kind != Value::Int && v->kind != Value::Bool))
-        bad(fmt::format("{} is not an integer", what));
+        badSaveFile(fmt::format("{} is not an integer", what));
     return v->i;
 }
 
 std::vector<int64_t> intsOf(const Ref& v, const char* what) {
     if (!v || v->kind != Value::Tuple)
-        bad(fmt::format("{} is not a tuple", what));
+        badSaveFile(fmt::format("{} is not a tuple", what));
     std::vector<int64_t> out;
     for (const auto& e : v->items)
         out.push_back(intOf(e, what));
@@ -188,7 +188,7 @@ Ref Machine::persistent(const Ref& pid) {
     if (pid->kind != Value::Tuple || pid->items.size() < 5 || pid->items[0]->kind != Value::Str ||
         pid->items[0]->s != "storage" || pid->items[1]->kind != Value::Global ||
         pid->items[2]->kind != Value::Str)
-        bad("a persistent id that is not a torch storage");
+        badSaveFile("a persistent id that is not a torch storage");
     Ref s = make(Value::Storage);
     s->storageType = pid->items[1]->s;
     s->s = pid->items[2]->s;
@@ -200,17 +200,17 @@ Ref Machine::persistent(const Ref& pid) {
 Ref Machine::rebuildTensor(const std::vector<Ref>& a) {
     // _rebuild_tensor_v2(storage, offset, size, stride, requires_grad, hooks[, metadata])
     if (a.size() < 4 || a[0]->kind != Value::Storage)
-        bad("_rebuild_tensor_v2 without a storage");
+        badSaveFile("_rebuild_tensor_v2 without a storage");
     const Ref& storage = a[0];
     const StorageType& type = storageType(storage->storageType);
     const int64_t offset = intOf(a[1], "a tensor's offset");
     const std::vector<int64_t> size = intsOf(a[2], "a tensor's size");
     const std::vector<int64_t> stride = intsOf(a[3], "a tensor's stride");
     if (size.size() != stride.size() || size.size() > 8 || offset < 0)
-        bad("a tensor whose size, stride or offset is malformed");
+        badSaveFile("a tensor whose size, stride or offset is malformed");
     auto bytes = storages_(storage->s);
     if (!bytes)
-        bad(fmt::format("storage record data/{} is missing", storage->s));
+        badSaveFile(fmt::format("storage record data/{} is missing", storage->s));
     const uint64_t items = bytes->size() / type.size;
     util::checkedTensorBytes(size, type.dtype, Stage::Load, "a tensor of the torch.save file");
     // The last element it reads must lie inside the storage.
@@ -218,13 +218,13 @@ Ref Machine::rebuildTensor(const std::vector<Ref>& a) {
     bool contiguousAllowed = true;
     for (size_t d = 0; d < size.size(); ++d) {
         if (size[d] < 0 || stride[d] < 0)
-            bad("a tensor with a negative size or stride");
+            badSaveFile("a tensor with a negative size or stride");
         count *= static_cast<uint64_t>(size[d]);
         if (size[d] > 0)
             last += static_cast<uint64_t>(size[d] - 1) * static_cast<uint64_t>(stride[d]);
     }
     if (count > 0 && last >= items)
-        bad(fmt::format("a tensor reads element {} of a storage of {}", last, items));
+        badSaveFile(fmt::format("a tensor reads element {} of a storage of {}", last, items));
     if (count == 0)
         contiguousAllowed = false;
     Ref t = make(Value::Tensor);
@@ -276,7 +276,7 @@ Ref Machine::reduce(const Ref& callable, const Ref& args) {
     if (name == "torch._utils._rebuild_parameter" ||
         name == "torch._utils._rebuild_parameter_with_state") {
         if (a.empty() || a[0]->kind != Value::Tensor)
-            bad("_rebuild_parameter without a tensor");
+            badSaveFile("_rebuild_parameter without a tensor");
         return a[0];
     }
     // Anything else is never called: its result is opaque.
@@ -390,7 +390,7 @@ Ref Machine::run() {
         case 0x8a: { // LONG1: little-endian two's complement
             const uint8_t n = byte();
             if (n > 8)
-                bad("an integer wider than 64 bits");
+                badSaveFile("an integer wider than 64 bits");
             uint64_t raw = n ? uint(n) : 0;
             if (n > 0 && n < 8 && (raw >> (8 * n - 1)) & 1)
                 raw |= ~uint64_t{0} << (8 * n);
@@ -481,7 +481,8 @@ Ref Machine::run() {
             pop();
             break; // BUILD: an object's state (OrderedDict._metadata...): ignored
         default:
-            bad(fmt::format("pickle instruction 0x{:02X} at byte {} is not one torch.save writes",
+            badSaveFile(
+                fmt::format("pickle instruction 0x{:02X} at byte {} is not one torch.save writes",
                             op, at_ - 1));
         }
     }
@@ -495,10 +496,10 @@ constexpr size_t kMaxFlattenVisits = size_t{1} << 20;
 
 void flatten(SavedObject& out, const std::string& key, const Ref& v, int depth, size_t& visits) {
     if (depth > 64)
-        bad("dicts and lists nested more than 64 deep");
+        badSaveFile("dicts and lists nested more than 64 deep");
     if (++visits > kMaxFlattenVisits)
-        bad(fmt::format("its dicts and lists hold more than {} values (or hold themselves)",
-                        kMaxFlattenVisits));
+        badSaveFile(fmt::format("its dicts and lists hold more than {} values (or hold themselves)",
+                                kMaxFlattenVisits));
     auto join = [&](const std::string& part) { return key.empty() ? part : key + "." + part; };
     switch (v->kind) {
     case Value::Tensor:
@@ -535,7 +536,7 @@ SavedObject readTorchSave(const std::filesystem::path& file) {
     ArchiveReadHandle a = newArchiveReader();
     archive_read_support_format_zip(a.get());
     if (archive_read_open_filename(a.get(), file.c_str(), 1 << 16) != ARCHIVE_OK)
-        bad(fmt::format("'{}' cannot be opened as a zip file", file.string()));
+        badSaveFile(fmt::format("'{}' cannot be opened as a zip file", file.string()));
     std::error_code ec;
     const uint64_t fileSize = std::filesystem::file_size(file, ec);
     std::string pickle;
@@ -547,7 +548,7 @@ SavedObject readTorchSave(const std::filesystem::path& file) {
         if (r == ARCHIVE_EOF)
             break;
         if (r < ARCHIVE_WARN)
-            bad(fmt::format("not a readable zip file: {}", archive_error_string(a.get())));
+            badSaveFile(fmt::format("not a readable zip file: {}", archive_error_string(a.get())));
         const std::string name = archive_entry_pathname(e) ? archive_entry_pathname(e) : "";
         const auto slash = name.find('/');
         const std::string record = slash == std::string::npos ? name : name.substr(slash + 1);
@@ -561,13 +562,14 @@ SavedObject readTorchSave(const std::filesystem::path& file) {
         while (true) {
             const la_ssize_t n = archive_read_data(a.get(), buf, sizeof buf);
             if (n < 0)
-                bad(fmt::format("record '{}' cannot be read: {}", name,
-                                archive_error_string(a.get())));
+                badSaveFile(fmt::format("record '{}' cannot be read: {}", name,
+                                        archive_error_string(a.get())));
             if (n == 0)
                 break;
             total += static_cast<uint64_t>(n);
             if (fileSize > 0 && total > fileSize)
-                bad("its records hold more bytes than the file: a compressed zip, not torch.save");
+                badSaveFile(
+                    "its records hold more bytes than the file: a compressed zip, not torch.save");
             bytes->insert(bytes->end(), buf, buf + n);
         }
         if (record == "data.pkl")
@@ -576,7 +578,7 @@ SavedObject readTorchSave(const std::filesystem::path& file) {
             records[record.substr(5)] = std::move(bytes);
     }
     if (pickle.empty())
-        bad(fmt::format("'{}' has no data.pkl record", file.string()));
+        badSaveFile(fmt::format("'{}' has no data.pkl record", file.string()));
     return unpickleTorchSave(std::as_bytes(std::span(pickle.data(), pickle.size())),
                              [&](const std::string& key) {
                                  auto it = records.find(key);

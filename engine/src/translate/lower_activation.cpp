@@ -16,7 +16,8 @@ namespace {
 Expr in0(Context& ctx) {
     return ctx.operand(ctx.node().inputs[0], rankOf(ctx.out()), ctx.out().dtype);
 }
-Expr lit(Context& ctx, double v) {
+// A literal of the output's dtype.
+Expr outLit(Context& ctx, double v) {
     return Context::scalarLiteral(v, ctx.out().dtype);
 }
 
@@ -30,13 +31,13 @@ void lowerTanh(Context& ctx) {
     ctx.emitOut("tanh", {in0(ctx)});
 }
 void lowerRelu6(Context& ctx) {
-    ctx.emitOut("clamp", {in0(ctx), lit(ctx, 0), lit(ctx, 6)});
+    ctx.emitOut("clamp", {in0(ctx), outLit(ctx, 0), outLit(ctx, 6)});
 }
 
 void lowerHardtanh(Context& ctx) {
     double lo = ctx.numInputs() > 1 ? ctx.floatArg(1) : -1.0;
     double hi = ctx.numInputs() > 2 ? ctx.floatArg(2) : 1.0;
-    ctx.emitOut("clamp", {in0(ctx), lit(ctx, lo), lit(ctx, hi)});
+    ctx.emitOut("clamp", {in0(ctx), outLit(ctx, lo), outLit(ctx, hi)});
 }
 
 // x * clamp(x + 3, 0, 6) / 6 (tract_core_hard_swish from tract 0.19.9)
@@ -46,17 +47,17 @@ void lowerHardswish(Context& ctx) {
         ctx.emitOut("tract_core_hard_swish", {x});
         return;
     }
-    Expr s = ctx.emitTemp("add", {x, lit(ctx, 3)}, {}, "shift");
-    Expr c = ctx.emitTemp("clamp", {s, lit(ctx, 0), lit(ctx, 6)}, {}, "clamp");
+    Expr s = ctx.emitTemp("add", {x, outLit(ctx, 3)}, {}, "shift");
+    Expr c = ctx.emitTemp("clamp", {s, outLit(ctx, 0), outLit(ctx, 6)}, {}, "clamp");
     Expr m = ctx.emitTemp("mul", {x, c}, {}, "gate");
-    ctx.emitOut("div", {m, lit(ctx, 6)});
+    ctx.emitOut("div", {m, outLit(ctx, 6)});
 }
 
 // clamp(x / 6 + 1/2, 0, 1)
 void lowerHardsigmoid(Context& ctx) {
-    Expr d = ctx.emitTemp("div", {in0(ctx), lit(ctx, 6)}, {}, "scaled");
-    Expr s = ctx.emitTemp("add", {d, lit(ctx, 0.5)}, {}, "shift");
-    ctx.emitOut("clamp", {s, lit(ctx, 0), lit(ctx, 1)});
+    Expr d = ctx.emitTemp("div", {in0(ctx), outLit(ctx, 6)}, {}, "scaled");
+    Expr s = ctx.emitTemp("add", {d, outLit(ctx, 0.5)}, {}, "shift");
+    ctx.emitOut("clamp", {s, outLit(ctx, 0), outLit(ctx, 1)});
 }
 
 // x * sigmoid(x); tract_core_silu from tract 0.23.0 (tract_transformers_silu
@@ -81,20 +82,20 @@ void lowerGelu(Context& ctx) {
         if (!ctx.target().isKhronos() && !ctx.target().has("tract_core_erf"))
             ctx.unsupported("exact GELU needs tract_core_erf (tract 0.19.0 or newer)",
                             "target a newer tract, or use approximate='tanh' in the model");
-        Expr s = ctx.emitTemp("mul", {x, lit(ctx, 1.0 / std::numbers::sqrt2)}, {}, "scaled");
+        Expr s = ctx.emitTemp("mul", {x, outLit(ctx, 1.0 / std::numbers::sqrt2)}, {}, "scaled");
         inner = erfOf(ctx, s, ctx.out().dtype, "erf");
     } else if (mode == "tanh") {
         Expr x3 = ctx.emitTemp("mul", {x, ctx.emitTemp("mul", {x, x}, {}, "sq")}, {}, "cube");
         Expr p = ctx.emitTemp(
-            "add", {x, ctx.emitTemp("mul", {x3, lit(ctx, 0.044715)}, {}, "cubic")}, {}, "poly");
+            "add", {x, ctx.emitTemp("mul", {x3, outLit(ctx, 0.044715)}, {}, "cubic")}, {}, "poly");
         Expr s =
-            ctx.emitTemp("mul", {p, lit(ctx, std::sqrt(2.0 / std::numbers::pi))}, {}, "scaled");
+            ctx.emitTemp("mul", {p, outLit(ctx, std::sqrt(2.0 / std::numbers::pi))}, {}, "scaled");
         inner = ctx.emitTemp("tanh", {s}, {}, "tanh");
     } else {
         ctx.unsupported(fmt::format("GELU approximation '{}'", mode));
     }
-    Expr one = ctx.emitTemp("add", {inner, lit(ctx, 1)}, {}, "plus_one");
-    Expr half = ctx.emitTemp("mul", {x, lit(ctx, 0.5)}, {}, "half");
+    Expr one = ctx.emitTemp("add", {inner, outLit(ctx, 1)}, {}, "plus_one");
+    Expr half = ctx.emitTemp("mul", {x, outLit(ctx, 0.5)}, {}, "half");
     ctx.emitOut("mul", {half, one});
 }
 
@@ -117,7 +118,7 @@ void lowerPrelu(Context& ctx) {
 
 void lowerLeakyRelu(Context& ctx) {
     double slope = ctx.numInputs() > 1 ? ctx.floatArg(1) : 0.01;
-    ctx.emitOut("leaky_relu", {in0(ctx)}, {{"alpha", lit(ctx, slope)}});
+    ctx.emitOut("leaky_relu", {in0(ctx)}, {{"alpha", outLit(ctx, slope)}});
 }
 
 // tract's elu has no alpha: other alphas and scales are spelled out as
@@ -131,12 +132,12 @@ void lowerElu(Context& ctx) {
         ctx.emitOut("elu", {x});
         return;
     }
-    Expr xs = inScale == 1.0 ? x : ctx.emitTemp("mul", {x, lit(ctx, inScale)}, {}, "in_scaled");
+    Expr xs = inScale == 1.0 ? x : ctx.emitTemp("mul", {x, outLit(ctx, inScale)}, {}, "in_scaled");
     Expr e = ctx.emitTemp("exp", {xs}, {}, "exp");
-    Expr em1 = ctx.emitTemp("sub", {e, lit(ctx, 1)}, {}, "expm1");
-    Expr neg = ctx.emitTemp("mul", {em1, lit(ctx, alpha * scale)}, {}, "negative");
-    Expr pos = scale == 1.0 ? x : ctx.emitTemp("mul", {x, lit(ctx, scale)}, {}, "positive");
-    Expr cond = ctx.emitTemp("gt", {x, lit(ctx, 0)}, {}, "is_positive");
+    Expr em1 = ctx.emitTemp("sub", {e, outLit(ctx, 1)}, {}, "expm1");
+    Expr neg = ctx.emitTemp("mul", {em1, outLit(ctx, alpha * scale)}, {}, "negative");
+    Expr pos = scale == 1.0 ? x : ctx.emitTemp("mul", {x, outLit(ctx, scale)}, {}, "positive");
+    Expr cond = ctx.emitTemp("gt", {x, outLit(ctx, 0)}, {}, "is_positive");
     ctx.emitOut("select", {cond, pos, neg});
 }
 
@@ -145,12 +146,12 @@ void lowerSoftplus(Context& ctx) {
     double beta = ctx.numInputs() > 1 ? ctx.floatArg(1) : 1.0;
     double threshold = ctx.numInputs() > 2 ? ctx.floatArg(2) : 20.0;
     Expr x = in0(ctx);
-    Expr bx = beta == 1.0 ? x : ctx.emitTemp("mul", {x, lit(ctx, beta)}, {}, "scaled");
+    Expr bx = beta == 1.0 ? x : ctx.emitTemp("mul", {x, outLit(ctx, beta)}, {}, "scaled");
     Expr e = ctx.emitTemp("exp", {bx}, {}, "exp");
     Expr l =
-        ctx.emitTemp("log", {ctx.emitTemp("add", {e, lit(ctx, 1)}, {}, "plus_one")}, {}, "log");
-    Expr soft = beta == 1.0 ? l : ctx.emitTemp("div", {l, lit(ctx, beta)}, {}, "soft");
-    Expr big = ctx.emitTemp("gt", {bx, lit(ctx, threshold)}, {}, "linear_region");
+        ctx.emitTemp("log", {ctx.emitTemp("add", {e, outLit(ctx, 1)}, {}, "plus_one")}, {}, "log");
+    Expr soft = beta == 1.0 ? l : ctx.emitTemp("div", {l, outLit(ctx, beta)}, {}, "soft");
+    Expr big = ctx.emitTemp("gt", {bx, outLit(ctx, threshold)}, {}, "linear_region");
     ctx.emitOut("select", {big, x, soft});
 }
 

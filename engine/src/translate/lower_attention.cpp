@@ -13,10 +13,6 @@ namespace t2n::translate {
 
 namespace {
 
-Expr lit(double v, DType t) {
-    return Context::scalarLiteral(v, t);
-}
-
 Kwargs mm(bool transposeB) {
     return {{"transposeA", Expr::b(false)}, {"transposeB", Expr::b(transposeB)}};
 }

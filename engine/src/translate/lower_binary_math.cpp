@@ -13,10 +13,6 @@ namespace t2n::translate {
 
 namespace {
 
-Expr lit(double v, DType t) {
-    return Context::scalarLiteral(v, t);
-}
-
 // atan2(y, x) after PyTorch (emitAtan2, shared with the angle of a complex).
 void lowerAtan2(Context& ctx) {
     const DType t = floatComputeType(ctx);

@@ -21,10 +21,6 @@ int64_t logicalRank(const ir::Value& v) {
 
 namespace {
 
-Expr lit(double v) {
-    return Context::scalarLiteral(v, DType::F32);
-}
-
 // Pads the trailing unit axis of `x` (rank `rank`) to 2 with a zero before
 // (which 1: x is the imaginary part) or after (which 0: the real part).
 Expr padPart(Context& ctx, Expr x, int64_t rank, int which, const std::string& tag) {

@@ -17,10 +17,6 @@ namespace t2n::translate {
 
 namespace {
 
-Expr lit(double v, DType t) {
-    return Context::scalarLiteral(v, t);
-}
-
 // PyTorch's linspace_from_neg_one in f32: linspace(-1, 1, n), times (n - 1) / n
 // without align_corners; [0] for n <= 1.
 std::vector<float> normalizedPositions(int64_t n, bool align) {

@@ -16,10 +16,6 @@ namespace t2n::translate {
 
 namespace {
 
-Expr lit(double v, DType t) {
-    return Context::scalarLiteral(v, t);
-}
-
 std::vector<int64_t> allAxes(int64_t rank) {
     std::vector<int64_t> axes(static_cast<size_t>(rank));
     std::iota(axes.begin(), axes.end(), int64_t{0});

@@ -15,10 +15,6 @@ Expr arg(Context& ctx, size_t i, std::optional<DType> t = {}) {
     return outOperand(ctx, i, t);
 }
 
-Expr lit(double v, DType t) {
-    return Context::scalarLiteral(v, t);
-}
-
 // trunc(q) = q < 0 ? ceil(q) : floor(q)
 Expr truncOf(Context& ctx, Expr q, DType t) {
     Expr neg = ctx.emitTemp("lt", {q, lit(0.0, t)}, {}, "negative");

@@ -22,10 +22,6 @@ namespace t2n::translate {
 
 namespace {
 
-Expr lit(double v, DType t) {
-    return Context::scalarLiteral(v, t);
-}
-
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // c[0] + u (c[1] + u (c[2] + ...)), Horner's scheme.

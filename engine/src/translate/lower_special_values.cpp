@@ -13,10 +13,6 @@ namespace t2n::translate {
 
 namespace {
 
-Expr lit(double v, DType t) {
-    return Context::scalarLiteral(v, t);
-}
-
 double largestFinite(DType t) {
     if (t == DType::F64)
         return std::numeric_limits<double>::max();

@@ -20,10 +20,6 @@ namespace t2n::translate {
 
 namespace {
 
-Expr lit(double v) {
-    return Context::scalarLiteral(v, DType::F32);
-}
-
 // Khronos has no FFT, and tract's operations must exist in the target.
 void requireSpectral(Context& ctx, std::string_view op) {
     if (ctx.target().isKhronos())

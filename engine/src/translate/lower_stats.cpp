@@ -13,10 +13,6 @@ namespace t2n::translate {
 
 namespace {
 
-Expr lit(double v, DType t) {
-    return Context::scalarLiteral(v, t);
-}
-
 // The input's axes named by an optional int list argument (None: all).
 std::vector<int64_t> axesArg(Context& ctx, size_t i) {
     const int64_t r = rankOf(ctx.in(0));

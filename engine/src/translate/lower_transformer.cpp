@@ -13,10 +13,6 @@ namespace t2n::translate {
 
 namespace {
 
-Expr lit(double v, DType t) {
-    return Context::scalarLiteral(v, t);
-}
-
 // (x - mean) / sqrt(var + eps) over `axes` (kept), the statistics biased.
 Expr normalized(Context& ctx, Expr x, const std::vector<int64_t>& axes, double eps, DType t) {
     Kwargs k{{"axes", Expr::ints(axes)}};

@@ -7,6 +7,11 @@
 
 namespace t2n::translate {
 
+/// A scalar literal of dtype `t`.
+inline Expr lit(double v, DType t = DType::F32) {
+    return Context::scalarLiteral(v, t);
+}
+
 inline int64_t rankOf(const ir::Value& v) {
     return static_cast<int64_t>(v.shape.size());
 }

@@ -18,10 +18,6 @@ namespace t2n::translate {
 
 namespace {
 
-Expr lit(double v, DType t) {
-    return Context::scalarLiteral(v, t);
-}
-
 // The size argument i as a 0-d tensor of dtype t (its expression cast), or a
 // literal when it is fixed.
 Expr sizeAs(Context& ctx, size_t i, DType t) {
