@@ -206,7 +206,7 @@ void lowerSlice(Context& ctx) {
     const int64_t r = rankOf(x);
     int64_t axis = ctx.axis(ctx.numInputs() > 1 ? ctx.intArg(1) : 0, r);
     const int64_t n = x.shape[static_cast<size_t>(axis)];
-    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    constexpr int64_t kNoEnd = std::numeric_limits<int64_t>::max();
     int64_t step = ctx.numInputs() > 4 ? ctx.intArg(4) : 1;
     if (step < 1)
         ctx.unsupported("slice with a step below 1");
@@ -216,7 +216,7 @@ void lowerSlice(Context& ctx) {
         // An end past a dynamic axis' example size is only "to the end" when
         // it is PyTorch's open end: x[:, :10] keeps 10 steps at any length.
         const bool toEnd = !hasEnd || ctx.isNone(3) ||
-                           (!ctx.isSymbolic(3) && (ctx.intArg(3) == kMax ||
+                           (!ctx.isSymbolic(3) && (ctx.intArg(3) == kNoEnd ||
                                                    (!dynamicAxis(x, axis) && ctx.intArg(3) >= n)));
         Expr end = toEnd ? ctx.dimExpr(ctx.node().inputs[0], axis) : dynamicIndex(ctx, 3, axis, 0);
         if (toEnd && begin.kind == Expr::Kind::Integer && begin.integer == 0 && step == 1) {
@@ -227,7 +227,7 @@ void lowerSlice(Context& ctx) {
         return;
     }
     int64_t start = hasStart && !ctx.isNone(2) ? ctx.intArg(2) : 0;
-    int64_t end = hasEnd && !ctx.isNone(3) ? ctx.intArg(3) : kMax;
+    int64_t end = hasEnd && !ctx.isNone(3) ? ctx.intArg(3) : kNoEnd;
     auto clamp = [n](int64_t v) {
         if (v < 0)
             v += n;
