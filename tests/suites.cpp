@@ -91,6 +91,7 @@
     X(translate_scan, TranslateScanTest)                                                           \
     X(translate_grid_sample, TranslateGridSampleTest)                                              \
     X(translate_recurrent, TranslateRecurrentTest)                                                 \
+    X(translate_random, TranslateRandomTest)                                                       \
     X(memory, MemoryTest)
 
 namespace t2n::test {

@@ -80,6 +80,30 @@ std::string ExportReport::toJson() const {
                    {"worst_expected", o.expected},
                    {"worst_got", o.got},
                    {"note", o.note}};
+            e["compared_by"] = o.distribution.applied ? "distribution" : "elements";
+            if (o.distribution.applied) {
+                const DistributionCheck& d = o.distribution;
+                auto moments = [](const ValueMoments& m) {
+                    return json{{"count", m.count},      {"non_finite", m.nonFinite},
+                                {"min", m.min},          {"max", m.max},
+                                {"mean", m.mean},        {"std", m.std},
+                                {"kurtosis", m.kurtosis}};
+                };
+                e["distribution"] = {{"criterion", "shape and dtype exactly; range and moments "
+                                                   "(min, max, mean, std) within bounds that "
+                                                   "follow from the independent values"},
+                                     {"random_draw", d.source},
+                                     {"independent_values", d.independent},
+                                     {"values_compared", d.valuesCompared},
+                                     {"expected", moments(d.expected)},
+                                     {"got", moments(d.got)},
+                                     {"mean_bound", d.meanBound},
+                                     {"std_bound", d.stdBound},
+                                     {"outside_range", d.outside},
+                                     {"outside_range_allowed", d.outsideAllowed}};
+                if (!d.failure.empty())
+                    e["distribution"]["failure"] = d.failure;
+            }
             if (o.quantStep > 0)
                 e["quantized"] = {{"step", o.quantStep},
                                   {"max_error_steps", o.maxErrorSteps},

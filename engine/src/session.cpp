@@ -500,12 +500,16 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
     d->report.check = check::runCheck(in);
     const CheckReport& c = d->report.check;
     for (const auto& o : c.outputs)
-        d->log(o.ok ? LogLevel::Info : LogLevel::Warn,
-               fmt::format("check {}: {} (max abs error {:.3g}, max rel error {:.3g}, {} of {} "
-                           "elements beyond {}){}",
-                           o.name, o.ok ? "matches" : "DIFFERS", o.maxAbsError, o.maxRelError,
-                           o.mismatches, o.elements, c.tolerance,
-                           o.note.empty() ? "" : " - " + o.note));
+        if (o.distribution.applied)
+            d->log(o.ok ? LogLevel::Info : LogLevel::Warn,
+                   fmt::format("check {}: {} - {}", o.name, o.ok ? "matches" : "DIFFERS", o.note));
+        else
+            d->log(o.ok ? LogLevel::Info : LogLevel::Warn,
+                   fmt::format("check {}: {} (max abs error {:.3g}, max rel error {:.3g}, {} of {} "
+                               "elements beyond {}){}",
+                               o.name, o.ok ? "matches" : "DIFFERS", o.maxAbsError, o.maxRelError,
+                               o.mismatches, o.elements, c.tolerance,
+                               o.note.empty() ? "" : " - " + o.note));
     // Each with its stage once: a reader error is rendered with it already.
     for (const auto& p : c.structureProblems)
         d->log(LogLevel::Error, p.starts_with("[") ? p : "[check] " + p);

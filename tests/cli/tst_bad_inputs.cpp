@@ -939,17 +939,41 @@ private Q_SLOTS:
 
     // Issue 26: `torch.rand(x.shape)` inside forward was frozen into a
     // constant (exit 0, one sample of noise in the archive) because the draw
-    // depends on no input's data. A random draw is never folded: it stays a
-    // node, refused by name (tract's own random operation is not written yet).
+    // depends on no input's data. A random draw is never folded. For tract it
+    // is written with tract's own tract_onnx_random, and the check compares
+    // what depends on it by shape, dtype, range and moments, saying so;
+    // Khronos NNEF has no random operation, and tract none for random
+    // integers or Bernoulli draws: those are refused by name and source line.
     void randomDrawIsNeverFrozen_data() {
         QTest::addColumn<QString>("draw");
-        QTest::newRow("rand(x.shape)") << "torch.rand(x.shape)";
-        QTest::newRow("randn(2, 3)") << "torch.randn(2, 3)";
-        QTest::newRow("randint(0, 5, (2, 3))") << "torch.randint(0, 5, (2, 3)).float()";
-        QTest::newRow("bernoulli of a constant") << "torch.bernoulli(torch.full((2, 3), 0.5))";
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("says");
+        const QString moments = "compared by shape, dtype, range and moments: it depends on a "
+                                "random draw (aten::%1 at ";
+        QTest::newRow("rand(x.shape), tract") << "torch.rand(x.shape)"
+                                              << "tract" << 0 << moments.arg("rand");
+        QTest::newRow("randn(48, 48), tract") << "torch.randn(48, 48)"
+                                              << "tract" << 0 << moments.arg("randn");
+        QTest::newRow("rand(x.shape), khronos")
+            << "torch.rand(x.shape)"
+            << "khronos" << 4
+            << "aten::rand is not supported for Khronos: NNEF 1.0.5 has no random operation";
+        QTest::newRow("randn(48, 48), khronos")
+            << "torch.randn(48, 48)"
+            << "khronos" << 4 << "aten::randn is not supported for Khronos";
+        QTest::newRow("randint(0, 5, (48, 48))")
+            << "torch.randint(0, 5, (48, 48)).float()"
+            << "tract" << 4 << "aten::randint is not supported: it draws random values";
+        QTest::newRow("bernoulli of a constant")
+            << "torch.bernoulli(torch.full((48, 48), 0.5))"
+            << "tract" << 4 << "aten::bernoulli is not supported: it draws random values";
     }
     void randomDrawIsNeverFrozen() {
         QFETCH(QString, draw);
+        QFETCH(QString, target);
+        QFETCH(int, code);
+        QFETCH(QString, says);
         const fs::path dir =
             work_ / ("random-" + std::to_string(std::hash<std::string>{}(QTest::currentDataTag())));
         fs::remove_all(dir);
@@ -964,16 +988,46 @@ private Q_SLOTS:
                                       model);
         QVERIFY2(made.exitCode == 0, qPrintable(made.err));
         const auto before = snapshot(dir);
-        const auto r =
-            run(QString::fromStdString(t2nBinary().string()),
-                {"export", QString::fromStdString(model.string()), "--input", "x:2x3:f32", "-o",
-                 QString::fromStdString((dir / "out.nnef.tgz").string()), "--no-check"});
-        QVERIFY2(r.exitCode == 4, qPrintable(r.err));
-        QVERIFY2(r.err.contains("[translate]") && r.err.contains("not supported"),
-                 qPrintable(r.err));
+        const fs::path out = dir / "out.nnef";
+        QStringList args{"export",
+                         QString::fromStdString(model.string()),
+                         "--input",
+                         "x:48x48:f32",
+                         "--target",
+                         target,
+                         "-o",
+                         QString::fromStdString(out.string()),
+                         "--compression",
+                         "none"};
+        if (code == 0)
+            args << "--report" << QString::fromStdString((dir / "report.json").string());
+        const auto r = run(QString::fromStdString(t2nBinary().string()), args);
+        QVERIFY2(r.exitCode == code, qPrintable(r.err));
+        QVERIFY2(r.err.contains(says), qPrintable(r.err));
         QVERIFY2(r.err.contains("make_model.py:4"), qPrintable(r.err)); // the line of the draw
-        const QString diff = differences(before, snapshot(dir));
-        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        if (code != 0) {
+            QVERIFY2(r.err.contains("[translate]"), qPrintable(r.err));
+            const QString diff = differences(before, snapshot(dir));
+            QVERIFY2(diff.isEmpty(), qPrintable(diff));
+            return;
+        }
+        // The archive draws with tract's operation, in its registry; nothing
+        // was folded into a variable.
+        const std::string graph = readFile(out / "graph.nnef");
+        QVERIFY2(graph.find("extension tract_registry tract_onnx;") != std::string::npos,
+                 graph.c_str());
+        const std::string drawn = draw.startsWith("torch.rand(")
+                                      ? "tract_onnx_random(datum_type = 'f32', shape = [48, 48], "
+                                        "dist = 'uniform', parameters = [0.0, 1.0])"
+                                      : "tract_onnx_random(datum_type = 'f32', shape = [48, 48], "
+                                        "dist = 'normal', parameters = [0.0, 1.0])";
+        QVERIFY2(graph.find(drawn) != std::string::npos, graph.c_str());
+        QVERIFY2(graph.find("variable") == std::string::npos, graph.c_str());
+        const std::string report = readFile(dir / "report.json");
+        QVERIFY2(report.find("\"compared_by\": \"distribution\"") != std::string::npos &&
+                     report.find("\"values_compared\": true") != std::string::npos &&
+                     report.find("\"passed\": true") != std::string::npos,
+                 report.c_str());
     }
 
     // Issue 26: a SIGINT or SIGTERM in the first half second (while

@@ -1,6 +1,7 @@
 // The comparator: tract's tolerance table and close_enough rule on
 // hand-computed edge cases, the outlier ratio, f16 and quantized rows,
-// integers, shapes, the worst element, torch.allclose, Tolerance::parse.
+// integers, shapes, the worst element, torch.allclose, Tolerance::parse; and
+// the comparison by distribution of outputs that depend on a random draw.
 #include "check/compare.h"
 #include "suite_macros.h"
 #include "t2n/error.h"
@@ -17,6 +18,7 @@
 
 using t2n::check::Bounds;
 using t2n::check::compare;
+using t2n::check::compareDistributions;
 using t2n::check::ElementClass;
 using t2n::check::Tolerance;
 using t2n::check::ToleranceLevel;
@@ -375,6 +377,102 @@ private Q_SLOTS:
             QVERIFY(QString::fromStdString(e.message()).contains("bad tolerance"));
             QVERIFY(QString::fromStdString(e.hint()).contains("custom:ATOL,RTOL,OUTLIERS"));
         }
+    }
+
+    // Issue 26: an output that depends on a random draw is compared by shape,
+    // dtype, range and moments. Two runs of one distribution pass, over many
+    // seeds and sizes, for uniform, normal, heavy-tailed and mixed outputs.
+    void distributionsOfOneLawPass() {
+        for (uint64_t seed = 1; seed <= 40; ++seed) {
+            auto gen = at::detail::createCPUGenerator(seed);
+            for (int64_t n : {32, 100, 4096, 100000}) {
+                const at::Tensor x = at::normal(0.0, 1.0, {n}, gen);
+                const std::vector<std::pair<at::Tensor, at::Tensor>> pairs{
+                    {at::rand({n}, gen), at::rand({n}, gen)},
+                    {at::normal(2.0, 3.0, {n}, gen), at::normal(2.0, 3.0, {n}, gen)},
+                    {at::normal(0.0, 1.0, {n}, gen).exp(), at::normal(0.0, 1.0, {n}, gen).exp()},
+                    {x + 0.1 * at::normal(0.0, 1.0, {n}, gen),
+                     x + 0.1 * at::normal(0.0, 1.0, {n}, gen)},
+                    {at::rand({n}, gen) < 0.3, at::rand({n}, gen) < 0.3},
+                };
+                for (size_t k = 0; k < pairs.size(); ++k) {
+                    const auto c = compareDistributions(pairs[k].first, pairs[k].second, 0);
+                    QVERIFY2(c.ok, qPrintable(QString("seed %1, n %2, pair %3: %4")
+                                                  .arg(seed)
+                                                  .arg(n)
+                                                  .arg(k)
+                                                  .arg(QString::fromStdString(c.summary()))));
+                    QVERIFY(c.figures.valuesCompared);
+                }
+            }
+        }
+    }
+
+    // What a wrong draw looks like: other bounds, another std, another law,
+    // a shifted mean; and a shape or dtype that differs.
+    void distributionsThatDifferFail_data() {
+        QTest::addColumn<int>("which");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("uniform [0, 2) for [0, 1)") << 0 << "mean";
+        QTest::newRow("normal std 1.2 for 1") << 1 << "std";
+        QTest::newRow("normal for uniform of equal moments") << 2 << "beyond";
+        QTest::newRow("mean + 0.3 std") << 3 << "mean";
+        QTest::newRow("shape") << 4 << "shape mismatch";
+        QTest::newRow("dtype") << 5 << "dtype mismatch";
+    }
+    void distributionsThatDifferFail() {
+        QFETCH(int, which);
+        QFETCH(QString, why);
+        auto gen = at::detail::createCPUGenerator(3);
+        const int64_t n = 4096;
+        at::Tensor e, g;
+        switch (which) {
+        case 0:
+            e = at::rand({n}, gen), g = 2 * at::rand({n}, gen);
+            break;
+        case 1:
+            e = at::normal(0.0, 1.0, {n}, gen), g = at::normal(0.0, 1.2, {n}, gen);
+            break;
+        case 2: // uniform of mean 0, std 1: [-sqrt(3), sqrt(3))
+            e = (at::rand({n}, gen) * 2 - 1) * std::sqrt(3.0), g = at::normal(0.0, 1.0, {n}, gen);
+            break;
+        case 3:
+            e = at::normal(0.0, 1.0, {n}, gen), g = at::normal(0.3, 1.0, {n}, gen);
+            break;
+        case 4:
+            e = at::rand({n}, gen), g = at::rand({n / 2, 2}, gen);
+            break;
+        default:
+            e = at::rand({n}, gen), g = at::rand({n}, gen).to(at::kDouble);
+        }
+        const auto c = compareDistributions(e, g, 0);
+        QVERIFY2(!c.ok, c.summary().c_str());
+        QVERIFY2(c.summary().find(why.toStdString()) != std::string::npos, c.summary().c_str());
+    }
+
+    // Few independent values: shape and dtype only, said so. A draw broadcast
+    // over more elements counts as the draw's size.
+    void tooFewIndependentValues() {
+        auto gen = at::detail::createCPUGenerator(5);
+        const at::Tensor e = at::rand({2, 3}, gen), g = 5 + at::rand({2, 3}, gen);
+        auto c = compareDistributions(e, g, 0);
+        QVERIFY2(c.ok && !c.figures.valuesCompared, c.summary().c_str());
+        QVERIFY2(c.summary().find("6 independent values are too few") != std::string::npos,
+                 c.summary().c_str());
+        // x * rand(1) over 4096 elements: one independent value.
+        const at::Tensor x = at::normal(0.0, 1.0, {4096}, gen);
+        c = compareDistributions(x * 0.2, x * 0.9, 1);
+        QVERIFY2(c.ok && !c.figures.valuesCompared && c.figures.independent == 1,
+                 c.summary().c_str());
+        QVERIFY(!compareDistributions(e, g.reshape({3, 2}), 0).ok); // the shape still counts
+        // f16 for an f32 reference: a float cast, accepted and said.
+        c = compareDistributions(at::rand({4096}, gen), at::rand({4096}, gen).to(at::kHalf), 0);
+        QVERIFY2(c.ok && c.summary().find("float cast") != std::string::npos, c.summary().c_str());
+        // Non-finite values on one side only.
+        at::Tensor withInf = at::rand({4096}, gen);
+        withInf[7] = std::numeric_limits<float>::infinity();
+        c = compareDistributions(at::rand({4096}, gen), withInf, 0);
+        QVERIFY2(!c.ok && c.summary().find("non-finite") != std::string::npos, c.summary().c_str());
     }
 };
 

@@ -220,6 +220,17 @@ private Q_SLOTS:
             // functional kinds serve the in-place ones it keeps (IR snippets).
             {"aten::fill", "translate_elementwise"},
             {"aten::zero", "translate_elementwise"},
+            // Random draws (tract_onnx_random) cannot match PyTorch element by
+            // element; translate_random checks them by distribution, and
+            // bad_inputs exports scripted models that draw.
+            {"aten::rand", "translate_random"},
+            {"aten::rand_like", "translate_random"},
+            {"aten::randn", "translate_random"},
+            {"aten::randn_like", "translate_random"},
+            {"aten::normal", "translate_random"},
+            {"aten::normal_", "translate_random"},
+            {"aten::uniform", "translate_random"},
+            {"aten::uniform_", "translate_random"},
         };
         // Kinds no numeric comparison can check: empty's contents are
         // unspecified (t2n writes zeros), so PyTorch gives no reference

@@ -542,6 +542,102 @@ private Q_SLOTS:
         T2N_COMPARE_TENSOR(r.at(0).tensor, F({1, 2}, {2, 1}));
     }
 
+    // tract_onnx_random (issue 26): uniform draws lie in [low, high), f32 and
+    // f64, with the moments of the distribution; normal draws have its mean
+    // and std; a seed repeats a draw; tract's refusals are refusals here.
+    void randomUniformLiesInItsRange() {
+        for (const char* dt : {"f32", "f64"}) {
+            const at::Tensor u = op("tract_onnx_random", {},
+                                    {{"datum_type", Str(dt)},
+                                     {"shape", Ints({100, 100})},
+                                     {"dist", Str("uniform")},
+                                     {"parameters", Arr({S(-2.0), S(3.0)})}});
+            QCOMPARE(u.sizes().vec(), std::vector<int64_t>({100, 100}));
+            QCOMPARE(u.scalar_type(), std::string(dt) == "f32" ? at::kFloat : at::kDouble);
+            const double lo = u.min().item<double>(), hi = u.max().item<double>();
+            QVERIFY2(lo >= -2.0 && hi < 3.0, qPrintable(QString("[%1, %2]").arg(lo).arg(hi)));
+            // 10^4 draws: the mean of U(-2, 3) is 0.5 (std 1.44 / 100 per draw).
+            QVERIFY(std::abs(u.mean().item<double>() - 0.5) < 0.1);
+            QVERIFY(hi - lo > 4.9);
+        }
+        // An interval one f32 step wide: every draw is its low end.
+        const float a = 1.0f, b = std::nextafter(1.0f, 2.0f);
+        const at::Tensor narrow = op("tract_onnx_random", {},
+                                     {{"datum_type", Str("f32")},
+                                      {"shape", Ints({1000})},
+                                      {"dist", Str("uniform")},
+                                      {"parameters", Arr({S(a), S(b)})}});
+        QVERIFY(narrow.max().item<float>() < b);
+    }
+
+    void randomNormalAndSeeds() {
+        auto normal = [](Named extra) {
+            Named args{{"datum_type", Str("f32")},
+                       {"shape", Ints({200, 100})},
+                       {"dist", Str("normal")},
+                       {"parameters", Arr({S(2.0), S(3.0)})}};
+            args.insert(args.end(), extra.begin(), extra.end());
+            return op("tract_onnx_random", {}, args);
+        };
+        const at::Tensor n = normal({});
+        QVERIFY(std::abs(n.mean().item<double>() - 2.0) < 0.1);
+        QVERIFY(std::abs(n.std().item<double>() - 3.0) < 0.1);
+        T2N_COMPARE_TENSOR(normal({{"seed", I(7)}}), normal({{"seed", I(7)}}));
+        QVERIFY(!at::equal(normal({{"seed", I(7)}}), normal({{"seed", I(8)}})));
+        // f16 is drawn in f32 and cast: normal values, not tract's uniform ones.
+        const at::Tensor h = op("tract_onnx_random", {},
+                                {{"datum_type", Str("f16")},
+                                 {"shape", Ints({10000})},
+                                 {"dist", Str("normal")},
+                                 {"parameters", Arr({S(0.0), S(1.0)})}});
+        QCOMPARE(h.scalar_type(), at::kHalf);
+        QVERIFY(h.to(at::kFloat).min().item<float>() < -2.5);
+        for (const auto& [args, why] : std::vector<std::pair<Named, std::string>>{
+                 {{{"datum_type", Str("i64")}, {"dist", Str("uniform")}}, "f16, f32 or f64"},
+                 {{{"datum_type", Str("f32")}, {"dist", Str("gamma")}}, "unexpected distribution"},
+             }) {
+            Named all = args;
+            all.push_back({"shape", Ints({2})});
+            all.push_back({"parameters", Arr({S(0.0), S(1.0)})});
+            auto e = expectError([&] { op("tract_onnx_random", {}, all); });
+            QVERIFY2(e.message().find(why) != std::string::npos, e.message().c_str());
+        }
+        auto e = expectError([&] {
+            op("tract_onnx_random", {},
+               {{"datum_type", Str("f32")},
+                {"shape", Ints({2})},
+                {"dist", Str("uniform")},
+                {"parameters", Arr({S(1.0), S(1.0)})}});
+        });
+        QVERIFY2(e.message().find("low < high") != std::string::npos, e.message().c_str());
+    }
+
+    // Two draws of one graph differ, and a run repeats the previous one.
+    void randomDrawsOfAGraph() {
+        const auto model = interp_test::modelOf(
+            "version 1.0;\nextension tract_registry tract_onnx;\n"
+            "graph g(x) -> (a, b) {\n"
+            "  x = external<scalar>(shape = [1]);\n"
+            "  a = tract_onnx_random(datum_type = 'f32', shape = [64], dist = 'uniform', "
+            "parameters = [0.0, 1.0]);\n"
+            "  b = tract_onnx_random(datum_type = 'f32', shape = [64], dist = 'uniform', "
+            "parameters = [0.0, 1.0]);\n"
+            "}\n");
+        t2n::interp::Interpreter interpreter(model);
+        const std::map<std::string, at::Tensor> in{{"x", F({1}, {1})}};
+        const auto first = interpreter.run(in), second = interpreter.run(in);
+        QVERIFY(!at::equal(first.outputs.at("a"), first.outputs.at("b")));
+        T2N_COMPARE_TENSOR(first.outputs.at("a"), second.outputs.at("a"));
+        auto e = expectError([] {
+            const auto khronos = interp_test::modelOf(
+                "version 1.0;\ngraph g(x) -> (a) {\n  x = external<scalar>(shape = [1]);\n"
+                "  a = tract_onnx_random(datum_type = 'f32', shape = [2], dist = 'uniform', "
+                "parameters = [0.0, 1.0]);\n}\n");
+            t2n::interp::Interpreter k(khronos, mode(Khronos));
+        });
+        QVERIFY2(e.message().find("tract_onnx_random") != std::string::npos, e.message().c_str());
+    }
+
     void operationSets() {
         const auto tract = t2n::interp::supportedOperations(Tract);
         const auto khronos = t2n::interp::supportedOperations(Khronos);

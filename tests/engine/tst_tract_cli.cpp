@@ -195,6 +195,72 @@ private Q_SLOTS:
         QCOMPARE(int(cmd.warnings.size()), warnings);
     }
 
+    // Issue 26: an archive that draws random values loads the tract_onnx
+    // registry; outputs that depend on a draw are left out of the io bundle
+    // (--allow-missing-outputs, from 0.21.8) and tract saves its outputs
+    // for t2n to compare by distribution. Older tracts cannot leave an output
+    // out: the command says so in a warning, runTractCheck skips.
+    void commandLineWithRandomOutputs() {
+        TractCommandOptions o;
+        o.version = SemVer::parse("0.21.8");
+        o.tolerance = Tolerance::parse("approximate");
+        o.usesOnnx = true;
+        o.archive = "m.nnef.tgz";
+        o.ioBundle = "io.npz";
+        o.missingOutputs = {"noisy"};
+        o.saveOutputs = "/w/tract_outputs.npz";
+        TractCommand cmd = buildTractCommand(o);
+        QCOMPARE(joined(cmd.args),
+                 QString("m.nnef.tgz --nnef-tract-core --nnef-tract-pulse --nnef-tract-extra "
+                         "--nnef-tract-onnx -O run --input-from-bundle io.npz "
+                         "--assert-output-bundle io.npz --allow-float-casts --approx approximate "
+                         "--allow-missing-outputs --save-outputs /w/tract_outputs.npz"));
+        QVERIFY(cmd.warnings.empty());
+        o.version = SemVer::parse("0.21.7");
+        cmd = buildTractCommand(o);
+        QVERIFY(!joined(cmd.args).contains("--allow-missing-outputs"));
+        QCOMPARE(cmd.warnings.size(), std::size_t(1));
+        QVERIFY2(QString::fromStdString(cmd.warnings[0]).contains("0.21.8"),
+                 cmd.warnings[0].c_str());
+        QVERIFY(cannotLeaveOutputsOut(SemVer::parse("0.21.8"), {"noisy"}).empty());
+        QVERIFY(cannotLeaveOutputsOut(SemVer::parse("0.19.0"), {}).empty());
+    }
+
+    void runnerWithRandomOutputs() {
+        const fs::path dir = t2n::test::freshDir("tract_cli_random");
+        const fs::path tract = fakeTract(
+            dir / "bin",
+            "echo '[t WARN  tract] Missing reference output in bundle for noisy or noisy' >&2\n"
+            "exit 0");
+        TractCheckOptions o;
+        o.tractBin = tract;
+        o.archive = "model.nnef.tgz";
+        o.ioBundle = "io.npz";
+        o.usesOnnx = true;
+        o.missingOutputs = {"noisy"};
+        o.saveOutputs = dir / "saved.npz";
+        TractCheckResult r = runTractCheck(o);
+        QCOMPARE(QString::fromStdString(r.summary), QString("tract: passed"));
+        const QStringList argv = readLines(dir / "bin" / "argv.txt");
+        QVERIFY(argv.contains("--nnef-tract-onnx") && argv.contains("--allow-missing-outputs"));
+        QCOMPARE(
+            argv.mid(argv.indexOf("--save-outputs"), 2),
+            (QStringList{"--save-outputs", QString::fromStdString((dir / "saved.npz").string())}));
+        // The same warning about an output t2n did not leave out fails.
+        o.missingOutputs = {"other"};
+        r = runTractCheck(o);
+        QCOMPARE(int(r.status), int(TractStatus::Failed));
+        // A tract before 0.21.8 is skipped, saying why.
+        const fs::path old = fakeTract(dir / "old", "exit 0", "tract 0.21.7");
+        o.tractBin = old;
+        r = runTractCheck(o);
+        QCOMPARE(int(r.status), int(TractStatus::Skipped));
+        QVERIFY2(QString::fromStdString(r.summary).contains("depends on a random draw") &&
+                     QString::fromStdString(r.summary).contains("0.21.8"),
+                 r.summary.c_str());
+        QVERIFY(!fs::exists(dir / "old" / "argv.txt")); // tract was not run
+    }
+
     void versionParsing_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("version"); // empty: none
@@ -285,6 +351,8 @@ private Q_SLOTS:
         QTest::newRow("ERROR in a benign line") << "ERROR Ignore unknown extension" << true;
         QTest::newRow("backtrace") << "note: run with `RUST_BACKTRACE=1`" << true;
         QTest::newRow("other") << "[...] INFO tract: something" << true;
+        QTest::newRow("missing output not left out")
+            << "[t WARN  tract] Missing reference output in bundle for y or y" << true;
     }
     void stderrRule() {
         QFETCH(QString, line);

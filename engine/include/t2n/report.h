@@ -32,6 +32,36 @@ struct VariableRecord {
     double min = 0, max = 0, mean = 0;
 };
 
+/// The figures of one run's values, over its finite elements.
+struct ValueMoments {
+    int64_t count = 0;     ///< finite elements
+    int64_t nonFinite = 0; ///< NaN and infinite elements
+    double min = 0, max = 0, mean = 0, std = 0;
+    double kurtosis = 0; ///< fourth standardized moment (normal: 3, uniform: 1.8)
+};
+
+/// An output that depends on a random draw (issue 26): its values cannot
+/// equal the model's element by element, so shape and dtype are compared
+/// exactly and the values by range and moments (check/compare.h,
+/// compareDistributions, says how the bounds follow from the element count).
+struct DistributionCheck {
+    bool applied = false;
+    /// The draw it depends on: "aten::rand at model.py:4".
+    std::string source;
+    /// Independent values the bounds count on: the elements, or fewer when a
+    /// smaller draw is broadcast (the smallest draw the output depends on).
+    int64_t independent = 0;
+    /// False when too few independent values: shape and dtype only.
+    bool valuesCompared = false;
+    ValueMoments expected, got;
+    double meanBound = 0; ///< the largest |mean difference| allowed
+    double stdBound = 0;  ///< the largest |std difference| allowed
+    /// Elements of one run beyond the other run's [min, max] (the larger of
+    /// the two counts), and how many are allowed.
+    int64_t outside = 0, outsideAllowed = 0;
+    std::string failure; ///< what differs, when the check fails
+};
+
 /// One graph output compared with the TorchScript model's.
 struct OutputComparison {
     std::string name;
@@ -50,6 +80,8 @@ struct OutputComparison {
     double maxErrorSteps = 0; ///< max abs error / quantStep
     int64_t offByOne = 0;     ///< elements one step from the model's
     int64_t offByMore = 0;    ///< elements two or more steps from it
+    /// Compared by distribution, not element by element (applied = true).
+    DistributionCheck distribution;
 };
 
 /// The first NNEF operation (in graph order) whose value differs from the

@@ -6,6 +6,7 @@
 #include "check/divergence.h"
 #include "check/dynamic_sizes.h"
 #include "check/npz_writer.h"
+#include "check/random_outputs.h"
 #include "check/structure_check.h"
 #include "check/tract_cli.h"
 #include "interp/interpreter.h"
@@ -13,14 +14,19 @@
 #include "jit/graph_runner.h"
 #include "jit/torch_bridge.h"
 #include "load/module_loader.h"
+#include "load/npy_reader.h"
 #include "reader/model_reader.h"
 #include "t2n/recipe.h"
+#include "target/op_catalog.h"
+#include "util/strings.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <optional>
+#include <set>
 
 namespace t2n::check {
 
@@ -153,6 +159,17 @@ std::vector<at::Tensor> flattenOutputs(const c10::IValue& result) {
 
 namespace {
 
+// Whether the archive declares `registry` (extension tract_registry X;).
+bool declaresRegistry(const nnef::ast::Document& doc, std::string_view registry) {
+    for (const auto& e : doc.extensions) {
+        const auto words = util::split(e.text, ' ');
+        if (words.size() >= 2 && words[0] == "tract_registry" &&
+            target::canonicalRegistry(words[1]) == registry)
+            return true;
+    }
+    return false;
+}
+
 // What the tiers share: the request, the report they fill, and how to log,
 // report progress and poll for a cancel.
 struct CheckRun {
@@ -161,6 +178,13 @@ struct CheckRun {
     const bool khronos;
     Tolerance tolerance;
     CheckReport report;
+    /// The outputs that depend on a random draw (read from the archive).
+    RandomDependence random;
+    /// Per such output: the independent values its comparison counts on
+    /// (tier 1 measures them; tier 2 compares tract's outputs with them).
+    std::map<std::string, int64_t> independent;
+    /// The registries tract must load to run the archive.
+    bool usesOnnx = false, usesResource = false;
 
     void log(LogLevel l, const std::string& m) const {
         if (in.log)
@@ -247,6 +271,33 @@ double since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// An output that depends on a random draw, compared by distribution
+// (compare.h): `got` from a run that recorded the draws (RunOptions::record),
+// whose sizes bound the independent values.
+OutputComparison byDistribution(CheckRun& run, const nnef::ast::Document& doc,
+                                const std::string& output, const std::string& shown,
+                                const at::Tensor& expected, const at::Tensor& got,
+                                const interp::RunResult& result) {
+    const std::vector<size_t>& draws = run.random.outputs.at(output);
+    int64_t independent = got.numel();
+    for (size_t d : draws)
+        for (const auto& v : result.values)
+            if (v.name == run.random.draws[d].identifier)
+                independent = std::min(independent, v.value.numel());
+    run.independent.emplace(output, independent); // the example inputs' run
+    const DistributionComparison c = compareDistributions(expected, got, independent);
+    OutputComparison o;
+    o.name = shown;
+    o.ok = c.ok;
+    o.elements = c.elements;
+    o.distribution = c.figures;
+    o.distribution.source = describeDraw(run.random.draws[draws.front()], doc, run.in.manifest);
+    o.note = fmt::format("compared by shape, dtype, range and moments: it depends on a random "
+                         "draw ({}); {}",
+                         o.distribution.source, c.summary());
+    return o;
+}
+
 // Tier 1: the reference interpreter against the TorchScript model, at the
 // example inputs and at a second size of every dynamic axis; on a mismatch,
 // the first diverging operation.
@@ -277,6 +328,9 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
     run.step(0.4, "running the archive with the reference interpreter");
     interp::Interpreter::RunOptions runOptions;
     runOptions.captureFailure = true;
+    const std::vector<std::string> drawNames = run.random.drawIdentifiers();
+    const std::set<std::string> draws(drawNames.begin(), drawNames.end());
+    runOptions.record = &draws;
     timer = std::chrono::steady_clock::now();
     interp::RunResult result = back.interpreter->run(out.nnefInputs, runOptions);
     report.interpreterSeconds = since(timer);
@@ -301,6 +355,13 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
             fmt::format("the model returns {} tensors but the NNEF graph has {} outputs",
                         expected.size(), doc.outputs.size()));
     for (size_t i = 0; !result.failure && i < doc.outputs.size() && i < expected.size(); ++i) {
+        if (run.random.outputs.count(doc.outputs[i])) {
+            report.outputs.push_back(byDistribution(run, back.loaded.document, doc.outputs[i],
+                                                    doc.outputs[i], expected[i],
+                                                    result.outputs.at(doc.outputs[i]), result));
+            allOk = allOk && report.outputs.back().ok;
+            continue;
+        }
         // A dequantized output is as exact as its quantized source: tract's
         // approximate bound for quantized tensors is one step (atol = scale);
         // rtol 1e-6 only absorbs f32 rounding of grid values.
@@ -343,10 +404,16 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
             continue;
         }
         for (size_t i = 0; i < doc.outputs.size() && i < want.size(); ++i) {
-            Comparison c = compare(want[i], got.outputs.at(doc.outputs[i]), run.tolerance);
-            report.outputs.push_back(toReport(doc.outputs[i] + " @ " + sized.label, c));
-            allOk = allOk && c.ok;
-            sizesOk = sizesOk && c.ok;
+            const std::string shown = doc.outputs[i] + " @ " + sized.label;
+            if (run.random.outputs.count(doc.outputs[i]))
+                report.outputs.push_back(byDistribution(run, back.loaded.document, doc.outputs[i],
+                                                        shown, want[i],
+                                                        got.outputs.at(doc.outputs[i]), got));
+            else
+                report.outputs.push_back(toReport(
+                    shown, compare(want[i], got.outputs.at(doc.outputs[i]), run.tolerance)));
+            allOk = allOk && report.outputs.back().ok;
+            sizesOk = sizesOk && report.outputs.back().ok;
         }
     }
     run.step(0.6, "comparing the outputs");
@@ -395,8 +462,18 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
             report.divergence = *values.first;
         }
     } else if (!allOk) {
-        if (auto found = findDivergence(in, *back.interpreter, out.nnefInputs, inputs,
-                                        run.tolerance, quant.empty() ? nullptr : &quant)) {
+        // Only outputs that depend on a draw differ: no operation fed the
+        // model's sample can show why, the draw itself does (their notes).
+        const bool onlyDraws =
+            report.structureProblems.empty() && !result.failure &&
+            std::all_of(report.outputs.begin(), report.outputs.end(),
+                        [](const OutputComparison& o) { return o.ok || o.distribution.applied; });
+        if (onlyDraws) {
+            run.log(LogLevel::Warn, "only outputs that depend on a random draw differ, by "
+                                    "distribution: the archive draws other values than the "
+                                    "model's (see their notes)");
+        } else if (auto found = findDivergence(in, *back.interpreter, out.nnefInputs, inputs,
+                                               run.tolerance, quant.empty() ? nullptr : &quant)) {
             report.diverged = true;
             report.divergence = *found;
         } else {
@@ -418,14 +495,64 @@ void writeIoBundle(const CheckRun& run, const Compared& compared,
     std::vector<NpzEntry> io;
     for (const auto& [name, t] : compared.nnefInputs)
         io.push_back({name, t});
+    // An output that depends on a random draw has no values to assert: tract
+    // is told to allow it missing, and its outputs are compared afterwards.
     for (size_t i = 0; i < doc.outputs.size() && i < compared.expected.size(); ++i)
-        if (!compared.nnefInputs.count(doc.outputs[i]))
+        if (!compared.nnefInputs.count(doc.outputs[i]) && !run.random.outputs.count(doc.outputs[i]))
             io.push_back({doc.outputs[i], compared.expected[i]});
     writeNpz(npz, io);
 }
 
+std::vector<std::string> randomOutputs(const CheckRun& run) {
+    std::vector<std::string> out;
+    for (const auto& name : run.in.manifest->outputs)
+        if (run.random.outputs.count(name))
+            out.push_back(name);
+    return out;
+}
+
+// tract's own draws against the model's, by distribution, from the outputs
+// tract saved: a failure turns the tract verdict into a failure.
+void compareTractDraws(CheckRun& run, const Compared& compared, TractCheckResult& tr,
+                       const std::filesystem::path& saved) {
+    const CheckManifest& doc = *run.in.manifest;
+    std::vector<std::string> failures;
+    int checked = 0;
+    for (size_t i = 0; i < doc.outputs.size() && i < compared.expected.size(); ++i) {
+        const std::string& name = doc.outputs[i];
+        if (!run.random.outputs.count(name))
+            continue;
+        at::Tensor got;
+        try {
+            got = jit::toTensor(load::readNpzMember(saved, name)).clone();
+        } catch (const Error& e) {
+            failures.push_back(
+                fmt::format("'{}' is not among the outputs tract saved: {}", name, e.message()));
+            continue;
+        }
+        auto n = run.independent.find(name);
+        const DistributionComparison c = compareDistributions(
+            compared.expected[i], got, n == run.independent.end() ? 0 : n->second);
+        ++checked;
+        if (!c.ok)
+            failures.push_back(fmt::format("'{}': {}", name, c.summary()));
+    }
+    if (!failures.empty()) {
+        tr.status = TractStatus::Failed;
+        tr.summary = fmt::format("tract: failed (its random draws differ from the model's by "
+                                 "distribution: {})",
+                                 util::join(failures, "; "));
+        tr.hint = "a debug bundle's run.sh replays this command on another machine";
+    } else {
+        tr.summary += fmt::format("; {} output{} that depend{} on a random draw compared by "
+                                  "shape, dtype, range and moments",
+                                  checked, checked == 1 ? "" : "s", checked == 1 ? "s" : "");
+    }
+}
+
 // Tier 2: the tract CLI, when there is one (tract archives only).
-TractCheckResult runTract(CheckRun& run, const std::filesystem::path& npz) {
+TractCheckResult runTract(CheckRun& run, const Compared& compared,
+                          const std::filesystem::path& npz) {
     TractCheckResult tr;
     if (run.khronos) {
         tr.summary = fmt::format("tract: {}", kTractSkippedForKhronos);
@@ -438,10 +565,17 @@ TractCheckResult runTract(CheckRun& run, const std::filesystem::path& npz) {
     tract.ioBundle = npz;
     tract.tolerance = run.tolerance;
     tract.cancelled = run.in.cancelled;
+    tract.usesResource = run.usesResource;
+    tract.usesOnnx = run.usesOnnx;
+    tract.missingOutputs = randomOutputs(run);
+    if (!tract.missingOutputs.empty())
+        tract.saveOutputs = npz.parent_path() / "tract_outputs.npz";
     tr = runTractCheck(tract);
     if (tr.process.cancelled)
         throw Error(Stage::Check, ErrorCode::Cancelled, "export cancelled",
                     "the check stopped while tract ran; tract was killed");
+    if (tr.status == TractStatus::Passed && !tract.saveOutputs.empty())
+        compareTractDraws(run, compared, tr, tract.saveOutputs);
     run.report.tract = tr.summary;
     if (!tr.command.empty())
         run.report.tractCommand = fmt::format("{}", fmt::join(tr.command, " "));
@@ -467,6 +601,9 @@ void writeBundle(CheckRun& run, const TractCheckResult& tr, const std::filesyste
             options.target.version.empty() ? knownTractVersions().back() : options.target.version);
     else
         b.tract.version = target::SemVer::parse(tr.version);
+    b.tract.usesOnnx = run.usesOnnx;
+    b.tract.usesResource = run.usesResource;
+    b.tract.missingOutputs = randomOutputs(run);
     b.tractProgram = tr.tractPath;
     b.reportJson = in.reportJson ? in.reportJson() : std::string("{}");
     std::ostringstream hardened;
@@ -489,8 +626,13 @@ void writeBundle(CheckRun& run, const TractCheckResult& tr, const std::filesyste
 CheckReport runCheck(const CheckInputs& in) {
     const auto start = std::chrono::steady_clock::now();
     const ExportOptions& options = *in.options;
-    CheckRun run{in, options, options.target.kind == TargetKind::Khronos, toleranceFor(options),
-                 CheckReport{}};
+    CheckRun run{in,
+                 options,
+                 options.target.kind == TargetKind::Khronos,
+                 toleranceFor(options),
+                 CheckReport{},
+                 RandomDependence{},
+                 {}};
     run.report.ran = true;
     run.report.tolerance = run.tolerance.str();
     // What the report says names the artifact as the user knows it.
@@ -515,6 +657,9 @@ CheckReport runCheck(const CheckInputs& in) {
     ReadBack back;
     if (!readBack(run, back))
         return finish();
+    run.random = randomDependence(back.loaded.document);
+    run.usesOnnx = declaresRegistry(back.loaded.document, "tract_onnx");
+    run.usesResource = declaresRegistry(back.loaded.document, "tract_resource");
     const Compared compared = compareWithInterpreter(run, back);
 
     run.step(0.8, run.khronos ? "writing the io bundle" : "running tract");
@@ -532,7 +677,7 @@ CheckReport runCheck(const CheckInputs& in) {
     } removeWork{work};
     const auto npz = work / "io.npz";
     writeIoBundle(run, compared, npz);
-    const TractCheckResult tr = runTract(run, npz);
+    const TractCheckResult tr = runTract(run, compared, npz);
     run.report.passed = compared.ok && !tr.failed() && run.report.structureProblems.empty();
 
     if (!run.report.passed && !options.debugBundle.empty())

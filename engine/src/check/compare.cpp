@@ -365,6 +365,129 @@ Comparison compare(const at::Tensor& expected, const at::Tensor& got, const Tole
     return c;
 }
 
+ValueMoments momentsOf(const at::Tensor& t) {
+    ValueMoments m;
+    at::Tensor v = t.is_quantized() ? t.dequantize() : t;
+    v = v.detach().cpu().to(at::kDouble).reshape({-1});
+    const at::Tensor finite = at::isfinite(v);
+    v = v.masked_select(finite);
+    m.count = v.numel();
+    m.nonFinite = t.numel() - m.count;
+    if (m.count == 0)
+        return m;
+    m.min = v.min().item<double>();
+    m.max = v.max().item<double>();
+    m.mean = v.mean().item<double>();
+    const at::Tensor centred = v - m.mean;
+    const double var = centred.pow(2).mean().item<double>();
+    m.std = std::sqrt(var);
+    m.kurtosis = var > 0 ? centred.pow(4).mean().item<double>() / (var * var) : 0.0;
+    return m;
+}
+
+DistributionComparison compareDistributions(const at::Tensor& expected, const at::Tensor& got,
+                                            int64_t independent) {
+    DistributionComparison c;
+    DistributionCheck& f = c.figures;
+    f.applied = true;
+    c.expectedDtype = dtypeName(expected.scalar_type());
+    c.gotDtype = dtypeName(got.scalar_type());
+    c.expectedShape = expected.sizes().vec();
+    c.gotShape = got.sizes().vec();
+    c.elements = expected.numel();
+    if (c.expectedShape != c.gotShape) {
+        c.shapeMismatch = fmt::format("shape mismatch: expected {} but got {}",
+                                      shapeText(c.expectedShape), shapeText(c.gotShape));
+        f.failure = c.shapeMismatch;
+        return c;
+    }
+    const bool floatCast =
+        expected.scalar_type() == at::kFloat && jit::isHalfLike(got.scalar_type());
+    if (expected.scalar_type() != got.scalar_type()) {
+        if (floatCast) {
+            c.dtypeNote = fmt::format("{} where the model gives {} (a float cast)", c.gotDtype,
+                                      c.expectedDtype);
+        } else {
+            c.dtypeMismatch =
+                fmt::format("dtype mismatch: expected {} but got {}", c.expectedDtype, c.gotDtype);
+            f.failure = c.dtypeMismatch;
+            return c;
+        }
+    }
+    f.independent = independent > 0 ? std::min(independent, c.elements) : c.elements;
+    f.expected = momentsOf(expected);
+    f.got = momentsOf(got);
+    f.valuesCompared = f.independent >= kMinIndependent;
+    if (!f.valuesCompared) {
+        c.ok = true;
+        return c;
+    }
+    constexpr double kSigmas = 6;
+    constexpr int64_t kOutside = 32;
+    const double n = static_cast<double>(f.independent);
+    const ValueMoments &e = f.expected, &g = f.got;
+    // What f32 (f16) rounding alone may move.
+    const bool half = floatCast || jit::isHalfLike(expected.scalar_type());
+    const double rounding = half ? 1e-3 : 1e-6;
+    const double spread = std::max(e.std, g.std);
+    f.meanBound = kSigmas * std::sqrt((e.std * e.std + g.std * g.std) / n) +
+                  rounding * (std::max(std::abs(e.mean), std::abs(g.mean)) + spread);
+    const double kurtosis = std::max({e.kurtosis, g.kurtosis, 1.05});
+    f.stdBound =
+        kSigmas * std::sqrt(2.0) * spread * std::sqrt((kurtosis - 1) / (4 * n)) + rounding * spread;
+    f.outsideAllowed = (kOutside * c.elements + f.independent - 1) / f.independent;
+    // Elements of `a` beyond [lo, hi] (the other run's range).
+    auto beyond = [](const at::Tensor& a, double lo, double hi) {
+        const at::Tensor v = a.detach().cpu().to(at::kDouble);
+        return ((v < lo) | (v > hi)).sum().item<int64_t>();
+    };
+    const at::Tensor ev = expected.is_quantized() ? expected.dequantize() : expected;
+    const at::Tensor gv = got.is_quantized() ? got.dequantize() : got;
+    if (e.count > 0 && g.count > 0)
+        f.outside = std::max(beyond(gv, e.min, e.max), beyond(ev, g.min, g.max));
+    std::vector<std::string> failures;
+    if ((e.nonFinite == 0) != (g.nonFinite == 0))
+        failures.push_back(fmt::format("{} non-finite values in the model's run, {} in the "
+                                       "archive's",
+                                       e.nonFinite, g.nonFinite));
+    if (std::abs(e.mean - g.mean) > f.meanBound)
+        failures.push_back(fmt::format("mean {:.6g} where the model's is {:.6g} (bound +-{:.3g})",
+                                       g.mean, e.mean, f.meanBound));
+    if (std::abs(e.std - g.std) > f.stdBound)
+        failures.push_back(fmt::format("std {:.6g} where the model's is {:.6g} (bound +-{:.3g})",
+                                       g.std, e.std, f.stdBound));
+    if (f.outside > f.outsideAllowed)
+        failures.push_back(fmt::format("{} values beyond the other run's range [{:.6g}, {:.6g}] "
+                                       "vs [{:.6g}, {:.6g}] ({} allowed)",
+                                       f.outside, g.min, g.max, e.min, e.max, f.outsideAllowed));
+    f.failure = util::join(failures, "; ");
+    c.ok = failures.empty();
+    return c;
+}
+
+std::string DistributionComparison::summary() const {
+    if (!shapeMismatch.empty() || !dtypeMismatch.empty())
+        return "failed: " + figures.failure;
+    const DistributionCheck& f = figures;
+    std::string out;
+    if (!f.valuesCompared)
+        out = fmt::format("shape and dtype only: {} independent value{} too few to compare range "
+                          "and moments (at least {})",
+                          f.independent, f.independent == 1 ? " is" : "s are", kMinIndependent);
+    else if (!ok)
+        out = fmt::format("failed with {} independent values: {}", f.independent, f.failure);
+    else
+        out = fmt::format("{} independent values: mean {:.4g} vs the model's {:.4g} (bound "
+                          "+-{:.2g}), std {:.4g} vs {:.4g} (bound +-{:.2g}), range [{:.4g}, "
+                          "{:.4g}] vs [{:.4g}, {:.4g}] ({} beyond the other's, {} allowed)",
+                          f.independent, f.got.mean, f.expected.mean, f.meanBound, f.got.std,
+                          f.expected.std, f.stdBound, f.got.min, f.got.max, f.expected.min,
+                          f.expected.max, f.outside, f.outsideAllowed);
+    if (!dtypeNote.empty())
+        out += "; " + dtypeNote;
+    return out;
+}
+
 std::string Comparison::summary() const {
     if (!shapeMismatch.empty())
         return "failed: " + shapeMismatch;

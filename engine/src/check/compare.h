@@ -4,6 +4,8 @@
 // target, under torch.allclose(equal_nan=True).
 #pragma once
 
+#include "t2n/report.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -100,5 +102,48 @@ struct Comparison {
 /// tract levels compute in f32 like tract; allclose computes in f64 when
 /// either side is f64.
 Comparison compare(const at::Tensor& expected, const at::Tensor& got, const Tolerance& tolerance);
+
+/// An output that depends on a random draw, compared by distribution: two
+/// runs of a draw share no element, so shape and dtype are compared exactly
+/// (an f16 result of an f32 reference is accepted, as tract's
+/// --allow-float-casts does) and the values by range and moments, with
+/// bounds that follow from n, the number of independent values (the
+/// elements, or fewer when a smaller draw is broadcast):
+///   - n < kMinIndependent: too few to say anything; shape and dtype only.
+///   - mean: |mean_e - mean_g| <= 6 sqrt((std_e^2 + std_g^2) / n), the
+///     difference of two sample means at six standard errors (the output's
+///     own std stands for the draw's, which only widens the bound);
+///   - std: |std_e - std_g| <= 6 sqrt(2) s sqrt((k - 1) / (4 n)), s the larger
+///     std and k the larger kurtosis (the delta method's standard error of a
+///     sample std, for any distribution with that kurtosis);
+///   - range: at most 32 n'/n elements of one run lie beyond the other run's
+///     [min, max] (n' elements in all): for two samples of one continuous
+///     distribution, the chance that j of one lie above the other's maximum
+///     is about 2^-j, whatever the distribution;
+///   - non-finite values in one run and none in the other fail.
+/// Each bound also allows f32 (f16: 1e-3) rounding. A correct export fails
+/// one of them with a probability below about 1e-8.
+struct DistributionComparison {
+    bool ok = false;
+    std::string expectedDtype, gotDtype;
+    std::vector<int64_t> expectedShape, gotShape;
+    std::string shapeMismatch; ///< non-empty when the shapes differ (then ok == false)
+    std::string dtypeMismatch; ///< non-empty when the dtypes differ (then ok == false)
+    std::string dtypeNote;     ///< an accepted float cast
+    int64_t elements = 0;
+    DistributionCheck figures; ///< failure says what differs
+    /// "4096 independent values: mean 0.4987 vs the model's 0.5021 (bound ...",
+    /// "shape and dtype only: 6 independent values are too few ..." or what failed.
+    std::string summary() const;
+};
+
+inline constexpr int64_t kMinIndependent = 32;
+
+/// `expected` is the TorchScript output, `got` the archive's; `independent`
+/// is n above (clamped to the element count; <= 0: the element count).
+DistributionComparison compareDistributions(const at::Tensor& expected, const at::Tensor& got,
+                                            int64_t independent);
+/// The figures of one tensor's finite values (quantized: the real values).
+ValueMoments momentsOf(const at::Tensor& t);
 
 } // namespace t2n::check

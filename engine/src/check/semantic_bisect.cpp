@@ -4,7 +4,10 @@
 #include "jit/graph_runner.h"
 #include "jit/torch_bridge.h"
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <fmt/format.h>
+
+#include <mutex>
 
 namespace t2n {
 
@@ -27,9 +30,33 @@ std::string BisectReport::summary() const {
 namespace t2n::check {
 
 namespace {
+// A model that draws random numbers (torch.rand in forward) draws the same
+// values in every run compared here: each run starts PyTorch's default
+// generator from one seed, and the caller's generator state is put back
+// after it (a pass that reorders the draws still shows as a change).
+class SameDraws {
+public:
+    SameDraws() : gen_(at::detail::getDefaultCPUGenerator()) {
+        std::lock_guard<std::mutex> lock(gen_.mutex());
+        state_ = gen_.get_state();
+        gen_.set_current_seed(0x7432'6e5fULL);
+    }
+    ~SameDraws() {
+        std::lock_guard<std::mutex> lock(gen_.mutex());
+        gen_.set_state(state_);
+    }
+    SameDraws(const SameDraws&) = delete;
+    SameDraws& operator=(const SameDraws&) = delete;
+
+private:
+    at::Generator gen_;
+    at::Tensor state_;
+};
+
 // forward()'s outputs, flattened, for the graph run on the module `self`.
 std::vector<at::Tensor> outputsOf(const torch::jit::Module* self, torch::jit::Graph& graph,
                                   const std::vector<at::Tensor>& inputs) {
+    SameDraws sameDraws;
     jit::RunOptions run;
     run.stage = Stage::Harden;
     for (const auto* v : graph.outputs())

@@ -192,6 +192,8 @@ TractCommand buildTractCommand(const TractCommandOptions& o) {
         cmd.args.push_back("--nnef-tract-transformers");
     if (o.usesResource)
         cmd.args.push_back("--nnef-tract-resource");
+    if (o.usesOnnx)
+        cmd.args.push_back("--nnef-tract-onnx");
     cmd.args.push_back("-O");
     if (!target::tractHas("cli:--input-from-bundle", v))
         cmd.args.insert(cmd.args.end(), {"--input-bundle", o.ioBundle, "run",
@@ -201,7 +203,25 @@ TractCommand buildTractCommand(const TractCommandOptions& o) {
                                          "--assert-output-bundle", o.ioBundle});
     cmd.args.push_back("--allow-float-casts");
     addApprox(o, cmd);
+    if (const std::string why = cannotLeaveOutputsOut(v, o.missingOutputs); !why.empty())
+        cmd.warnings.push_back(why);
+    else if (!o.missingOutputs.empty())
+        cmd.args.push_back("--allow-missing-outputs");
+    if (!o.saveOutputs.empty())
+        cmd.args.insert(cmd.args.end(), {"--save-outputs", o.saveOutputs});
     return cmd;
+}
+
+std::string cannotLeaveOutputsOut(const SemVer& version, const std::vector<std::string>& missing) {
+    if (missing.empty() || target::tractHas("cli:--allow-missing-outputs", version))
+        return {};
+    const target::TractGate* gate = target::findTractGate("cli:--allow-missing-outputs");
+    return fmt::format("output{} {} depend{} on a random draw and cannot be in the io bundle, "
+                       "and tract {} checks every output of the model (--allow-missing-outputs "
+                       "needs {})",
+                       missing.size() == 1 ? "" : "s", fmt::join(missing, ", "),
+                       missing.size() == 1 ? "s" : "", version.str(),
+                       gate ? target::describeGate(*gate) : std::string("a newer tract"));
 }
 
 ProcessOutput runProcess(const fs::path& program, const std::vector<std::string>& args,
@@ -333,7 +353,19 @@ ProcessOutput runProcess(const fs::path& program, const std::vector<std::string>
     return r;
 }
 
-std::vector<std::string> unexpectedStderrLines(std::string_view text) {
+std::vector<std::string> unexpectedStderrLines(std::string_view text,
+                                               const std::vector<std::string>& leftOut) {
+    // tract: warn!("Missing reference output in bundle for {}", names joined by " or ").
+    auto leftOutOnPurpose = [&](const std::string& line) {
+        const auto at = line.find("Missing reference output in bundle for ");
+        if (at == std::string::npos || line.find("WARN") == std::string::npos)
+            return false;
+        const std::string names = line.substr(at + 39);
+        for (auto name : util::split(names, ' '))
+            if (std::find(leftOut.begin(), leftOut.end(), name) != leftOut.end())
+                return true;
+        return false;
+    };
     std::vector<std::string> out;
     for (auto raw : util::split(text, '\n')) {
         std::string line = trim(raw);
@@ -341,7 +373,7 @@ std::vector<std::string> unexpectedStderrLines(std::string_view text) {
             continue;
         const bool error = line.find("ERROR") != std::string::npos ||
                            line.find("RUST_BACKTRACE") != std::string::npos;
-        if (error || !isBenign(line))
+        if (error || !(isBenign(line) || leftOutOnPurpose(line)))
             out.push_back(std::move(line));
     }
     return out;
@@ -435,14 +467,28 @@ TractCheckResult runTractCheck(const TractCheckOptions& o) {
         version = *parsed;
     }
     r.version = version.str();
-    const TractCommand cmd = buildTractCommand(
-        {version, o.tolerance, o.usesResource, o.archive.string(), o.ioBundle.string()});
+    if (const std::string why = cannotLeaveOutputsOut(version, o.missingOutputs); !why.empty()) {
+        r.status = TractStatus::Skipped;
+        r.summary = fmt::format("tract: skipped ({})", why);
+        r.hint = "give a tract 0.21.8 or newer with --tract-bin to run it";
+        return r;
+    }
+    TractCommandOptions command;
+    command.version = version;
+    command.tolerance = o.tolerance;
+    command.usesResource = o.usesResource;
+    command.usesOnnx = o.usesOnnx;
+    command.archive = o.archive.string();
+    command.ioBundle = o.ioBundle.string();
+    command.missingOutputs = o.missingOutputs;
+    command.saveOutputs = o.saveOutputs.string();
+    const TractCommand cmd = buildTractCommand(command);
     r.warnings = cmd.warnings;
     r.command = {r.tractPath};
     r.command.insert(r.command.end(), cmd.args.begin(), cmd.args.end());
     r.process = runProcess(bin.path, cmd.args, o.timeout, o.workDir, o.cancelled);
     const ProcessOutput& p = r.process;
-    r.unexpectedStderr = unexpectedStderrLines(p.err);
+    r.unexpectedStderr = unexpectedStderrLines(p.err, o.missingOutputs);
     r.mismatch = parseTractMismatch(p.err);
     const std::string detail = r.mismatch ? ": " + mismatchText(*r.mismatch) : "";
     if (!p.started)

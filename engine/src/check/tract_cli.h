@@ -42,8 +42,14 @@ struct TractCommandOptions {
     target::SemVer version;
     Tolerance tolerance;       ///< default: approximate (torch_to_nnef's default)
     bool usesResource = false; ///< the graph calls tract_resource_get
+    bool usesOnnx = false;     ///< the graph declares the tract_onnx registry
     std::string archive = "model.nnef.tgz";
     std::string ioBundle = "io.npz";
+    /// Outputs the io bundle leaves out (they depend on a random draw and
+    /// cannot be compared element by element): --allow-missing-outputs.
+    std::vector<std::string> missingOutputs;
+    /// Where tract saves its outputs (--save-outputs); empty: not saved.
+    std::string saveOutputs;
 };
 
 struct TractCommand {
@@ -52,10 +58,17 @@ struct TractCommand {
 };
 
 /// `<archive> --nnef-tract-core --nnef-tract-pulse [--nnef-tract-extra]
-/// [--nnef-tract-transformers] [--nnef-tract-resource] -O run --input-from-bundle
-/// <io> --assert-output-bundle <io> --allow-float-casts [--approx L |
-/// --approx-custom a,r,o]`, gated on the version as torch_to_nnef does.
+/// [--nnef-tract-transformers] [--nnef-tract-resource] [--nnef-tract-onnx] -O
+/// run --input-from-bundle <io> --assert-output-bundle <io> --allow-float-casts
+/// [--approx L | --approx-custom a,r,o] [--allow-missing-outputs]
+/// [--save-outputs <file>]`, gated on the version as torch_to_nnef does.
 TractCommand buildTractCommand(const TractCommandOptions& options);
+
+/// Why tract `version` cannot check an io bundle that leaves `missing`
+/// outputs out (--allow-missing-outputs came with tract 0.21.8); empty when
+/// it can.
+std::string cannotLeaveOutputsOut(const target::SemVer& version,
+                                  const std::vector<std::string>& missing);
 
 /// A child process's outcome. No shell is involved.
 struct ProcessOutput {
@@ -77,9 +90,11 @@ ProcessOutput runProcess(const std::filesystem::path& program, const std::vector
 /// stderr lines that fail the check: non-blank lines left after dropping
 /// torch_to_nnef's benign ones ("Ignore unknown extension", the WARN about the
 /// deprecated tract_pulse_streaming_symbol, the WARN "Flattening the shape
-/// will be deprecated" from Reshape). Lines with ERROR or RUST_BACKTRACE are
-/// never benign.
-std::vector<std::string> unexpectedStderrLines(std::string_view stderrText);
+/// will be deprecated" from Reshape; tract's WARN "Missing reference output in
+/// bundle for X" when X is one of `leftOut`, the outputs the bundle leaves out
+/// on purpose). Lines with ERROR or RUST_BACKTRACE are never benign.
+std::vector<std::string> unexpectedStderrLines(std::string_view stderrText,
+                                               const std::vector<std::string>& leftOut = {});
 
 /// tract's report of an output outside the tolerance, e.g.
 /// "Mismatch. First outlier: Approximate for F32) at [0, 3] 0.0274 != 0.0277.
@@ -104,6 +119,11 @@ struct TractCheckOptions {
     std::filesystem::path workDir;  ///< tract's working directory (empty: ours)
     Tolerance tolerance;
     bool usesResource = false;
+    bool usesOnnx = false;
+    /// Outputs left out of the io bundle (TractCommandOptions::missingOutputs)
+    /// and where tract saves its outputs for the caller to compare them.
+    std::vector<std::string> missingOutputs;
+    std::filesystem::path saveOutputs;
     /// Use this version instead of asking `tract --version`.
     std::optional<target::SemVer> version;
     std::chrono::milliseconds timeout{std::chrono::minutes(10)};

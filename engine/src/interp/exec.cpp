@@ -117,6 +117,14 @@ std::optional<std::vector<std::string>> Executor::fragmentResults(const std::str
     return names;
 }
 
+uint64_t Executor::drawSeed() {
+    // splitmix64 of the draw's number: distinct, well-mixed seeds.
+    uint64_t z = 0x7432'6e5f'7261'6e64ULL + 0x9e37'79b9'7f4a'7c15ULL * ++draws_;
+    z = (z ^ (z >> 30)) * 0xbf58'476d'1ce4'e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d0'49bb'1331'11ebULL;
+    return z ^ (z >> 31);
+}
+
 std::vector<Value> Executor::runFragment(const std::string& name, Arguments args) {
     const Fragment* f = fragment(name);
     if (!f)

@@ -45,6 +45,9 @@ public:
     bool blockQuantized(const std::string& label) const override;
     std::vector<Value> runFragment(const std::string& name, Arguments args) override;
     std::optional<std::vector<std::string>> fragmentResults(const std::string& name) const override;
+    uint64_t drawSeed() override;
+    /// The next run's draws start the sequence again.
+    void restartDraws() { draws_ = 0; }
 
 private:
     std::vector<Value> callKernel(const OpDef& def, const std::string& typeArg, Arguments args);
@@ -59,6 +62,7 @@ private:
     std::map<std::string, const nnef::ast::Fragment*> fragments_;
     std::map<std::string, bool> checkedFragments_; ///< findUnknown's memo
     int depth_ = 0;
+    uint64_t draws_ = 0; ///< drawSeed() calls since restartDraws()
 };
 
 /// "unknown operation 'x'" or, when the other target has it, why it is missing here.

@@ -239,6 +239,7 @@ RunResult Interpreter::run(const std::map<std::string, at::Tensor>& inputs,
                                     graph.name, fmt::join(graph.inputs, ", ")));
     Scope scope;
     Evaluator ev(impl_->exec);
+    impl_->exec.restartDraws();
     RunResult result;
     for (std::size_t statement = 0; statement < graph.body.size(); ++statement) {
         const auto& a = graph.body[statement];
@@ -297,8 +298,8 @@ RunResult Interpreter::run(const std::map<std::string, at::Tensor>& inputs,
             result.failure = std::move(failed);
             return result;
         }
-        if (keepIntermediates)
-            for (const auto& n : names)
+        for (const auto& n : names)
+            if (keepIntermediates || (options.record && options.record->count(n)))
                 if (const Value* v = scope.find(n); v && v->isTensor())
                     result.values.push_back(
                         TracedValue{n, statementOperation(*a.rhs), a.loc.line, v->tensor});

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,6 +78,9 @@ public:
         /// what `values` records. Feeding every operation its reference inputs
         /// makes the first faulty operation stand out from accumulated error.
         const std::map<std::string, at::Tensor>* substitutes = nullptr;
+        /// Identifiers recorded in `values` even without keepIntermediates
+        /// (the check reads the shapes of the random draws).
+        const std::set<std::string>* record = nullptr;
     };
     RunResult run(const std::map<std::string, at::Tensor>& inputs, const RunOptions& options) const;
 

@@ -7,6 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <random>
+
 namespace t2n::interp::kernels {
 
 std::vector<Value> kExternal(const Call& call) {
@@ -77,6 +81,94 @@ std::vector<Value> kRange(const Call& call) {
                               start.options()));
     return one(at::arange(start.item<int64_t>(), end.item<int64_t>(), step.item<int64_t>(),
                           start.options()));
+}
+
+namespace {
+
+double parameterValue(const Value& v) {
+    if (v.kind == Value::Kind::Scalar)
+        return v.scalar;
+    if (v.kind == Value::Kind::Integer)
+        return static_cast<double>(v.integer);
+    if (v.isTensor() && v.tensor.numel() == 1)
+        return v.tensor.item<double>();
+    throw InterpError(
+        fmt::format("tract_onnx_random parameters must be numbers, got {}", describe(v)));
+}
+
+// `count` draws of T: uniform [a, b) or normal (a, b).
+template <typename T>
+void drawInto(T* out, int64_t count, bool uniform, double a, double b, uint64_t seed) {
+    std::mt19937_64 engine(seed);
+    if (uniform) {
+        const T lo = static_cast<T>(a), hi = static_cast<T>(b);
+        std::uniform_real_distribution<T> u(lo, hi);
+        // libstdc++ may round a draw up to hi (LWG 2524); tract's never reaches it.
+        const T below = std::nextafter(hi, lo);
+        for (int64_t i = 0; i < count; ++i)
+            out[i] = std::min(u(engine), below);
+    } else if (b == 0) {
+        std::fill(out, out + count, static_cast<T>(a));
+    } else {
+        std::normal_distribution<T> n(static_cast<T>(a), static_cast<T>(b));
+        for (int64_t i = 0; i < count; ++i)
+            out[i] = n(engine);
+    }
+}
+
+} // namespace
+
+// tract_onnx_random(datum_type, shape, dist, parameters, seed): `shape` floats
+// drawn from uniform [low, high) or normal (mean, std), as tract's Random
+// (onnx-opl/src/random.rs) whose values no one can repeat without its
+// generator: a std engine seeded by `seed`, or by the run (Runtime::drawSeed)
+// when none is given. tract refuses other dists, a parameter count other
+// than 2, low >= high (rand's Uniform::new) and a negative or NaN std
+// (rand_distr's Normal::new); so does this. tract draws an f16 tensor in f32
+// and casts it, and its f16 normal path samples a uniform distribution
+// instead (a tract bug; t2n writes f16 draws as f32 draws and a cast); here
+// f16 is drawn in f32, normal or uniform as asked, and cast.
+std::vector<Value> kRandom(const Call& call) {
+    const c10::ScalarType dt = dtypeFromName(call.string("datum_type"));
+    if (dt != at::kFloat && dt != at::kDouble && dt != at::kHalf)
+        throw InterpError(fmt::format("tract_onnx_random draws f16, f32 or f64, not {}",
+                                      call.string("datum_type")));
+    const std::vector<int64_t> shape = call.integers("shape");
+    int64_t count = 1;
+    for (int64_t d : shape) {
+        if (d < 0)
+            throw InterpError(fmt::format("tract_onnx_random shape {} has a negative size",
+                                          describeShape(shape)));
+        count *= d;
+    }
+    const std::string& dist = call.string("dist");
+    const bool uniform = dist == "uniform";
+    if (!uniform && dist != "normal")
+        throw InterpError(fmt::format("tract_onnx_random: unexpected distribution '{}' (uniform "
+                                      "or normal)",
+                                      dist));
+    const Value& params = call.arg("parameters");
+    if (!params.isSequence() || params.items.size() != 2)
+        throw InterpError(
+            fmt::format("tract_onnx_random expects two parameters, got {}", describe(params)));
+    const double a = parameterValue(params.items[0]), b = parameterValue(params.items[1]);
+    if (uniform && !(a < b))
+        throw InterpError(
+            fmt::format("tract_onnx_random uniform needs low < high, got [{}, {})", a, b));
+    if (!uniform && !(b >= 0 && std::isfinite(b)))
+        throw InterpError(
+            fmt::format("tract_onnx_random normal needs a finite std >= 0, got {}", b));
+    const int64_t seed = call.integer("seed");
+    const uint64_t s = seed >= 0      ? static_cast<uint64_t>(seed)
+                       : call.runtime ? call.runtime->drawSeed()
+                                      : 0x5eedULL;
+    at::Tensor out =
+        at::empty(shape, at::TensorOptions().dtype(dt == at::kDouble ? at::kDouble : at::kFloat));
+    if (dt == at::kDouble)
+        drawInto(out.data_ptr<double>(), count, uniform, a, b, s);
+    else
+        drawInto(out.data_ptr<float>(), count, uniform, a, b, s);
+    return one(dt == at::kHalf ? out.to(at::kHalf) : out);
 }
 
 namespace {

@@ -143,6 +143,8 @@
     X("tract_core_one_hot", Tract, "input: tensor, axis, dim, value_off = 0.0, value_on = 1.0",    \
       kOneHot)                                                                                     \
     X("tract_core_range", Tract, "start: tensor, end: tensor, step: tensor", kRange)               \
+    /* tract_onnx registry (onnx-opl/src/random.rs); seed -1: none given */                        \
+    X("tract_onnx_random", Tract, "datum_type, shape, dist, parameters, seed = -1", kRandom)       \
     /* spectra on complex numbers as a trailing axis of 2 (tract core/src/ops/fft.rs) */          \
     X("tract_core_fft", Tract, "input: tensor, axis, inverse", kFft)                               \
     X("tract_core_stft", Tract, "input: tensor, axis, frame, stride, window: tensor = false",      \

@@ -6,6 +6,7 @@
 
 #include "interp/value.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,10 @@ public:
     /// Names of the results of a document fragment, or nullopt when unknown.
     virtual std::optional<std::vector<std::string>>
     fragmentResults(const std::string& name) const = 0;
+    /// A seed for a random draw given none (tract_onnx_random without
+    /// `seed`): each draw of a run gets its own, and every run hands out the
+    /// same sequence, so that a run repeats.
+    virtual uint64_t drawSeed() = 0;
 };
 
 /// One invocation bound to its operation's signature: every parameter is

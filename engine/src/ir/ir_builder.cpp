@@ -4,6 +4,7 @@
 #include "ir/packed_params.h"
 #include "jit/torch_bridge.h"
 #include "t2n/error.h"
+#include "target/random_kinds.h"
 
 #include <fmt/format.h>
 
@@ -18,15 +19,6 @@ namespace {
 
 using JitValue = torch::jit::Value;
 using JitNode = torch::jit::Node;
-
-// Kinds that draw random values. (Dropouts and rrelu are not here: their
-// operand is data already, and the translation reads their training flag.)
-const std::unordered_set<std::string> kRandomDraws = {
-    "aten::rand",        "aten::rand_like",    "aten::randn",        "aten::randn_like",
-    "aten::randint",     "aten::randint_like", "aten::randperm",     "aten::bernoulli",
-    "aten::bernoulli_",  "aten::normal",       "aten::normal_",      "aten::uniform_",
-    "aten::multinomial", "aten::poisson",      "aten::exponential_", "aten::geometric_",
-    "aten::cauchy_",     "aten::log_normal_",  "aten::random_"};
 
 // Kinds whose result depends only on tensor shapes (and constants), never
 // on data: their outputs are folded like constants.
@@ -401,7 +393,7 @@ private:
         // A random draw is never a constant, whatever its inputs: folding it
         // would freeze the trace's one sample into the archive (issue 26). It
         // stays a node, which the translation writes or refuses by name.
-        if (kRandomDraws.count(kind))
+        if (target::drawsRandom(kind))
             anyInputData = tensorInputData = true;
         bool folded = true;
         for (const JitValue* out : n->outputs()) {

@@ -60,6 +60,7 @@ constexpr TractGate kGates[] = {
     {"tract_extra_exp_mean_norm", "0.20.22", "", ""},
     {"tract_pulse_mask", "0.20.20", "", ""},
     {"tract_onnx_grid_sample", "0.23.0", "", ""},
+    {"tract_onnx_random", "0.19.0", "", "onnx-opl/src/random.rs (0526da12f, 2022-12-29)"},
     {"tract_onnx_resize", "0.23.0", "", ""},
     {"tract_onnx_non_zero", "0.23.5", "", ""},
     {"tract_transformers_apply_rope", "0.21.13", "", ""},
@@ -86,6 +87,7 @@ constexpr TractGate kGates[] = {
     {"cli:--approx=very", "0.21.8", "", ""},
     {"cli:--approx=ultra", "0.21.8", "", ""},
     {"cli:--approx-custom", "0.21.10", "", ""},
+    {"cli:--allow-missing-outputs", "0.21.8", "", "b258b2875 (2024-10-08)"},
 };
 // clang-format on
 

@@ -116,6 +116,7 @@ const Registry& defaultRegistry() {
         registerWindowOps(r);
         registerGridSampleOps(r);
         registerSpectralOps(r);
+        registerRandomOps(r);
         declareLegacyEmits(r);
         return r;
     }();

@@ -1,6 +1,7 @@
 #include "translate/translator.h"
 
 #include "nnef/identifiers.h"
+#include "target/random_kinds.h"
 #include "translate/compute_type.h"
 #include "translate/lower_quantized.h"
 #include "translate/registry.h"
@@ -157,7 +158,12 @@ void checkSupport(const ir::Graph& g, const Registry& reg, const std::vector<boo
             n->folded ? fmt::format("{} builds a value from a dynamic axis, and t2n cannot "
                                     "compute {} in the graph",
                                     n->kind, n->kind)
-                      : fmt::format("{} is not supported", n->kind),
+            : target::drawsRandom(n->kind)
+                ? fmt::format("{} is not supported: it draws random values, which tract has no "
+                              "operation for (tract_onnx_random draws uniform and normal "
+                              "floats), and t2n never freezes a draw into a constant",
+                              n->kind)
+                : fmt::format("{} is not supported", n->kind),
             n->where, true});
     throw err;
 }
@@ -331,12 +337,36 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
     std::set<std::pair<std::string, std::string>> undeclared; // (kind, op) reported
     std::set<ir::ValueId> poisoned;
     std::vector<const ir::Node*> frozen; // values fixed at export time
+    std::set<ir::ValueId> drawn;         // values computed from a random draw
     for (const auto& node : graph.nodes) {
+        // (Sizes of a draw are not its values: shape-only kinds give values
+        // that do not depend on data, and those stay out.)
+        bool fromDraw = target::drawsRandom(node.kind);
+        for (ir::ValueId id : node.inputs)
+            fromDraw = fromDraw || drawn.count(id);
+        for (ir::ValueId id : node.outputs)
+            if (fromDraw && graph.value(id).dataDependent)
+                drawn.insert(id);
+        fromDraw = std::any_of(node.outputs.begin(), node.outputs.end(),
+                               [&](ir::ValueId id) { return drawn.count(id) > 0; });
         if (node.folded && !symbolic[static_cast<size_t>(node.id)]) {
             frozen.push_back(&node);
             continue;
         }
         ctx.setNode(&node);
+        if (!node.folded && producesOnlyScalars(graph, node) && fromDraw) {
+            // A number made from a random draw (rand(1).item(), a branch on a
+            // draw) would hold the trace's one sample in the archive.
+            failures.addDetail(Diagnostic{
+                fmt::format("{} computes a number from a random draw; t2n never freezes a draw "
+                            "(the archive would hold one sample) (hint: keep the draw a tensor "
+                            "in the arithmetic, e.g. x * torch.rand(1) instead of "
+                            "x * float(torch.rand(1)))",
+                            node.kind),
+                node.where, true});
+            poisoned.insert(node.outputs.begin(), node.outputs.end());
+            continue;
+        }
         if (!node.folded && producesOnlyScalars(graph, node)) {
             bool fromData = false;
             for (ir::ValueId id : node.outputs)
