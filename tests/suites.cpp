@@ -21,6 +21,7 @@
     X(harden_fold_tuple_unpack_through_tuple_construct, FoldTupleUnpackThroughTupleConstructTest)  \
     X(harden_freeze_module, FreezeModuleTest)                                                      \
     X(harden_inline_unresolvable_submodules, InlineUnresolvableSubmodulesTest)                     \
+    X(harden_remove_attribute_writes, RemoveAttributeWritesTest)                                   \
     X(harden_remove_tensor_mutation, RemoveTensorMutationTest)                                     \
     X(harden_replace_size_calls_with_constants, ReplaceSizeCallsWithConstantsTest)                 \
     X(harden_strip_assertion_ifs, StripAssertionIfsTest)                                           \

@@ -1030,6 +1030,41 @@ private Q_SLOTS:
                  report.c_str());
     }
 
+    // Issue 26: a buffer forward() assigns (running statistics) made the
+    // trace fail on prim::SetAttr ("a value the IR cannot represent"). The
+    // archive computes a call from the saved value, the reads after the
+    // assignment take the assigned one, and a warning names the attribute
+    // and its line, in the CLI output and in the report.
+    void bufferAssignedInForwardIsWarned() {
+        const fs::path dir = work_ / "buffer-assigned";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        const fs::path model = dir / "stateful.pt";
+        const auto made = scriptModel(dir,
+                                      "import torch\n"
+                                      "class M(torch.nn.Module):\n"
+                                      "    def __init__(self):\n"
+                                      "        super().__init__()\n"
+                                      "        self.register_buffer('running', torch.zeros(3))\n"
+                                      "    def forward(self, x):\n"
+                                      "        self.running = self.running * 0.9 + x.mean(0) * "
+                                      "0.1\n"
+                                      "        return x - self.running\n",
+                                      model);
+        QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+        const auto r = run(QString::fromStdString(t2nBinary().string()),
+                           {"export", QString::fromStdString(model.string()), "--input",
+                            "x:4x3:f32", "-o", QString::fromStdString((dir / "out.nnef").string()),
+                            "--report", QString::fromStdString((dir / "report.json").string())});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString warning =
+            "forward() assigns module attribute 'running' at make_model.py:7: an NNEF graph keeps "
+            "no state";
+        QVERIFY2(r.err.contains("warning: " + warning), qPrintable(r.err));
+        QVERIFY2(QString::fromStdString(readFile(dir / "report.json")).contains(warning),
+                 qPrintable(r.err));
+    }
+
     // Issue 26: a SIGINT or SIGTERM in the first half second (while
     // LibTorch's libraries initialise, before main) ended t2n by the signal.
     // The handlers are installed before any library's initialisers run, from

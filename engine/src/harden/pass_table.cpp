@@ -11,6 +11,7 @@
 #include "harden/fold_tuple_unpack_through_tuple_construct.h"
 #include "harden/freeze_module.h"
 #include "harden/inline_unresolvable_submodules.h"
+#include "harden/remove_attribute_writes.h"
 #include "harden/remove_tensor_mutation.h"
 #include "harden/remove_view_mutation.h"
 #include "harden/replace_size_calls_with_constants.h"
@@ -27,6 +28,9 @@ constexpr Statistic kFreeze[] = {
 constexpr Statistic kInline[] = {
     {"calls_inlined", "calls inlined (all but the torch.nn modules t2n translates whole)"},
     {"container_indices_resolved", "module container indexings resolved to one submodule"}};
+constexpr Statistic kAttributeWrites[] = {
+    {"attribute_writes_removed", "module attribute assignments dropped (with a warning)"},
+    {"attribute_reads_forwarded", "attribute reads after an assignment given the assigned value"}};
 constexpr Statistic kMutation[] = {
     {"ops_made_functional", "in-place tensor ops replaced by their functional form"}};
 constexpr Statistic kViews[] = {
@@ -68,6 +72,10 @@ constexpr PassInfo kPasses[] = {
     {"inline_unresolvable_submodules",
      "inline calls freezing left, except LSTM/GRU/RNN/LSTMCell modules", kInline, true, false,
      &inlineUnresolvableSubmodules},
+    {"remove_attribute_writes",
+     "module attributes forward() assigns: later reads take the value, the write is dropped and "
+     "warned about (an NNEF graph keeps no state)",
+     kAttributeWrites, true, true, &removeAttributeWrites},
     {"remove_tensor_mutation", "in-place tensor ops to functional ones where provably safe",
      kMutation, true, true, &removeTensorMutation},
     {"remove_view_mutation",
