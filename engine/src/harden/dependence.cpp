@@ -21,10 +21,6 @@ bool isList(const Value* v) {
     return v->type()->kind() == c10::TypeKind::ListType;
 }
 
-bool isTensor(const Value* v) {
-    return v->type()->kind() == c10::TypeKind::TensorType;
-}
-
 // Ops whose output shape follows their inputs' values.
 bool shapeFollowsValues(const Node* n) {
     static const std::unordered_set<c10::Symbol> kinds = [] {

@@ -61,6 +61,10 @@ std::string graphText(const torch::jit::Graph& graph) {
     return os.str();
 }
 
+bool isTensor(const torch::jit::Value* v) {
+    return v->type()->kind() == c10::TypeKind::TensorType;
+}
+
 bool isPrimitive(const c10::TypePtr& type) {
     switch (type->kind()) {
     case c10::TypeKind::BoolType:

@@ -24,6 +24,8 @@ std::string graphText(const torch::jit::Graph& graph);
 
 /// Bool, Int, Float, String, None, or lists / optionals / tuples of them.
 bool isPrimitive(const c10::TypePtr& type);
+/// A value of TensorType (not a list or optional of tensors).
+bool isTensor(const torch::jit::Value* v);
 
 /// "file.py:42" of the Python source the node came from, or "" when unknown.
 std::string where(const torch::jit::Node* node);

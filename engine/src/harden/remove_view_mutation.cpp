@@ -17,10 +17,6 @@ using torch::jit::Node;
 using torch::jit::Value;
 
 namespace {
-bool isTensor(const Value* v) {
-    return v->type()->kind() == c10::TypeKind::TensorType;
-}
-
 // The views a write can be put back through: slice, select, narrow (int start).
 bool scatterableView(const Node* n) {
     auto k = n->kind();

@@ -12,7 +12,7 @@ namespace t2n::nnef {
 
 namespace {
 
-constexpr std::size_t kMaxRank = 8;
+constexpr std::size_t kWriteMaxRank = 8;
 // Pieces handed to the sink: large enough to amortise the per-call cost, small
 // enough that a bool tensor never needs a whole packed copy.
 constexpr std::size_t kPassThroughChunk = std::size_t{4} << 20; // 4 MiB of tensor bytes
@@ -48,11 +48,11 @@ uint64_t checkedNumel(const TensorData& t) {
 } // namespace
 
 DatLayout datLayout(const TensorData& t, bool quantized) {
-    if (t.shape().size() > kMaxRank)
+    if (t.shape().size() > kWriteMaxRank)
         throw Error(Stage::Write, ErrorCode::Internal,
                     fmt::format("cannot write a .dat file for a tensor of rank {} (shape {}): "
                                 "NNEF tensor files hold at most rank {}",
-                                t.shape().size(), shapeText(t.shape()), kMaxRank),
+                                t.shape().size(), shapeText(t.shape()), kWriteMaxRank),
                     "this tensor should have been rejected before writing; please report it");
     for (int64_t d : t.shape())
         if (d > std::numeric_limits<uint32_t>::max())

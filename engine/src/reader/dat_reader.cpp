@@ -24,7 +24,7 @@ static_assert(std::endian::native == std::endian::little,
 namespace {
 
 constexpr std::size_t kHeader = 128;
-constexpr uint32_t kMaxRank = 8;
+constexpr uint32_t kReadMaxRank = 8;
 
 enum Code : uint32_t { Float = 0, UInt = 1, QUInt = 2, QInt = 3, Int = 4, Bool = 5 };
 // Vendor "TR" (0x5452), GGML-ordered Q4_0 blocks (tract >= 0.21.11).
@@ -250,13 +250,13 @@ DatDecoder::Header parseHeader(std::span<const std::byte> bytes, const std::stri
         bad(f, fmt::format("unsupported version (offset 2) {}.{}, expected 1.0", major, minor));
     const uint32_t length = u32(bytes, 4);
     const uint32_t rank = u32(bytes, 8);
-    if (rank > kMaxRank)
+    if (rank > kReadMaxRank)
         bad(f, fmt::format("rank (offset 8) is {}, more than the maximum of 8", rank));
     std::vector<int64_t> shape;
     // Saturate the item count: beyond 2^40 items no u32 data length can match.
     constexpr uint64_t kSaturated = uint64_t(1) << 40;
     uint64_t count = 1;
-    for (uint32_t i = 0; i < kMaxRank; ++i) {
+    for (uint32_t i = 0; i < kReadMaxRank; ++i) {
         const uint32_t extent = u32(bytes, 12 + 4 * i);
         if (i < rank) {
             shape.push_back(extent);

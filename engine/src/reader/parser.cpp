@@ -12,9 +12,6 @@
 
 namespace t2n::nnef {
 
-using ast::Expr;
-using ast::ExprPtr;
-
 namespace {
 constexpr std::string_view kKhrFragments = "KHR_enable_fragment_definitions";
 constexpr std::string_view kKhrOperators = "KHR_enable_operator_expressions";
@@ -319,11 +316,11 @@ ast::Assignment Parser::assignment() {
     a.lhs = lvalue();
     expectSymbol("=", "after the left-hand side of the assignment");
     const Token rhsStart = peek();
-    ExprPtr rhs = expression();
+    ast::ExprPtr rhs = expression();
     if (peek().isSymbol(",")) {
         // <tuple-rvalue-expr> may be written without parentheses.
-        auto tuple = std::make_shared<Expr>();
-        tuple->kind = Expr::Kind::Tuple;
+        auto tuple = std::make_shared<ast::Expr>();
+        tuple->kind = ast::Expr::Kind::Tuple;
         tuple->loc = rhs->loc;
         tuple->items.push_back(rhs);
         while (takeSymbol(","))
@@ -337,12 +334,12 @@ ast::Assignment Parser::assignment() {
     return a;
 }
 
-ExprPtr Parser::lvalue() {
-    ExprPtr first = lvalueItem();
+ast::ExprPtr Parser::lvalue() {
+    ast::ExprPtr first = lvalueItem();
     if (!peek().isSymbol(","))
         return first;
-    auto tuple = std::make_shared<Expr>();
-    tuple->kind = Expr::Kind::Tuple;
+    auto tuple = std::make_shared<ast::Expr>();
+    tuple->kind = ast::Expr::Kind::Tuple;
     tuple->loc = first->loc;
     tuple->items.push_back(first);
     while (takeSymbol(","))
@@ -350,13 +347,13 @@ ExprPtr Parser::lvalue() {
     return tuple;
 }
 
-ExprPtr Parser::lvalueItem() {
+ast::ExprPtr Parser::lvalueItem() {
     const Token t = peek();
     DepthGuard guard(*this, t);
-    auto e = std::make_shared<Expr>();
+    auto e = std::make_shared<ast::Expr>();
     e->loc = loc(t);
     if (takeSymbol("[")) {
-        e->kind = Expr::Kind::Array;
+        e->kind = ast::Expr::Kind::Array;
         if (!peek().isSymbol("]")) {
             do
                 e->items.push_back(lvalueItem());
@@ -366,7 +363,7 @@ ExprPtr Parser::lvalueItem() {
         return e;
     }
     if (takeSymbol("(")) {
-        e->kind = Expr::Kind::Tuple;
+        e->kind = ast::Expr::Kind::Tuple;
         do
             e->items.push_back(lvalueItem());
         while (takeSymbol(","));
@@ -375,15 +372,15 @@ ExprPtr Parser::lvalueItem() {
             return e->items.front(); // (a) is just a
         return e;
     }
-    e->kind = Expr::Kind::Identifier;
+    e->kind = ast::Expr::Kind::Identifier;
     e->text = name("on the left-hand side of an assignment");
     return e;
 }
 
-void Parser::checkFlat(const ExprPtr& e, bool top) {
+void Parser::checkFlat(const ast::ExprPtr& e, bool top) {
     // Without KHR_enable_operator_expressions a right-hand side is a single
     // invocation whose arguments are identifiers, literals, arrays and tuples.
-    using K = Expr::Kind;
+    using K = ast::Expr::Kind;
     if (top) {
         if (e->kind != K::Invocation)
             throw Error(Stage::Check, ErrorCode::ModelFile,

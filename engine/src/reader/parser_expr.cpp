@@ -16,9 +16,6 @@
 
 namespace t2n::nnef {
 
-using ast::Expr;
-using ast::ExprPtr;
-
 namespace {
 
 constexpr int kBinaryLevels = 7;
@@ -46,8 +43,8 @@ bool isBuiltinWord(const Token& t) {
            t.isKeyword("string");
 }
 
-std::shared_ptr<Expr> node(Expr::Kind kind, ast::Location loc) {
-    auto e = std::make_shared<Expr>();
+std::shared_ptr<ast::Expr> node(ast::Expr::Kind kind, ast::Location loc) {
+    auto e = std::make_shared<ast::Expr>();
     e->kind = kind;
     e->loc = std::move(loc);
     return e;
@@ -55,35 +52,35 @@ std::shared_ptr<Expr> node(Expr::Kind kind, ast::Location loc) {
 
 } // namespace
 
-ExprPtr Parser::expression() {
+ast::ExprPtr Parser::expression() {
     DepthGuard guard(*this, peek());
     return ifElse();
 }
 
-ExprPtr Parser::ifElse() {
-    ExprPtr value = binary(0);
+ast::ExprPtr Parser::ifElse() {
+    ast::ExprPtr value = binary(0);
     if (!peek().isKeyword("if"))
         return value;
     DepthGuard guard(*this, take()); // the else branch recurses
-    auto e = node(Expr::Kind::IfElse, value->loc);
-    ExprPtr condition = binary(0);
+    auto e = node(ast::Expr::Kind::IfElse, value->loc);
+    ast::ExprPtr condition = binary(0);
     expectKeyword("else", "after the condition of 'x if c else y'");
-    ExprPtr otherwise = ifElse();
+    ast::ExprPtr otherwise = ifElse();
     e->items = {value, condition, otherwise};
     return e;
 }
 
-ExprPtr Parser::binary(int level) {
+ast::ExprPtr Parser::binary(int level) {
     if (level == kBinaryLevels)
         return unary();
-    ExprPtr lhs = binary(level + 1);
+    ast::ExprPtr lhs = binary(level + 1);
     int folds = 0;
     while (isBinaryAt(level, peek())) {
         // Each fold deepens the tree by one: count it like a bracket.
         const Token op = take();
         fold(op);
         ++folds;
-        auto e = node(Expr::Kind::Binary, lhs->loc);
+        auto e = node(ast::Expr::Kind::Binary, lhs->loc);
         e->op = op.text;
         e->items = {lhs, binary(level + 1)};
         lhs = e;
@@ -92,7 +89,7 @@ ExprPtr Parser::binary(int level) {
     return lhs;
 }
 
-ExprPtr Parser::unary() {
+ast::ExprPtr Parser::unary() {
     const Token& t = peek();
     if (t.isSymbol("-") && peek(1).offset == t.end &&
         (peek(1).kind == TokenKind::Integer || peek(1).kind == TokenKind::Scalar))
@@ -100,7 +97,7 @@ ExprPtr Parser::unary() {
     if (t.isSymbol("-") || t.isSymbol("+") || t.isSymbol("!")) {
         const Token op = take();
         DepthGuard guard(*this, op);
-        auto e = node(Expr::Kind::Unary, loc(op));
+        auto e = node(ast::Expr::Kind::Unary, loc(op));
         e->op = op.text;
         e->items = {unary()};
         return e;
@@ -108,14 +105,14 @@ ExprPtr Parser::unary() {
     return postfixOf(primary());
 }
 
-ExprPtr Parser::postfixOf(ExprPtr target) {
+ast::ExprPtr Parser::postfixOf(ast::ExprPtr target) {
     int folds = 0;
     while (peek().isSymbol("[")) {
         const Token open = take();
         fold(open);
         ++folds;
-        auto e = node(Expr::Kind::Index, target->loc);
-        ExprPtr begin, end;
+        auto e = node(ast::Expr::Kind::Index, target->loc);
+        ast::ExprPtr begin, end;
         if (!peek().isSymbol(":"))
             begin = expression();
         if (takeSymbol(":")) {
@@ -131,7 +128,7 @@ ExprPtr Parser::postfixOf(ExprPtr target) {
     return target;
 }
 
-ExprPtr Parser::primary() {
+ast::ExprPtr Parser::primary() {
     const Token& t = peek();
     switch (t.kind) {
     case TokenKind::Integer:
@@ -139,7 +136,7 @@ ExprPtr Parser::primary() {
         return numberLiteral(Token{});
     case TokenKind::String: {
         const Token s = take();
-        auto e = node(Expr::Kind::String, loc(s));
+        auto e = node(ast::Expr::Kind::String, loc(s));
         e->text = s.text;
         return e;
     }
@@ -148,7 +145,7 @@ ExprPtr Parser::primary() {
     case TokenKind::Keyword:
         if (t.text == "true" || t.text == "false") {
             const Token b = take();
-            auto e = node(Expr::Kind::Logical, loc(b));
+            auto e = node(ast::Expr::Kind::Logical, loc(b));
             e->logical = b.text == "true";
             return e;
         }
@@ -157,7 +154,7 @@ ExprPtr Parser::primary() {
             if (strict() && word.text == "shape_of")
                 fail(word, "shape_of is deprecated since NNEF 1.0.1 and refused by Khronos "
                            "parsers");
-            auto e = node(Expr::Kind::Builtin, loc(word));
+            auto e = node(ast::Expr::Kind::Builtin, loc(word));
             e->text = word.text;
             take(); // '('
             e->items = {expression()};
@@ -171,10 +168,10 @@ ExprPtr Parser::primary() {
     case TokenKind::Symbol:
         if (t.text == "(") {
             const Token open = take();
-            ExprPtr first = expression();
+            ast::ExprPtr first = expression();
             if (takeSymbol(")"))
                 return first; // (a) is just a
-            auto e = node(Expr::Kind::Tuple, loc(open));
+            auto e = node(ast::Expr::Kind::Tuple, loc(open));
             e->items.push_back(first);
             while (takeSymbol(","))
                 e->items.push_back(expression());
@@ -192,17 +189,17 @@ ExprPtr Parser::primary() {
         (peek().isSymbol("<") && (peek(1).isSymbol("?") || peek(1).kind == TokenKind::Keyword) &&
          peek(2).isSymbol(">") && peek(3).isSymbol("(")))
         return invocation(word);
-    auto e = node(Expr::Kind::Identifier, loc(word));
+    auto e = node(ast::Expr::Kind::Identifier, loc(word));
     e->text = word.text;
     return e;
 }
 
-ExprPtr Parser::invocation(const Token& nameToken) {
+ast::ExprPtr Parser::invocation(const Token& nameToken) {
     if (strict() && nameToken.text.starts_with("tract_"))
         fail(nameToken, fmt::format("'{}' is a tract operation; strict NNEF has no tract_* "
                                     "operations",
                                     nameToken.text));
-    auto e = node(Expr::Kind::Invocation, loc(nameToken));
+    auto e = node(ast::Expr::Kind::Invocation, loc(nameToken));
     e->text = nameToken.text;
     if (takeSymbol("<")) {
         e->typeArg = typeName(fmt::format("as the type argument of '{}'", e->text));
@@ -213,10 +210,10 @@ ExprPtr Parser::invocation(const Token& nameToken) {
     return e;
 }
 
-std::vector<std::pair<std::string, ExprPtr>> Parser::arguments(std::string_view op,
-                                                               bool literalsOnly) {
+std::vector<std::pair<std::string, ast::ExprPtr>> Parser::arguments(std::string_view op,
+                                                                    bool literalsOnly) {
     // After '(' up to and including ')'.
-    std::vector<std::pair<std::string, ExprPtr>> args;
+    std::vector<std::pair<std::string, ast::ExprPtr>> args;
     std::set<std::string, std::less<>> named;
     if (peek().isSymbol(")")) {
         if (strict())
@@ -249,10 +246,10 @@ std::vector<std::pair<std::string, ExprPtr>> Parser::arguments(std::string_view 
     return args;
 }
 
-ExprPtr Parser::bracket(const Token& open) {
+ast::ExprPtr Parser::bracket(const Token& open) {
     if (takeKeyword("for"))
         return comprehension(open);
-    auto e = node(Expr::Kind::Array, loc(open));
+    auto e = node(ast::Expr::Kind::Array, loc(open));
     if (takeSymbol("]"))
         return e;
     do
@@ -262,10 +259,10 @@ ExprPtr Parser::bracket(const Token& open) {
     return e;
 }
 
-ExprPtr Parser::comprehension(const Token& open) {
+ast::ExprPtr Parser::comprehension(const Token& open) {
     // [for i in a, j in b if c yield e]. Iterables stop before 'if' (no
     // if/else there), which leaves 'if' to the filter.
-    auto e = node(Expr::Kind::Comprehension, loc(open));
+    auto e = node(ast::Expr::Kind::Comprehension, loc(open));
     do {
         std::string var = name("as the loop variable after 'for'");
         expectKeyword("in", fmt::format("after the loop variable '{}'", var));
@@ -280,10 +277,10 @@ ExprPtr Parser::comprehension(const Token& open) {
     return e;
 }
 
-ExprPtr Parser::numberLiteral(const Token& minus) {
+ast::ExprPtr Parser::numberLiteral(const Token& minus) {
     const Token n = take();
     const bool negative = minus.isSymbol("-");
-    auto e = node(n.kind == TokenKind::Integer ? Expr::Kind::Integer : Expr::Kind::Scalar,
+    auto e = node(n.kind == TokenKind::Integer ? ast::Expr::Kind::Integer : ast::Expr::Kind::Scalar,
                   loc(negative ? minus : n));
     if (n.kind == TokenKind::Integer)
         e->integer = negative ? -n.integer : n.integer;
@@ -292,7 +289,7 @@ ExprPtr Parser::numberLiteral(const Token& minus) {
     return e;
 }
 
-ExprPtr Parser::literal() {
+ast::ExprPtr Parser::literal() {
     // <literal-expr>: numbers (with an optional '-'), strings, logicals, and
     // arrays and tuples of those; used for defaults and graph.quant values.
     const Token t = peek();
@@ -303,19 +300,19 @@ ExprPtr Parser::literal() {
     if (t.kind == TokenKind::Integer || t.kind == TokenKind::Scalar)
         return numberLiteral(Token{});
     if (t.kind == TokenKind::String) {
-        auto e = node(Expr::Kind::String, loc(t));
+        auto e = node(ast::Expr::Kind::String, loc(t));
         e->text = take().text;
         return e;
     }
     if (t.isKeyword("true") || t.isKeyword("false")) {
-        auto e = node(Expr::Kind::Logical, loc(t));
+        auto e = node(ast::Expr::Kind::Logical, loc(t));
         e->logical = take().text == "true";
         return e;
     }
     if (t.isSymbol("[") || t.isSymbol("(")) {
         const bool array = t.isSymbol("[");
         take();
-        auto e = node(array ? Expr::Kind::Array : Expr::Kind::Tuple, loc(t));
+        auto e = node(array ? ast::Expr::Kind::Array : ast::Expr::Kind::Tuple, loc(t));
         const std::string_view close = array ? "]" : ")";
         if (!(array && peek().isSymbol("]"))) {
             do

@@ -174,8 +174,7 @@ constexpr char kNeg[] = "neg", kAbs[] = "abs", kExp[] = "exp", kLog[] = "log", k
                kAcos[] = "acos", kAtan[] = "atan", kSinh[] = "sinh", kCosh[] = "cosh",
                kAsinh[] = "asinh", kAcosh[] = "acosh", kAtanh[] = "atanh", kFloor[] = "floor",
                kCeil[] = "ceil", kSign[] = "sign", kEq[] = "eq", kNe[] = "ne", kLt[] = "lt",
-               kGt[] = "gt", kLe[] = "le", kGe[] = "ge", kAnd[] = "and", kOr[] = "or",
-               kMin[] = "min", kMax[] = "max";
+               kGt[] = "gt", kLe[] = "le", kGe[] = "ge", kAnd[] = "and", kOr[] = "or";
 
 void lowerMinimum(Context& ctx) {
     emitBinary(ctx, kMin);

@@ -18,7 +18,7 @@ namespace {
 // The output shape for a reshape, with 0 ("copy the input dimension") on
 // leading axes whose symbol the input carries at the same place, so that a
 // dynamic batch stays dynamic.
-std::vector<int64_t> reshapeTarget(Context& ctx) {
+std::vector<int64_t> reshapeKeepingLeadingSymbols(Context& ctx) {
     std::vector<int64_t> shape = ctx.out().shape;
     const auto& in = ctx.in(0).symbols;
     const auto& out = ctx.out().symbols;
@@ -31,7 +31,8 @@ std::vector<int64_t> reshapeTarget(Context& ctx) {
 }
 
 void lowerReshapeToOutput(Context& ctx) {
-    ctx.emitOut("reshape", {ctx.input(0)}, {{"shape", Expr::ints(reshapeTarget(ctx))}});
+    ctx.emitOut("reshape", {ctx.input(0)},
+                {{"shape", Expr::ints(reshapeKeepingLeadingSymbols(ctx))}});
 }
 
 Expr gatherAxis(Context& ctx, Expr x, const std::vector<int64_t>& idx, int64_t axis,

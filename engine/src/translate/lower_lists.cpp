@@ -194,10 +194,6 @@ Expr dynamicIndex(Context& ctx, size_t arg, int64_t axis, int64_t fallback) {
     return Expr::binary("-", ctx.dimExpr(ctx.node().inputs[0], axis), Expr::i(-i));
 }
 
-bool dynamicAxis(const ir::Value& x, int64_t axis) {
-    return !x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty();
-}
-
 // slice(x, dim, start, end, step) with PyTorch's clamping, as static indices;
 // along a dynamic axis, or with bounds computed from one, as expressions over
 // the symbols (x[:, -1:], table[:S], x[:, :S - 1]).

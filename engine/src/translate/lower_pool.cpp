@@ -11,7 +11,7 @@ namespace t2n::translate {
 
 namespace {
 
-struct Window {
+struct PoolWindow {
     int64_t pre = 0; // leading non-spatial axes
     std::vector<int64_t> kernel, stride, dilation;
     std::vector<std::pair<int64_t, int64_t>> padding;
@@ -19,10 +19,10 @@ struct Window {
 
 // Padding (p, p + extra) where extra covers the last window that ceil_mode
 // (or PyTorch's rule that a window must start inside the input) adds.
-Window makeWindow(Context& ctx, size_t spatial, std::vector<int64_t> kernel,
-                  std::vector<int64_t> stride, std::vector<int64_t> pad,
-                  std::vector<int64_t> dilation) {
-    Window w;
+PoolWindow makeWindow(Context& ctx, size_t spatial, std::vector<int64_t> kernel,
+                      std::vector<int64_t> stride, std::vector<int64_t> pad,
+                      std::vector<int64_t> dilation) {
+    PoolWindow w;
     const ir::Value& x = ctx.in(0);
     w.pre = rankOf(x) - static_cast<int64_t>(spatial);
     if (w.pre < 1)
@@ -42,7 +42,7 @@ Window makeWindow(Context& ctx, size_t spatial, std::vector<int64_t> kernel,
     return w;
 }
 
-Kwargs windowArgs(const Window& w, int64_t rank, const std::string& border) {
+Kwargs windowArgs(const PoolWindow& w, int64_t rank, const std::string& border) {
     Kwargs k;
     k.emplace_back("size", fullWindow(w.kernel, rank, w.pre));
     k.emplace_back("border", Expr::str(border));
@@ -63,8 +63,8 @@ size_t spatialAxes(const std::string& kind) {
 // max_pool{1,2,3}d(x, kernel, stride, padding, dilation, ceil_mode)
 void lowerMaxPool(Context& ctx) {
     size_t n = spatialAxes(ctx.node().kind);
-    Window w = makeWindow(ctx, n, ctx.intsArg(1), ctx.intsArg(2), ctx.intsArg(3),
-                          ctx.numInputs() > 4 ? ctx.intsArg(4) : std::vector<int64_t>{});
+    PoolWindow w = makeWindow(ctx, n, ctx.intsArg(1), ctx.intsArg(2), ctx.intsArg(3),
+                              ctx.numInputs() > 4 ? ctx.intsArg(4) : std::vector<int64_t>{});
     Expr x = ctx.input(0);
     ctx.emitOut("max_pool", {x}, windowArgs(w, rankOf(ctx.in(0)), "ignore"));
 }
@@ -88,7 +88,7 @@ void lowerAvgPool(Context& ctx) {
     bool countPad = ctx.numInputs() > 5 ? ctx.boolArg(5) : true;
     if (ctx.numInputs() > 6 && !ctx.isNone(6))
         ctx.unsupported("avg_pool with divisor_override");
-    Window w = makeWindow(ctx, n, ctx.intsArg(1), ctx.intsArg(2), ctx.intsArg(3), {});
+    PoolWindow w = makeWindow(ctx, n, ctx.intsArg(1), ctx.intsArg(2), ctx.intsArg(3), {});
     const int64_t rank = rankOf(ctx.in(0));
     Expr x = ctx.input(0);
     bool explicitPad = false;
@@ -137,7 +137,7 @@ void lowerAdaptive(Context& ctx, const std::string& pool, const std::string& red
         return;
     }
     if (divisible) {
-        Window w;
+        PoolWindow w;
         w.pre = pre;
         for (size_t i = 0; i < n; ++i) {
             w.kernel.push_back(in[i] / out[i]);

@@ -96,8 +96,7 @@ void lowerAminmax(Context& ctx) {
 }
 
 constexpr char kMean[] = "mean_reduce", kSum[] = "sum_reduce", kMaxR[] = "max_reduce",
-               kMinR[] = "min_reduce", kArgMax[] = "argmax_reduce", kArgMin[] = "argmin_reduce",
-               kMax[] = "max", kMin[] = "min";
+               kMinR[] = "min_reduce", kArgMax[] = "argmax_reduce", kArgMin[] = "argmin_reduce";
 
 } // namespace
 

@@ -36,13 +36,13 @@ int64_t scanAxis(Context& ctx) {
 // against a [n, n] boolean table that is true where j <= i: the prefix of
 // position i along the last axis, the rest replaced by `fill`. Returns the
 // [.., n, n] masked tensor and the permutation that moved the axis.
-struct Window {
+struct PrefixWindow {
     Expr masked;
     std::vector<int64_t> perm; // empty: the axis was already last
 };
 
-Window prefixWindow(Context& ctx, Expr x, int64_t axis, int64_t r, int64_t n, Expr fill) {
-    Window w;
+PrefixWindow prefixWindow(Context& ctx, Expr x, int64_t axis, int64_t r, int64_t n, Expr fill) {
+    PrefixWindow w;
     if (axis != r - 1) {
         w.perm.resize(static_cast<size_t>(r));
         std::iota(w.perm.begin(), w.perm.end(), 0);
@@ -67,7 +67,7 @@ Window prefixWindow(Context& ctx, Expr x, int64_t axis, int64_t r, int64_t n, Ex
 }
 
 // The [.., n, 1] result of a reduction over the window, back in x's layout.
-void finishWindow(Context& ctx, Expr reduced, const Window& w, int64_t r, size_t out) {
+void finishWindow(Context& ctx, Expr reduced, const PrefixWindow& w, int64_t r, size_t out) {
     if (w.perm.empty()) {
         ctx.emitOut("squeeze", {reduced}, {{"axes", Expr::ints({r})}}, out);
         return;
@@ -114,7 +114,7 @@ template <bool Max> void lowerCumExtreme(Context& ctx) {
     if (axis < 0)
         return;
     const int64_t n = staticAxisSize(ctx, axis);
-    Window w = prefixWindow(ctx, ctx.input(0), axis, r, n, extreme(x.dtype, Max));
+    PrefixWindow w = prefixWindow(ctx, ctx.input(0), axis, r, n, extreme(x.dtype, Max));
     Expr reduced = ctx.emitTemp(Max ? "max_reduce" : "min_reduce", {w.masked},
                                 {{"axes", Expr::ints({r})}}, "extreme");
     finishWindow(ctx, reduced, w, r, 0);
@@ -133,7 +133,8 @@ void lowerLogcumsumexp(Context& ctx) {
         return;
     const int64_t n = staticAxisSize(ctx, axis);
     Expr minusInf = Context::scalarLiteral(-std::numeric_limits<double>::infinity(), t);
-    Window w = prefixWindow(ctx, ctx.operand(ctx.node().inputs[0], r, t), axis, r, n, minusInf);
+    PrefixWindow w =
+        prefixWindow(ctx, ctx.operand(ctx.node().inputs[0], r, t), axis, r, n, minusInf);
     Kwargs last{{"axes", Expr::ints({r})}};
     Expr m = ctx.emitTemp("max_reduce", {w.masked}, last, "max");
     Expr infinite = ctx.emitTemp("eq", {m, minusInf}, {}, "all_minus_inf");
@@ -276,7 +277,8 @@ void lowerCumulativeTrapezoid(Context& ctx) {
         area = ctx.emitTemp("mul", {Context::scalarLiteral(ctx.floatArg(1) / 2.0, t), pair}, {},
                             "area");
     }
-    Window w = prefixWindow(ctx, area, s.axis, s.rank, s.n - 1, Context::scalarLiteral(0.0, t));
+    PrefixWindow w =
+        prefixWindow(ctx, area, s.axis, s.rank, s.n - 1, Context::scalarLiteral(0.0, t));
     Expr sum = ctx.emitTemp("sum_reduce", {w.masked}, {{"axes", Expr::ints({s.rank})}}, "running");
     finishWindow(ctx, sum, w, s.rank, 0);
 }

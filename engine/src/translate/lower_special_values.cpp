@@ -13,15 +13,8 @@ namespace t2n::translate {
 
 namespace {
 
-double largestFinite(DType t) {
-    if (t == DType::F64)
-        return std::numeric_limits<double>::max();
-    if (t == DType::F16)
-        return 65504.0;
-    return static_cast<double>(std::numeric_limits<float>::max());
-}
-
-Expr in0(Context& ctx) {
+// Input 0 at the output rank, in its own dtype (isinf and friends test it as it is).
+Expr inputOperand(Context& ctx) {
     return ctx.operand(ctx.node().inputs[0], rankOf(ctx.out()), ctx.in(0).dtype);
 }
 
@@ -29,7 +22,7 @@ Expr in0(Context& ctx) {
 bool constantForIntegers(Context& ctx, bool value) {
     if (isFloat(ctx.in(0).dtype))
         return false;
-    Expr x = in0(ctx);
+    Expr x = inputOperand(ctx);
     Expr same = ctx.emitTemp("eq", {x, x}, {}, "any");
     if (value)
         ctx.emitOut("copy", {same});
@@ -43,7 +36,7 @@ template <bool Positive, bool Negative> void lowerIsInf(Context& ctx) {
     if (constantForIntegers(ctx, false))
         return;
     const DType t = ctx.in(0).dtype;
-    Expr x = in0(ctx);
+    Expr x = inputOperand(ctx);
     if (ctx.target().has("tract_core_is_inf")) {
         ctx.emitOut(
             "tract_core_is_inf", {x},
@@ -64,7 +57,7 @@ void lowerIsFinite(Context& ctx) {
     if (constantForIntegers(ctx, true))
         return;
     const DType t = ctx.in(0).dtype;
-    Expr x = in0(ctx);
+    Expr x = inputOperand(ctx);
     ctx.emitOut("le", {ctx.emitTemp("abs", {x}, {}, "magnitude"), lit(largestFinite(t), t)});
 }
 
@@ -72,7 +65,7 @@ void lowerIsFinite(Context& ctx) {
 // the largest finite numbers of the dtype.
 void lowerNanToNum(Context& ctx) {
     const DType t = ctx.out().dtype;
-    Expr x = in0(ctx);
+    Expr x = inputOperand(ctx);
     if (!isFloat(t)) {
         ctx.bindOut(x);
         return;
@@ -92,7 +85,7 @@ void lowerNanToNum(Context& ctx) {
 
 void lowerSignbit(Context& ctx) {
     const DType t = ctx.in(0).dtype;
-    ctx.bindOut(signBitOf(ctx, in0(ctx), t, "bit"));
+    ctx.bindOut(signBitOf(ctx, inputOperand(ctx), t, "bit"));
 }
 
 // copysign(a, b) = |a| with b's sign bit.

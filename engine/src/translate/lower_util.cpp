@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
+#include <limits>
 #include <numbers>
 
 namespace t2n::translate {
@@ -252,6 +253,14 @@ Expr erfOf(Context& ctx, Expr x, DType dtype, const std::string& suffix) {
 Expr floatTable(Context& ctx, const std::vector<float>& values, std::vector<int64_t> shape,
                 const std::string& hint) {
     return table(ctx, DType::F32, values, std::move(shape), hint);
+}
+
+double largestFinite(DType t) {
+    if (t == DType::F64)
+        return std::numeric_limits<double>::max();
+    if (t == DType::F16)
+        return 65504.0;
+    return static_cast<double>(std::numeric_limits<float>::max());
 }
 
 } // namespace t2n::translate

@@ -16,6 +16,17 @@ inline int64_t rankOf(const ir::Value& v) {
     return static_cast<int64_t>(v.shape.size());
 }
 
+/// Whether axis `axis` of `v` follows a symbol (a dynamic axis).
+inline bool dynamicAxis(const ir::Value& v, int64_t axis) {
+    return !v.symbols.empty() && !v.symbols[static_cast<size_t>(axis)].empty();
+}
+
+/// The largest finite value of a float dtype (f32's for the others).
+double largestFinite(DType t);
+
+/// NNEF's element-wise min and max, as template arguments of the lowerings.
+inline constexpr char kMin[] = "min", kMax[] = "max";
+
 /// PyTorch's result type of a comparison between two operands (tensors or
 /// Python numbers): the widest float of the tensors, else f32 when a Python
 /// float meets int tensors, else the tensors' integer type.

@@ -87,12 +87,12 @@ template <bool Log> void lowerLinspace(Context& ctx) {
     bindAs(ctx, v, t);
 }
 
-enum class Window { Hann, Hamming, Bartlett, Blackman, Kaiser };
+enum class WindowFunction { Hann, Hamming, Bartlett, Blackman, Kaiser };
 
 // hann / hamming / bartlett / blackman / kaiser_window(n[, periodic[, a[, b]]],
 // dtype, layout, device, pin_memory): positions i < n over N = n (periodic) or
 // n - 1 (symmetric); n == 1 gives [1].
-template <Window W> void lowerWindow(Context& ctx) {
+template <WindowFunction W> void lowerWindow(Context& ctx) {
     if (!isFloat(ctx.out().dtype))
         ctx.unsupported(fmt::format("{} with an integer dtype", ctx.node().kind));
     const DType t = ctx.out().dtype;
@@ -108,19 +108,19 @@ template <Window W> void lowerWindow(Context& ctx) {
         Expr f = ctx.emitTemp("div", {lit(k * std::numbers::pi, t), span}, {}, tag + "_factor");
         return ctx.emitTemp("cos", {ctx.emitTemp("mul", {i, f}, {}, tag + "_angle")}, {}, tag);
     };
-    if (W == Window::Hann || W == Window::Hamming) {
-        const double alpha = W == Window::Hann ? 0.5 : extra >= 2 ? ctx.floatArg(2) : 0.54;
-        const double beta = W == Window::Hann ? 0.5 : extra >= 3 ? ctx.floatArg(3) : 0.46;
+    if (W == WindowFunction::Hann || W == WindowFunction::Hamming) {
+        const double alpha = W == WindowFunction::Hann ? 0.5 : extra >= 2 ? ctx.floatArg(2) : 0.54;
+        const double beta = W == WindowFunction::Hann ? 0.5 : extra >= 3 ? ctx.floatArg(3) : 0.46;
         w = ctx.emitTemp(
             "add",
             {ctx.emitTemp("mul", {cosOf(2.0, "cos"), lit(-beta, t)}, {}, "scaled"), lit(alpha, t)},
             {}, "window");
-    } else if (W == Window::Blackman) {
+    } else if (W == WindowFunction::Blackman) {
         Expr c4 = ctx.emitTemp("mul", {cosOf(4.0, "cos4"), lit(0.08, t)}, {}, "term4");
         Expr c2 = ctx.emitTemp("mul", {cosOf(2.0, "cos2"), lit(0.5, t)}, {}, "term2");
         w = ctx.emitTemp("add", {ctx.emitTemp("sub", {c4, c2}, {}, "terms"), lit(0.42, t)}, {},
                          "window");
-    } else if (W == Window::Bartlett) {
+    } else if (W == WindowFunction::Bartlett) {
         // 2i / N up to the middle, 2 - 2i / N after it: the smaller of the two.
         Expr v = ctx.emitTemp("mul", {i, ctx.emitTemp("div", {lit(2.0, t), span}, {}, "slope")}, {},
                               "rising");
@@ -189,12 +189,13 @@ void registerWindowOps(Registry& r) {
     r.add("aten::logspace", lowerLinspace<true>, note + "; float dtypes",
           "+tract_core_range div sub add mul lt select eq pow");
     const char* cosine = "+tract_core_range sub div mul cos add select eq";
-    r.add("aten::hann_window", lowerWindow<Window::Hann>, note, cosine);
-    r.add("aten::hamming_window", lowerWindow<Window::Hamming>, note + "; any alpha, beta", cosine);
-    r.add("aten::blackman_window", lowerWindow<Window::Blackman>, note, cosine);
-    r.add("aten::bartlett_window", lowerWindow<Window::Bartlett>, note,
+    r.add("aten::hann_window", lowerWindow<WindowFunction::Hann>, note, cosine);
+    r.add("aten::hamming_window", lowerWindow<WindowFunction::Hamming>, note + "; any alpha, beta",
+          cosine);
+    r.add("aten::blackman_window", lowerWindow<WindowFunction::Blackman>, note, cosine);
+    r.add("aten::bartlett_window", lowerWindow<WindowFunction::Bartlett>, note,
           "+tract_core_range sub div mul min select eq");
-    r.add("aten::kaiser_window", lowerWindow<Window::Kaiser>,
+    r.add("aten::kaiser_window", lowerWindow<WindowFunction::Kaiser>,
           note + "; I0 by A&S 9.8.1-2 (relative error < 5e-7)",
           "+tract_core_range sub div mul sqrt abs le add neg exp max sign select eq");
     r.add("aten::fft_fftfreq", lowerFftFreq<false>, note,

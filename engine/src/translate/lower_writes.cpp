@@ -17,10 +17,6 @@ namespace t2n::translate {
 
 namespace {
 
-bool dynamicAxis(const ir::Value& v, int64_t axis) {
-    return !v.symbols.empty() && !v.symbols[static_cast<size_t>(axis)].empty();
-}
-
 // Input 0 with [begin, end) of `axis` replaced by `part` (already of the
 // output's dtype and rank): [before | part | after] along the axis.
 void emitReplaced(Context& ctx, int64_t axis, int64_t begin, int64_t end, Expr part) {

@@ -16,6 +16,7 @@
 #include "translate/nonfinite.h"
 
 #include "translate/context.h"
+#include "translate/lower_util.h"
 #include "translate/tensor_convert.h"
 
 #include <cmath>
@@ -50,14 +51,6 @@ DType literalType(const Context& ctx) {
         if (isFloat(ctx.graph().value(id).dtype))
             return ctx.graph().value(id).dtype;
     return DType::F32;
-}
-
-double largestFinite(DType t) {
-    if (t == DType::F64)
-        return std::numeric_limits<double>::max();
-    if (t == DType::F16)
-        return 65504.0;
-    return std::numeric_limits<float>::max();
 }
 
 Expr asVariable(Context& ctx, double v) {

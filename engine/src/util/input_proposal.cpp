@@ -19,11 +19,11 @@ std::string InputProposal::flags() const {
 }
 
 std::string InputProposal::toJson() const {
-    using Json = nlohmann::ordered_json;
-    Json j;
+    using J = nlohmann::ordered_json;
+    J j;
     j["confirmed"] = confirmed;
     j["flags"] = flags();
-    j["inputs"] = Json::array();
+    j["inputs"] = J::array();
     for (const auto& i : inputs)
         j["inputs"].push_back({{"name", i.spec.name},
                                {"spec", i.spec.toString()},
@@ -31,9 +31,9 @@ std::string InputProposal::toJson() const {
                                {"dtype", std::string(dtypeName(i.spec.dtype))},
                                {"reason", i.reason}});
     j["defaulted"] = defaulted;
-    j["attempts"] = Json::array();
+    j["attempts"] = J::array();
     for (const auto& a : attempts) {
-        Json specs = Json::array();
+        J specs = J::array();
         for (const auto& s : a.specs)
             specs.push_back(s.toString());
         j["attempts"].push_back(
