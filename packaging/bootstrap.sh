@@ -8,8 +8,8 @@
 #                                 or write the studio's views as PNGs (without)
 #   packaging/bootstrap.sh test   install what is missing, build everything,
 #                                 run every test (CTest's summary closes the run),
-#                                 the engine suites a second time under
-#                                 ASan+UBSan (T2N_SANITIZERS=0 leaves them out)
+#                                 the suites that read outside bytes under
+#                                 ASan+UBSan (T2N_SANITIZERS=0: uninstrumented)
 #
 # BUILD_DIR (default: build) selects the build tree.
 set -euo pipefail
@@ -26,8 +26,9 @@ esac
 
 "$root/packaging/install-deps.sh" "$build"
 
-# The engine's LibTorch sources compile in unity batches (T2N_UNITY_BUILD,
-# engine/CMakeLists.txt): about 320 s of CPU instead of about 1,100.
+# The engine, the studio's library, the CLI and the UI suites compile in unity
+# batches (T2N_UNITY_BUILD, engine/CMakeLists.txt): each batch parses LibTorch's
+# or Qt's headers once for 8 sources.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DT2N_UNITY_BUILD=ON >/dev/null
 echo "bootstrap: building in $build with $jobs jobs"
 
@@ -59,7 +60,7 @@ if [ "$mode" = demo ]; then
   exit 0
 fi
 
-# The engine suites run a second time under ASan and UBSan (asan.SUITE): the
+# The suites that read outside bytes run under ASan and UBSan (asan.SUITE): the
 # engine's LibTorch-free sources compiled again, instrumented, and linked with
 # the rest of this tree's objects (T2N_SANITIZER_BUILD).
 if [ "${T2N_SANITIZERS:-1}" != 0 ]; then sanitizers=ON; else sanitizers=OFF; fi

@@ -29,7 +29,7 @@ sem_t g_wake; // posted by every stop signal
 bool g_stdoutClosed = false;
 int g_reportFd = STDOUT_FILENO;
 
-void writeAll(const char* text) {
+void writeStderr(const char* text) {
     // write() is async-signal-safe; stdio is not.
     ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
     (void)ignored;
@@ -40,9 +40,9 @@ void onSignal(int sig) {
     int none = 0;
     g_signal.compare_exchange_strong(none, sig); // the first one names the stop
     if (g_received.fetch_add(1) == 0) {
-        writeAll("\nt2n: ");
-        writeAll(signalName(sig));
-        writeAll(" received: cancelling (again to stop now; nothing is left behind)\n");
+        writeStderr("\nt2n: ");
+        writeStderr(signalName(sig));
+        writeStderr(" received: cancelling (again to stop now; nothing is left behind)\n");
     }
     ::sem_post(&g_wake);
     errno = saved;
@@ -80,10 +80,10 @@ void watchdog() {
     deadline.tv_sec += kGraceSeconds;
     while (::sem_timedwait(&g_wake, &deadline) != 0 && errno == EINTR) {
     }
-    writeAll("t2n: error: cancelled: the work under way did not stop within 1 s, so t2n "
-             "stopped it; nothing was written\nt2n: stopped by ");
-    writeAll(signalName(g_signal.load()));
-    writeAll("\n");
+    writeStderr("t2n: error: cancelled: the work under way did not stop within 1 s, so t2n "
+                "stopped it; nothing was written\nt2n: stopped by ");
+    writeStderr(signalName(g_signal.load()));
+    writeStderr("\n");
     removeOwnTemporaries();
     ::_exit(8);
 }

@@ -1,4 +1,5 @@
 #include "session/failed_nodes.h"
+#include "session/qt_text.h"
 
 #include "session/graph_adapters.h"
 
@@ -7,10 +8,6 @@
 namespace t2n::ui {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 /// "model.py:42" of a snapshot node against the reference's file and line.
 bool sameSource(const std::string& source, const NodeRef& ref) {

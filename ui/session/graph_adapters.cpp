@@ -1,4 +1,5 @@
 #include "session/graph_adapters.h"
+#include "session/qt_text.h"
 
 #include "session/report_models.h"
 
@@ -12,10 +13,6 @@
 namespace t2n::ui {
 
 namespace {
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QString valueText(const ir::Value& v) {
     if (v.kind != ir::ValueKind::Tensor)
         return QString::fromUtf8(ir::valueKindName(v.kind).data());

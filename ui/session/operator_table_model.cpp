@@ -1,12 +1,7 @@
 #include "session/operator_table_model.h"
+#include "session/qt_text.h"
 
 namespace t2n::ui {
-
-namespace {
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
 
 OperatorTableModel::OperatorTableModel(QObject* parent)
     : QAbstractTableModel(parent), ops_(supportedOperators()) {}

@@ -1,4 +1,5 @@
 #include "session/session_controller.h"
+#include "session/qt_text.h"
 
 #include "t2n/error.h"
 #include "t2n/session.h"
@@ -12,11 +13,6 @@
 #include <string>
 
 namespace t2n::ui {
-
-namespace {
-QString qs(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 /// Forwards the engine's reports as the controller's signals (emitting from
 /// the worker thread is safe: receivers on the GUI thread get them queued).
@@ -37,6 +33,8 @@ private:
     SessionController* c_;
     std::shared_ptr<std::atomic<bool>> cancel_;
 };
+
+namespace {
 /// After a job that ran every stage: what each stage left, for the views.
 void captureStages(Session& s, SessionState& st) {
     st.hardened = st.traced = st.translated = st.exported = true;

@@ -10,6 +10,7 @@ target_sources(t2n_ui PRIVATE
   session/graph_adapters.h
   session/operator_table_model.cpp
   session/operator_table_model.h
+  session/qt_text.h
   session/selection_index.cpp
   session/selection_index.h
   session/remark_index.cpp

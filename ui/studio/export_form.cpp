@@ -1,4 +1,5 @@
 #include "studio/export_form.h"
+#include "session/qt_text.h"
 
 #include "session/export_form_models.h"
 
@@ -26,13 +27,8 @@
 namespace t2n::ui {
 
 namespace {
-QString qs(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 const char* kTolerances[] = {"exact", "close", "approximate", "very", "super", "ultra", "custom"};
-} // namespace
 
-namespace {
 QString stageTitle(OptionStage stage) {
     switch (stage) {
     case OptionStage::Load:

@@ -1,6 +1,7 @@
 // Pass-step diffs: which ids are flagged, and that a step keeps the boxes of
 // unchanged nodes where they were.
 #include "graph/graph_view.h"
+#include "layout_wait.h"
 #include "suite_macros.h"
 #include "synthetic_graph.h"
 
@@ -9,15 +10,9 @@
 using namespace t2n::ui;
 using t2n::test::addEdge;
 using t2n::test::addNode;
+using t2n::test::waitForLayout;
 
 namespace {
-
-bool waitForLayout(GraphView& view) {
-    if (!view.isLayoutPending())
-        return true;
-    QSignalSpy spy(&view, &GraphView::layoutFinished);
-    return spy.wait(20000);
-}
 
 QHash<QString, QRectF> boxes(const GraphGeometry& g) {
     QHash<QString, QRectF> out;

@@ -2,6 +2,7 @@
 // selection, highlight sets, minimap, PNG/SVG export.
 #include "graph/graph_minimap.h"
 #include "graph/graph_view.h"
+#include "layout_wait.h"
 #include "suite_macros.h"
 #include "synthetic_graph.h"
 
@@ -11,15 +12,9 @@
 #include <QtTest>
 
 using namespace t2n::ui;
+using t2n::test::waitForLayout;
 
 namespace {
-
-bool waitForLayout(GraphView& view) {
-    if (!view.isLayoutPending())
-        return true;
-    QSignalSpy spy(&view, &GraphView::layoutFinished);
-    return spy.wait(20000);
-}
 
 // Pixels that differ from the image's corner (background) colour.
 int inkedPixels(const QImage& image) {

@@ -7,6 +7,7 @@
 #include "graph/graph_view.h"
 #include "session/session_controller.h"
 #include "studio/main_window.h"
+#include "studio/sample_model.h"
 #include "suite_macros.h"
 #include "support.h"
 
@@ -19,15 +20,7 @@
 #include <QTest>
 
 using namespace t2n::ui;
-
-namespace {
-bool openSample(MainWindow& w) {
-    w.openModel(QString::fromStdString(
-                    (t2n::test::sourceDir() / "resources/sample/sample_cnn.pt").string()),
-                {t2n::InputSpec::parse("image:1x3x32x32:f32")});
-    return w.controller()->waitIdle() && w.controller()->state()->translated;
-}
-} // namespace
+using t2n::test::openSample;
 
 class DesktopConventionsTest : public QObject {
     Q_OBJECT

@@ -11,6 +11,7 @@
 #include "studio/inputs_bar.h"
 #include "studio/main_window.h"
 #include "studio/results_panel.h"
+#include "studio/sample_model.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "text/code_view.h"
@@ -24,13 +25,9 @@
 #include <QTest>
 
 using namespace t2n::ui;
+using t2n::test::sampleModel;
 
 namespace {
-QString sampleModel() {
-    return QString::fromStdString(
-        (t2n::test::sourceDir() / "resources/sample/sample_cnn.pt").string());
-}
-
 QString fixturePath(const QString& name) {
     return QString::fromStdString(t2n::test::fixtureModel(name).string());
 }

@@ -6,6 +6,7 @@
 #include "session/pass_list_model.h"
 #include "session/session_controller.h"
 #include "studio/export_form.h"
+#include "studio/sample_model.h"
 #include "suite_macros.h"
 #include "support.h"
 
@@ -27,12 +28,9 @@
 #include <QTest>
 
 using namespace t2n::ui;
+using t2n::test::sampleModel;
 
 namespace {
-QString sampleModel() {
-    return QString::fromStdString(
-        (t2n::test::sourceDir() / "resources/sample/sample_cnn.pt").string());
-}
 t2n::ExportOptions sampleOptions() {
     t2n::ExportOptions o;
     o.inputs = {t2n::InputSpec::parse("input:1x3x32x32:f32")};

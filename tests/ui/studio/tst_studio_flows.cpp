@@ -13,6 +13,7 @@
 #include "studio/main_window.h"
 #include "studio/pass_stepper.h"
 #include "studio/results_panel.h"
+#include "studio/sample_model.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "text/code_view.h"
@@ -37,16 +38,11 @@
 #include <filesystem>
 
 using namespace t2n::ui;
+using t2n::test::openSample;
+using t2n::test::sampleInputs;
+using t2n::test::sampleModel;
 
 namespace {
-QString sampleModel() {
-    return QString::fromStdString(
-        (t2n::test::sourceDir() / "resources/sample/sample_cnn.pt").string());
-}
-std::vector<t2n::InputSpec> sampleInputs() {
-    return {t2n::InputSpec::parse("image:1x3x32x32:f32")};
-}
-
 /// The text of a diff side without the filler lines that align the sides.
 QString withoutFillers(const CodeView* view) {
     QStringList lines;
@@ -68,11 +64,6 @@ QString trimmed(QString s) {
     while (s.endsWith(QLatin1Char('\n')))
         s.chop(1);
     return s;
-}
-
-bool openSample(MainWindow& w) {
-    w.openModel(sampleModel(), sampleInputs());
-    return w.controller()->waitIdle() && w.controller()->state()->translated;
 }
 
 /// Fills the form with `options` and opens fixture `name` with their inputs;
