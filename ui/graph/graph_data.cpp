@@ -38,6 +38,24 @@ QSet<quint64> edgeKeys(const GraphData& graph, Interned& interned) {
 
 } // namespace
 
+QStringList changedFacets(const GraphNode& before, const GraphNode& after) {
+    QStringList what;
+    for (auto it = after.facets.cbegin(); it != after.facets.cend(); ++it)
+        if (before.facets.value(it.key()) != it.value())
+            what << it.key();
+    for (auto it = before.facets.cbegin(); it != before.facets.cend(); ++it)
+        if (!after.facets.contains(it.key()))
+            what << it.key();
+    return what;
+}
+
+QSet<QString> GraphDiff::changed() const {
+    QSet<QString> ids = added + removed;
+    for (auto it = modified.cbegin(); it != modified.cend(); ++it)
+        ids.insert(it.key());
+    return ids;
+}
+
 GraphDiff diffGraphs(const GraphData& previous, const GraphData& next) {
     GraphDiff diff;
     Interned interned;
@@ -56,20 +74,34 @@ GraphDiff diffGraphs(const GraphData& previous, const GraphData& next) {
         if (!after.contains(interned.ids.value(n.id)))
             diff.removed.insert(n.id);
 
-    // A surviving node is rewired when an edge at it exists in one snapshot only.
+    // A surviving node is rewired when an edge at it exists in one snapshot
+    // only; its inputs changed when that edge ends at it.
     const QSet<quint64> oldEdges = edgeKeys(previous, interned);
     const QSet<quint64> newEdges = edgeKeys(next, interned);
     QSet<quint32> touched;
+    QSet<quint32> newInputs;
+    auto touch = [&](quint64 e) {
+        touched << quint32(e >> 32) << quint32(e & 0xffffffffu);
+        newInputs << quint32(e & 0xffffffffu);
+    };
     for (quint64 e : oldEdges)
         if (!newEdges.contains(e))
-            touched << quint32(e >> 32) << quint32(e & 0xffffffffu);
+            touch(e);
     for (quint64 e : newEdges)
         if (!oldEdges.contains(e))
-            touched << quint32(e >> 32) << quint32(e & 0xffffffffu);
+            touch(e);
+    const QHash<QString, int> oldIndex = previous.indexById();
     for (const GraphNode& n : next.nodes) {
         const quint32 id = interned.ids.value(n.id);
-        if (touched.contains(id) && before.contains(id))
+        if (!before.contains(id))
+            continue;
+        if (touched.contains(id))
             diff.rewired.insert(n.id);
+        QStringList what = changedFacets(previous.nodes[oldIndex.value(n.id)], n);
+        if (newInputs.contains(id))
+            what << QStringLiteral("inputs");
+        if (!what.isEmpty())
+            diff.modified.insert(n.id, what);
     }
     return diff;
 }

@@ -10,8 +10,9 @@
 
 namespace t2n::ui {
 
-/// How a pass step changed an item (see placeStep).
-enum class DiffMark { None, Added, Removed, Rewired };
+/// How a pass step changed an item (see placeStep). A Modified edge is a new
+/// edge between nodes that were there before.
+enum class DiffMark { None, Added, Removed, Modified };
 
 struct NodeGeometry {
     QString key;        ///< node id, or clusterItemKey(cluster id) for a collapsed cluster
@@ -23,7 +24,7 @@ struct NodeGeometry {
     QString kind;     ///< op kind (colours the box)
     QString badge;    ///< the node's remark badge
     DiffMark mark = DiffMark::None;
-    QString diffSummary; ///< on a collapsed cluster: "+a -r ~w" of what changed inside
+    QString diffSummary; ///< on a collapsed cluster: "+a -r ~m" of what changed inside
 };
 
 struct EdgeGeometry {

@@ -57,7 +57,7 @@ QColor diffMarkColor(DiffMark mark) {
         return {0x2e, 0x9d, 0x4a};
     case DiffMark::Removed:
         return {0xd0, 0x30, 0x30};
-    case DiffMark::Rewired:
+    case DiffMark::Modified:
         return {0xe0, 0x9a, 0x00};
     case DiffMark::None:
         break;
@@ -120,8 +120,14 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         pen.setStyle(Qt::DashLine);
     if (isSelected())
         pen = QPen(QColor(0x1a, 0x73, 0xe8), 3);
-    if (highlight_.isValid()) {
-        painter->setPen(QPen(highlight_, 4));
+    // A selected node's own outline is the selection's; its highlight or,
+    // failing that, its diff mark goes around it (a pinned node stays
+    // selected from pass to pass and still shows what each pass did to it).
+    const QColor ring = highlight_.isValid()     ? highlight_
+                        : marked && isSelected() ? diffMarkColor(mark_)
+                                                 : QColor();
+    if (ring.isValid()) {
+        painter->setPen(QPen(ring, 4));
         painter->setBrush(Qt::NoBrush);
         painter->drawRoundedRect(rect_.adjusted(-4, -4, 4, 4), 8, 8);
     }

@@ -82,6 +82,47 @@ GraphDiff GraphView::showStep(const GraphData& previous, const GraphData& next) 
     return diff;
 }
 
+void GraphView::showPlaced(std::shared_ptr<const GraphData> graph,
+                           std::shared_ptr<const ClusterTree> tree, const GraphGeometry& geometry) {
+    ticket_ = shownTicket_; // a layout still on its way would undo this
+    // The selected node (else the middle of the view) stays on the same
+    // pixel: the scene rect may grow or shrink with the step, which would
+    // otherwise scroll everything.
+    const QString pinned = selectedNode();
+    QRectF box;
+    const QPointF anchor = !pinned.isEmpty() && geometry_.itemRect(pinned, &box)
+                               ? box.center()
+                               : mapToScene(viewport()->rect().center());
+    const QPoint before = mapFromScene(anchor);
+    graph_ = std::move(graph);
+    tree_ = std::move(tree);
+    geometry_ = geometry;
+    scene_->show(geometry_);
+    applyHighlights();
+    const QPoint drift = mapFromScene(anchor) - before;
+    horizontalScrollBar()->setValue(horizontalScrollBar()->value() + drift.x());
+    verticalScrollBar()->setValue(verticalScrollBar()->value() + drift.y());
+    minimap_->invalidate();
+    placeMinimap();
+}
+
+void GraphView::keepSelected(const QString& id) {
+    NodeItem* item = scene_->nodeItem(id);
+    if (!item || item->isSelected())
+        return;
+    selecting_ = true;
+    scene_->clearSelection();
+    item->setSelected(true);
+    selecting_ = false;
+}
+
+QString GraphView::selectedNode() const {
+    for (QGraphicsItem* item : scene_->selectedItems())
+        if (auto* node = dynamic_cast<NodeItem*>(item); node && !node->isCluster())
+            return node->key();
+    return {};
+}
+
 void GraphView::setClusterCollapsed(const QString& clusterId, bool collapsed) {
     if (!tree_->contains(clusterId) || clusterId.isEmpty() ||
         collapsed_.contains(clusterId) == collapsed)
@@ -203,6 +244,8 @@ void GraphView::applyHighlights() {
         for (const QString& id : std::as_const(focus_))
             if (const int i = index.value(id, -1); i >= 0)
                 focus.insert(visibleItem(*graph_, *tree_, collapsed_, i));
+            else if (scene_->nodeItem(id))
+                focus.insert(id); // a ghost or a collapsed cluster, by item key
     }
     scene_->setFocusKeys(focus);
 }

@@ -25,8 +25,13 @@ public:
     /// Steps from the graph shown (`previous`) to `next` without a layout:
     /// unchanged nodes keep their boxes, changes are marked. Synchronous.
     GraphDiff showStep(const GraphData& previous, const GraphData& next);
+    /// Shows `graph` in `geometry` placed beforehand (StepLayouts), keeping
+    /// the zoom, the scroll position and the selection. Synchronous.
+    void showPlaced(std::shared_ptr<const GraphData> graph, std::shared_ptr<const ClusterTree> tree,
+                    const GraphGeometry& geometry);
     /// Lays out the current graph again (e.g. to tidy up after many steps).
     void relayout();
+    const LayoutOptions& options() const { return options_; }
 
     const GraphData& graph() const { return *graph_; }
     const GraphGeometry& geometry() const { return geometry_; }
@@ -55,8 +60,9 @@ public:
     /// node coloured by its numeric error; empty clears. A collapsed cluster
     /// takes the colour of the last node it hides that has one.
     void setNodeOverlay(const QHash<QString, QColor>& colorById);
-    /// Only these nodes drawn at full strength, the rest faded (a filter such
-    /// as "only what failed"); empty shows everything.
+    /// Only these nodes (or drawn item keys: ghosts, collapsed clusters) at
+    /// full strength, the rest faded (a filter such as "only what failed");
+    /// empty shows everything.
     void setFocusSet(const QSet<QString>& ids);
     const QSet<QString>& focusSet() const { return focus_; }
     const QHash<QString, QColor>& nodeOverlay() const { return overlay_; }
@@ -67,6 +73,11 @@ public:
 public Q_SLOTS:
     /// Selects, expands the clusters hiding it, and centres node `id` (no nodeSelected echo).
     void selectNode(const QString& id);
+    /// The selected node's id, or "" (a collapsed cluster is not a node).
+    QString selectedNode() const;
+    /// Selects node `id` when it is drawn, without scrolling and without
+    /// nodeSelected (a pinned node coming back in a later pass).
+    void keepSelected(const QString& id);
     void nextMatch();
     void previousMatch();
     void fitGraph();

@@ -9,6 +9,7 @@ target_sources(t2n_ui PRIVATE
   graph/graph_layout.cpp
   graph/layout_service.cpp
   graph/step_placement.cpp
+  graph/step_layouts.cpp
   graph/graph_items.cpp
   graph/graph_scene.cpp
   graph/graph_search.cpp

@@ -14,7 +14,7 @@ using EdgeKey = QPair<QString, QString>;
 struct ClusterChanges {
     int added = 0;
     int removed = 0;
-    int rewired = 0;
+    int modified = 0;
 };
 
 // Node boxes bucketed by a coarse grid, so that finding a free spot looks at
@@ -95,7 +95,7 @@ QPointF anchorFor(const GraphGeometry& geometry, const QStringList& preds, const
 }
 
 void placeAdded(GraphGeometry& out, const GraphData& next, const ClusterTree& tree,
-                const QSet<QString>& collapsed, const GraphDiff& diff,
+                const QSet<QString>& collapsed, const GraphDiff& diff, const GraphGeometry* known,
                 QHash<QString, ClusterChanges>& changes) {
     if (diff.added.isEmpty())
         return;
@@ -123,8 +123,10 @@ void placeAdded(GraphGeometry& out, const GraphData& next, const ClusterTree& tr
             continue;
         }
         const QSizeF size = GraphLayout::nodeSize(node);
-        const QRectF rect =
-            freeSpot(grid, out.bounds, anchorFor(out, preds[node.id], succs[node.id], size), size);
+        QRectF rect;
+        if (!known || !known->itemRect(node.id, &rect) || !grid.isFree(rect))
+            rect = freeSpot(grid, out.bounds, anchorFor(out, preds[node.id], succs[node.id], size),
+                            size);
         grid.add(rect);
         NodeGeometry g = opGeometry(node, i, rect);
         g.mark = DiffMark::Added;
@@ -138,8 +140,8 @@ QString summary(const ClusterChanges& c) {
         parts << QStringLiteral("+%1").arg(c.added);
     if (c.removed)
         parts << QStringLiteral("\u2212%1").arg(c.removed);
-    if (c.rewired)
-        parts << QStringLiteral("~%1").arg(c.rewired);
+    if (c.modified)
+        parts << QStringLiteral("~%1").arg(c.modified);
     return parts.join(QLatin1Char(' '));
 }
 
@@ -147,7 +149,8 @@ QString summary(const ClusterChanges& c) {
 
 GraphGeometry placeStep(const GraphGeometry& previousGeometry, const GraphData& previous,
                         const GraphData& next, const ClusterTree& nextTree,
-                        const QSet<QString>& collapsed, const GraphDiff& diff) {
+                        const QSet<QString>& collapsed, const GraphDiff& diff,
+                        const GraphGeometry* known) {
     GraphGeometry out;
     out.frames = previousGeometry.frames;
     out.bounds = previousGeometry.bounds;
@@ -166,8 +169,8 @@ GraphGeometry placeStep(const GraphGeometry& previousGeometry, const GraphData& 
             n.nodeIndex = nextIndex.value(n.key, -1);
             if (n.nodeIndex < 0)
                 n.mark = DiffMark::Removed;
-            else if (diff.rewired.contains(n.key))
-                n.mark = DiffMark::Rewired;
+            else if (diff.modified.contains(n.key))
+                n.mark = DiffMark::Modified;
         }
         out.nodes.append(n);
     }
@@ -182,15 +185,15 @@ GraphGeometry placeStep(const GraphGeometry& previousGeometry, const GraphData& 
         if (!outer.isEmpty())
             changes[outer].removed++;
     }
-    for (const QString& id : hidden ? diff.rewired : QSet<QString>()) {
+    for (const QString& id : hidden ? diff.modified.keys() : QStringList()) {
         const QString outer = nextTree.collapsedAncestor(nextIndex.value(id), collapsed);
         if (!outer.isEmpty())
-            changes[outer].rewired++;
+            changes[outer].modified++;
     }
-    placeAdded(out, next, nextTree, collapsed, diff, changes);
+    placeAdded(out, next, nextTree, collapsed, diff, known, changes);
     for (auto it = changes.cbegin(); it != changes.cend(); ++it)
         if (const int i = out.indexOf(clusterItemKey(it.key())); i >= 0) {
-            out.nodes[i].mark = DiffMark::Rewired;
+            out.nodes[i].mark = DiffMark::Modified;
             out.nodes[i].diffSummary = summary(it.value());
         }
 
@@ -226,7 +229,7 @@ GraphGeometry placeStep(const GraphGeometry& previousGeometry, const GraphData& 
         }
         e.count = int(ie.members.size());
         e.label = e.count > 1 ? QStringLiteral("\u00d7%1").arg(e.count) : ie.label;
-        e.mark = !fresh ? DiffMark::None : touchesAdded ? DiffMark::Added : DiffMark::Rewired;
+        e.mark = !fresh ? DiffMark::None : touchesAdded ? DiffMark::Added : DiffMark::Modified;
         out.edges.append(e);
     }
     // Edges that disappeared stay as dashed ghosts between the boxes still drawn.

@@ -9,9 +9,12 @@
 namespace t2n::ui {
 
 /// `previousGeometry` shows `previous` with `collapsed`; the result shows `next`
-/// (plus ghosts of what `diff` removed) with every item marked.
+/// (plus ghosts of what `diff` removed) with every item marked. Added nodes
+/// take their box in `known` when it has one and it is free (scrubbing back
+/// to a pass placed before puts them where they were), else a free spot.
 GraphGeometry placeStep(const GraphGeometry& previousGeometry, const GraphData& previous,
                         const GraphData& next, const ClusterTree& nextTree,
-                        const QSet<QString>& collapsed, const GraphDiff& diff);
+                        const QSet<QString>& collapsed, const GraphDiff& diff,
+                        const GraphGeometry* known = nullptr);
 
 } // namespace t2n::ui

@@ -26,6 +26,62 @@ QString shortKind(const std::string& kind) {
     const auto pos = kind.rfind("::");
     return qs(pos == std::string::npos ? kind : kind.substr(pos + 2));
 }
+/// The bracketed attributes after the node's kind ("value=[1, 1]",
+/// "name=\"weight\""), or "" when it has none.
+QString ownAttributes(const harden::SnapshotNode& n) {
+    const auto at = n.text.find(n.kind + "[");
+    if (at == std::string::npos)
+        return {};
+    const size_t open = at + n.kind.size();
+    int depth = 0;
+    for (size_t i = open; i < n.text.size(); ++i) {
+        depth += n.text[i] == '[' ? 1 : n.text[i] == ']' ? -1 : 0;
+        if (depth == 0)
+            return qs(n.text.substr(open + 1, i - open - 1));
+    }
+    return qs(n.text.substr(open + 1));
+}
+
+/// "Float(1, 3, strides=[...], requires_grad=0, device=cpu)" -> {"Float", "1, 3"}:
+/// strides and devices are not what a person means by a changed type.
+std::pair<QString, QString> dtypeAndShape(const std::string& type) {
+    const QString t = qs(type);
+    const qsizetype open = t.indexOf(QLatin1Char('('));
+    if (open < 0 || !t.endsWith(QLatin1Char(')')))
+        return {t, QString()};
+    QStringList dims;
+    for (const QString& part : t.mid(open + 1, t.size() - open - 2).split(QStringLiteral(", "))) {
+        if (part.contains(QLatin1Char('=')))
+            break; // strides=[...], requires_grad=..., device=... follow the sizes
+        dims << part;
+    }
+    return {t.left(open), dims.join(QStringLiteral(", "))};
+}
+
+/// The facets a pass step compares (GraphNode::facets). Constants are not
+/// drawn, so the values they feed a node count as its attributes: a stride
+/// or an axis a pass changes shows as a modified node.
+QMap<QString, QString> snapshotFacets(const harden::SnapshotNode& n,
+                                      const std::map<std::string, QString>& constants) {
+    QStringList attrs;
+    if (const QString own = ownAttributes(n); !own.isEmpty())
+        attrs << own;
+    for (const auto& in : n.inputs) {
+        const auto it = constants.find(in);
+        attrs << (it == constants.end() ? QStringLiteral("_") : it->second);
+    }
+    QStringList dtypes;
+    QStringList shapes;
+    for (const auto& type : n.outputTypes) {
+        const auto [dtype, shape] = dtypeAndShape(type);
+        dtypes << dtype;
+        shapes << shape;
+    }
+    return {{QStringLiteral("kind"), qs(n.kind)},
+            {QStringLiteral("attributes"), attrs.join(QStringLiteral("; "))},
+            {QStringLiteral("dtype"), dtypes.join(QStringLiteral("; "))},
+            {QStringLiteral("shape"), shapes.join(QStringLiteral("; "))}};
+}
 } // namespace
 
 /// Known at export time, yet different at the second shape probe: the archive
@@ -98,11 +154,23 @@ GraphData graphFromSnapshot(const harden::GraphSnapshot& snap,
                             const std::vector<harden::NodeRemark>& remarks) {
     GraphData out;
     QSet<harden::StableId> shown;
+    std::map<std::string, QString> constants; // value name -> what the constant holds
+    for (const auto& n : snap.nodes)
+        if (n.kind == "prim::Constant" && !n.outputs.empty()) {
+            const QString value = ownAttributes(n);
+            constants[n.outputs.front()] =
+                value.isEmpty() || value == QLatin1String("value=<Tensor>")
+                    ? (n.outputTypes.empty() ? QStringLiteral("None") : qs(n.outputTypes.front()))
+                    : value;
+        }
     for (const auto& in : snap.inputs) {
         if (in.rfind("self", 0) == 0)
             continue; // the module itself: every attribute read would hang off it
-        out.nodes.push_back(
-            {QStringLiteral("input:%1").arg(qs(in)), qs(in), QStringLiteral("input"), {}, {}, {}});
+        GraphNode g;
+        g.id = QStringLiteral("input:%1").arg(qs(in));
+        g.label = qs(in);
+        g.kind = QStringLiteral("input");
+        out.nodes.push_back(g);
     }
     for (const auto& n : snap.nodes) {
         if (n.kind == "prim::Constant")
@@ -121,6 +189,7 @@ GraphData graphFromSnapshot(const harden::GraphSnapshot& snap,
         g.properties.insert(QStringLiteral("module path"), qs(n.modulePath));
         g.properties.insert(QStringLiteral("source"), qs(n.source));
         g.properties.insert(QStringLiteral("stable id"), QVariant::fromValue<qlonglong>(n.id));
+        g.facets = snapshotFacets(n, constants);
         for (const auto& r : remarks)
             if (r.node == n.id)
                 g.badge = qs(r.text).left(40);

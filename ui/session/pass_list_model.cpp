@@ -7,7 +7,10 @@
 
 namespace t2n::ui {
 
-PassListModel::PassListModel(QObject* parent) : QAbstractTableModel(parent) {}
+PassListModel::PassListModel(QObject* parent) : QAbstractTableModel(parent) {
+    for (const auto& p : harden::passDescriptions())
+        summaries_.insert(QString::fromStdString(p.name), QString::fromStdString(p.summary));
+}
 
 void PassListModel::setDiagnostics(const harden::HardenDiagnostics& d) {
     beginResetModel();
@@ -48,6 +51,11 @@ QString PassListModel::graphTextAt(int row) const {
     return QString::fromStdString(d_.inputGraphText);
 }
 
+QString passTitle(const harden::PassRecord& rec) {
+    const QString name = QString::fromStdString(rec.name);
+    return rec.round > 0 ? QStringLiteral("%1 (round %2)").arg(name).arg(rec.round) : name;
+}
+
 namespace {
 QString countsText(const harden::PassRecord& rec) {
     QStringList parts;
@@ -74,10 +82,7 @@ QVariant PassListModel::data(const QModelIndex& index, int role) const {
         }
         switch (index.column()) {
         case Name:
-            return rec->round > 0 ? QStringLiteral("%1 (round %2)")
-                                        .arg(QString::fromStdString(rec->name))
-                                        .arg(rec->round)
-                                  : QString::fromStdString(rec->name);
+            return passTitle(*rec);
         case Changes:
             if (rec->skipped)
                 return tr("skipped");
@@ -93,7 +98,7 @@ QVariant PassListModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole: {
         if (!rec)
             return {};
-        QStringList lines;
+        QStringList lines{summaries_.value(QString::fromStdString(rec->name))};
         for (const auto& r : rec->remarks)
             lines << QString::fromStdString(r);
         return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
@@ -128,6 +133,13 @@ QVariant PassListModel::data(const QModelIndex& index, int role) const {
         return rec ? rec->round : 0;
     case SkippedRole:
         return rec ? rec->skipped : false;
+    case DescriptionRole:
+        return rec ? summaries_.value(QString::fromStdString(rec->name))
+                   : tr("the TorchScript graph as torch.jit.load gives it, before any pass");
+    case NodeDeltaRole:
+        return rec ? QVariant::fromValue<qlonglong>(
+                         rec->nodes - (row == 1 ? d_.nodesBefore : record(row - 1)->nodes))
+                   : QVariant::fromValue<qlonglong>(0);
     }
     return {};
 }

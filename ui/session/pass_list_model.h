@@ -7,9 +7,13 @@
 #include "t2n/harden.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QSortFilterProxyModel>
 
 namespace t2n::ui {
+
+/// "fold_constant_ifs (round 2)": a pass of the chain as a person reads it.
+QString passTitle(const harden::PassRecord& rec);
 
 class PassListModel : public QAbstractTableModel {
     Q_OBJECT
@@ -23,6 +27,8 @@ public:
         PassNameRole,                     ///< the pass's name without round
         RoundRole,
         SkippedRole,
+        DescriptionRole, ///< the pass's one-line summary from the engine's pass table
+        NodeDeltaRole,   ///< nodes after the pass minus nodes before it
     };
 
     explicit PassListModel(QObject* parent = nullptr);
@@ -42,6 +48,7 @@ private:
     QString graphTextAt(int row) const;
 
     harden::HardenDiagnostics d_;
+    QHash<QString, QString> summaries_; ///< pass name -> one-line summary
 };
 
 /// Hides the passes that changed nothing when asked (the input row stays).

@@ -19,6 +19,10 @@ target_sources(t2n_ui PRIVATE
   session/nnef_graph.h
   session/value_overlay.cpp
   session/value_overlay.h
+  session/node_change_model.cpp
+  session/node_change_model.h
+  session/node_story.cpp
+  session/node_story.h
   session/pass_list_model.cpp
   session/pass_list_model.h
   session/report_models.cpp

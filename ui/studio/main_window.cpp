@@ -181,6 +181,16 @@ MainWindow::MainWindow(QWidget* parent)
         form_->setOptions(o);
         prepareIfReady();
     });
+    // A node followed through the passes: Properties tells its history.
+    connect(stepper_, &PassStepper::pinnedNodeShown, this, [this] {
+        const auto rows = stepper_->pinnedProperties();
+        properties_->setRowCount(int(rows.size()));
+        for (int r = 0; r < rows.size(); ++r) {
+            properties_->setItem(r, 0, new QTableWidgetItem(rows[r].first));
+            properties_->setItem(r, 1, new QTableWidgetItem(rows[r].second));
+        }
+        properties_->resizeRowsToContents();
+    });
     connect(results_, &ResultsPanel::nodeRequested, this,
             [this](const NodeRef& n, const QString& id) { selectNodeRef(n, id); });
     connect(results_, &ResultsPanel::supportedOperatorsRequested, this,

@@ -2,7 +2,10 @@
 
 #include "graph/graph_view.h"
 #include "session/graph_adapters.h"
+#include "session/node_change_model.h"
+#include "session/node_story.h"
 #include "session/pass_list_model.h"
+#include "studio/pass_scrubber.h"
 #include "text/diff_view.h"
 
 #include <QCheckBox>
@@ -110,11 +113,39 @@ PassStepper::PassStepper(QWidget* parent)
     rightLayout->addWidget(header_);
     auto* views = new QTabWidget(right);
     views->setObjectName(QStringLiteral("passViews"));
+    // The graph under its scrubber first: what a pass did is seen faster on
+    // the graph than in the text.
+    auto* graphPage = new QWidget(views);
+    auto* graphLayout = new QVBoxLayout(graphPage);
+    graphLayout->setContentsMargins(0, 0, 0, 0);
+    graphLayout->setSpacing(0);
+    scrubber_ = new PassScrubber(graphPage);
+    graphLayout->addWidget(scrubber_);
+    auto* graphSplit = new QSplitter(Qt::Vertical, graphPage);
+    graph_ = new GraphView(graphSplit);
+    graph_->setObjectName(QStringLiteral("passGraph"));
+    changes_ = new NodeChangeModel(this);
+    changeTable_ = new QTableView(graphSplit);
+    changeTable_->setObjectName(QStringLiteral("passChanges"));
+    changeTable_->setModel(changes_);
+    changeTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    changeTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+    changeTable_->verticalHeader()->setVisible(false);
+    changeTable_->horizontalHeader()->setSectionResizeMode(NodeChangeModel::Change,
+                                                           QHeaderView::ResizeToContents);
+    changeTable_->horizontalHeader()->setSectionResizeMode(NodeChangeModel::Node,
+                                                           QHeaderView::ResizeToContents);
+    changeTable_->horizontalHeader()->setStretchLastSection(true);
+    changeTable_->setToolTip(tr("What the pass added, removed and modified; a click shows the "
+                                "node and follows it through the passes"));
+    graphSplit->addWidget(graph_);
+    graphSplit->addWidget(changeTable_);
+    graphSplit->setStretchFactor(0, 4);
+    graphSplit->setStretchFactor(1, 1);
+    graphLayout->addWidget(graphSplit, 1);
+    views->addTab(graphPage, tr("Graph (changes marked)"));
     diff_ = new DiffView(views);
     views->addTab(diff_, tr("Text diff"));
-    graph_ = new GraphView(views);
-    graph_->setObjectName(QStringLiteral("passGraph"));
-    views->addTab(graph_, tr("Graph (changes marked)"));
     rightLayout->addWidget(views, 1);
     split->addWidget(right);
     split->setStretchFactor(1, 2);
@@ -123,9 +154,48 @@ PassStepper::PassStepper(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
-    connect(hideNoOp_, &QCheckBox::toggled, filter_, &PassFilterModel::setHideNoOp);
+    connect(hideNoOp_, &QCheckBox::toggled, this, &PassStepper::setHideNoOp);
+    connect(scrubber_->hideNoOp(), &QCheckBox::toggled, this, &PassStepper::setHideNoOp);
+    connect(scrubber_->onlyChanged(), &QCheckBox::toggled, this, &PassStepper::applyPinAndFilter);
+    connect(scrubber_, &PassScrubber::positionChanged, this, [this](int position) {
+        if (position >= 0 && position < filter_->rowCount())
+            table_->setCurrentIndex(filter_->index(position, 0));
+    });
+    connect(scrubber_, &PassScrubber::relayoutRequested, this, [this] {
+        layoutRow_ = graphRow_;
+        graph_->relayout();
+    });
+    connect(filter_, &QAbstractItemModel::modelReset, this, &PassStepper::updateScrubber);
+    connect(filter_, &QAbstractItemModel::layoutChanged, this, &PassStepper::updateScrubber);
+    connect(filter_, &QAbstractItemModel::rowsInserted, this, &PassStepper::updateScrubber);
+    connect(filter_, &QAbstractItemModel::rowsRemoved, this, &PassStepper::updateScrubber);
+    connect(graph_, &GraphView::layoutFinished, this, &PassStepper::onGraphLaidOut);
+    connect(graph_, &GraphView::nodeSelected, this, &PassStepper::pinNode);
+    connect(changeTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const QString id = current.data(NodeChangeModel::NodeIdRole).toString();
+                if (!id.isEmpty() && id != pinned_) {
+                    pinNode(id);
+                    graph_->selectNode(id);
+                }
+            });
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &PassStepper::onCurrentChanged);
+}
+
+void PassStepper::setHideNoOp(bool hide) {
+    for (QCheckBox* box : {hideNoOp_, scrubber_->hideNoOp()}) {
+        const QSignalBlocker block(box);
+        box->setChecked(hide);
+    }
+    filter_->setHideNoOp(hide);
+}
+
+void PassStepper::updateScrubber() {
+    scrubber_->setRange(filter_->rowCount());
+    const QModelIndex cur = table_->currentIndex();
+    if (cur.isValid())
+        scrubber_->setPosition(cur.row());
 }
 
 void PassStepper::setDiagnostics(const harden::HardenDiagnostics& d) {
@@ -142,6 +212,20 @@ void PassStepper::setDiagnostics(const harden::HardenDiagnostics& d) {
     rewrites_->setEnabled(fullRewrites_ > 0);
     rewritesLabel_->setText(tr("%1 of %2").arg(rewrites_->value()).arg(fullRewrites_));
     graphRow_ = -1;
+    layoutRow_ = -1;
+    storyOf_.clear();
+    layouts_.reset(
+        model_->rowCount(),
+        [this](int row) {
+            const auto& diag = model_->diagnostics();
+            const harden::GraphSnapshot* snap = snapshotAt(row);
+            if (!snap)
+                return GraphData{};
+            const std::vector<harden::NodeRemark> none;
+            return graphFromSnapshot(
+                *snap, row >= 1 ? diag.passes[static_cast<size_t>(row - 1)].nodeRemarks : none);
+        },
+        graph_->options().splitAbove);
     // A limited chain opens on the pass where it stopped: that rewrite is
     // what the person is stepping through.
     int row = firstChangingRow();
@@ -215,7 +299,25 @@ void PassStepper::onCurrentChanged() {
                        model_->index(row, PassListModel::Changes).data().toString().toHtmlEscaped(),
                        diff_->summary().toHtmlEscaped()));
     showGraphStep(row);
+    scrubber_->setPosition(table_->currentIndex().row());
+    // The node count is the engine's (constants and nested blocks included);
+    // the marks count the nodes drawn.
+    scrubber_->setStep(row == 0 ? tr("graph as loaded") : name,
+                       idx.data(PassListModel::DescriptionRole).toString(), stepFigures(row),
+                       row == 0 ? nullptr : &lastStep_);
     Q_EMIT passShown(row);
+    if (!pinned_.isEmpty())
+        Q_EMIT pinnedNodeShown(pinned_);
+}
+
+QString PassStepper::stepFigures(int row) const {
+    const QModelIndex idx = model_->index(row, 0);
+    const qlonglong nodes = model_->index(row, PassListModel::Nodes).data().toLongLong();
+    if (row == 0)
+        return tr("%1 nodes").arg(nodes);
+    const qlonglong delta = idx.data(PassListModel::NodeDeltaRole).toLongLong();
+    const QString time = model_->index(row, PassListModel::Time).data().toString();
+    return tr("%1 \u00b7 %2 \u2192 %3 nodes").arg(time).arg(nodes - delta).arg(nodes);
 }
 
 const harden::GraphSnapshot* PassStepper::snapshotAt(int row) const {
@@ -227,27 +329,111 @@ const harden::GraphSnapshot* PassStepper::snapshotAt(int row) const {
 }
 
 void PassStepper::showGraphStep(int row) {
-    const auto& d = model_->diagnostics();
-    const harden::GraphSnapshot* after = snapshotAt(row);
-    if (!after)
-        return;
-    const std::vector<harden::NodeRemark> none;
-    const auto& remarks = row >= 1 ? d.passes[static_cast<size_t>(row - 1)].nodeRemarks : none;
-    GraphData next = graphFromSnapshot(*after, remarks);
-    const harden::GraphSnapshot* before = row >= 1 ? snapshotAt(row - 1) : nullptr;
-    // Stepping on from the row shown (laid out) keeps every unchanged box in
-    // place and marks removed, added and rewired nodes; a jump lays the
-    // snapshot out afresh and outlines what the pass added or rewired.
-    graph_->clearHighlightSet(QStringLiteral("pass"));
-    if (before && graphRow_ == row - 1 && !graph_->isLayoutPending()) {
-        lastStep_ = graph_->showStep(graph_->graph(), next);
-    } else {
-        lastStep_ = before ? diffGraphs(graphFromSnapshot(*before), next) : GraphDiff{};
-        graph_->setGraph(next);
-        graph_->setHighlightSet(QStringLiteral("pass"), lastStep_.added + lastStep_.rewired,
-                                QColor(0x2e, 0x9d, 0x4a));
-    }
     graphRow_ = row;
+    if (row < 0 || row >= layouts_.rowCount() || !snapshotAt(row))
+        return;
+    if (layouts_.baseRow() < 0 || graph_->isLayoutPending()) {
+        // Nothing laid out yet: Graphviz lays this row out once, and every
+        // other row is placed from it (onGraphLaidOut). A layout on its way
+        // (a cluster opened) brings the row shown when it lands.
+        lastStep_ =
+            row >= 1 ? diffGraphs(*layouts_.graph(row - 1), *layouts_.graph(row)) : GraphDiff{};
+        if (layouts_.baseRow() < 0 && layoutRow_ < 0) {
+            layoutRow_ = row;
+            graph_->setGraph(*layouts_.graph(row));
+        }
+    } else {
+        StepLayouts::Step step = layouts_.step(row);
+        lastStep_ = std::move(step.diff);
+        graph_->showPlaced(layouts_.graph(row), layouts_.tree(row), step.geometry);
+        layoutRow_ = row;
+    }
+    if (row >= 1)
+        changes_->setStep(layouts_.graph(row - 1), layouts_.graph(row), lastStep_);
+    else
+        changes_->clear();
+    applyPinAndFilter();
+}
+
+void PassStepper::onGraphLaidOut() {
+    // A fresh layout (the first one, a cluster opened or closed, Re-lay out)
+    // is the new base; the row shown gets its marks back on top of it.
+    if (layoutRow_ < 0 || layoutRow_ >= layouts_.rowCount())
+        return;
+    layouts_.setBase(layoutRow_, graph_->geometry(), graph_->collapsedClusters());
+    if (graphRow_ >= 0)
+        showGraphStep(graphRow_);
+}
+
+void PassStepper::applyPinAndFilter() {
+    if (!pinned_.isEmpty())
+        graph_->keepSelected(pinned_);
+    if (!scrubber_->onlyChanged()->isChecked()) {
+        graph_->setFocusSet({});
+        return;
+    }
+    // Marked items: changed nodes, ghosts, clusters hiding changes. A pass
+    // that changed nothing fades everything (an empty set would fade nothing).
+    QSet<QString> keep{QStringLiteral("\n")};
+    for (const NodeGeometry& n : graph_->geometry().nodes)
+        if (n.mark != DiffMark::None)
+            keep.insert(n.key);
+    graph_->setFocusSet(keep);
+}
+
+void PassStepper::pinNode(const QString& id) {
+    if (id == pinned_)
+        return;
+    pinned_ = id;
+    if (const int r = changes_->rowOf(id); r >= 0) {
+        const QSignalBlocker block(changeTable_->selectionModel());
+        changeTable_->selectRow(r);
+    }
+    Q_EMIT pinnedNodeShown(id);
+}
+
+QList<QPair<QString, QString>> PassStepper::pinnedProperties() {
+    QList<QPair<QString, QString>> rows;
+    if (pinned_.isEmpty() || graphRow_ < 0 || graphRow_ >= layouts_.rowCount())
+        return rows;
+    // The node as the pass shown left it, else in the nearest pass that has
+    // it (before this one when it was removed, after when not added yet).
+    const GraphNode* node = nullptr;
+    for (int d = 0; !node && d < layouts_.rowCount(); ++d)
+        for (int r : {graphRow_ - d, graphRow_ + d}) {
+            if (r < 0 || r >= layouts_.rowCount() || node)
+                continue;
+            const auto g = layouts_.graph(r);
+            if (const int i = g->indexById().value(pinned_, -1); i >= 0)
+                node = &g->nodes[i];
+        }
+    if (!node)
+        return rows;
+    rows.append({tr("node"), QStringLiteral("%1  (%2)").arg(node->kind, node->id)});
+    for (const char* key : {"text", "module path", "source"})
+        if (const QString v = node->properties.value(QString::fromLatin1(key)).toString();
+            !v.isEmpty())
+            rows.append({QString::fromLatin1(key), v});
+    QString now = layouts_.graph(graphRow_)->indexById().contains(pinned_)
+                      ? tr("unchanged")
+                      : tr("not in the graph after this pass");
+    if (lastStep_.added.contains(pinned_))
+        now = nodeChangeName(NodeChange::Added);
+    else if (lastStep_.removed.contains(pinned_))
+        now = nodeChangeName(NodeChange::Removed);
+    else if (const int r = changes_->rowOf(pinned_); r >= 0)
+        now = QStringLiteral("%1: %2").arg(
+            nodeChangeName(NodeChange::Modified),
+            changes_->index(r, NodeChangeModel::Details).data().toString());
+    rows.append({tr("this pass"), graphRow_ == 0 ? tr("(the graph as loaded)") : now});
+    if (storyOf_ != pinned_) { // the history spans every pass: once per node
+        story_ = nodeStory(model_->diagnostics(), pinned_,
+                           [this](int row) { return layouts_.graph(row); });
+        storyOf_ = pinned_;
+    }
+    rows.append({tr("history"), story_.isEmpty() ? tr("unchanged by the hardening passes")
+                                                 : story_.join(QLatin1Char('\n'))});
+    return rows;
 }
 
 int PassStepper::showBisect(const BisectReport& report) {
@@ -269,7 +455,7 @@ int PassStepper::showBisect(const BisectReport& report) {
                                  .arg(QString::fromStdString(report.tolerance)));
     bisect_->setStyleSheet(first ? QStringLiteral("color: #b00020;") : QString());
     if (row >= 0) {
-        filter_->setHideNoOp(false);
+        setHideNoOp(false);
         showRow(row);
     }
     return row;

@@ -1,11 +1,13 @@
 // The hardening chain, stepped like Compiler Explorer's opt pipeline: the
 // pass list (counts, time, remarks; no-op passes hideable; arrow keys step),
-// and for the chosen pass its text diff and its remarks. Skipping passes or
-// switching freeze off goes through the export form and a re-run, so that
-// the stepper always shows what the engine really did.
+// and for the chosen pass its graph under a scrubber (stable layout, pinned
+// node, added / removed / modified marks and a table of them) and its text
+// diff. Skipping passes or switching freeze off goes through the export
+// form and a re-run, so that the stepper always shows what the engine did.
 #pragma once
 
 #include "graph/graph_data.h"
+#include "graph/step_layouts.h"
 
 #include "t2n/bisect.h"
 #include "t2n/harden.h"
@@ -23,8 +25,10 @@ namespace t2n::ui {
 
 class DiffView;
 class GraphView;
+class NodeChangeModel;
 class PassFilterModel;
 class PassListModel;
+class PassScrubber;
 
 class PassStepper : public QWidget {
     Q_OBJECT
@@ -60,6 +64,17 @@ public:
     void requestRewriteLimit(int limit);
     /// What the graph view marked for the pass shown (by stable node id).
     const GraphDiff& lastGraphStep() const { return lastStep_; }
+    PassScrubber* scrubber() const { return scrubber_; }
+    NodeChangeModel* changeModel() const { return changes_; }
+    QTableView* changeTable() const { return changeTable_; }
+    StepLayouts& layouts() { return layouts_; }
+    /// The node followed from pass to pass (selected in the graph or the
+    /// change table), or "".
+    QString pinnedNode() const { return pinned_; }
+    void pinNode(const QString& id);
+    /// What Properties shows for the pinned node: what it is, what the pass
+    /// shown did to it, and its history across the passes.
+    QList<QPair<QString, QString>> pinnedProperties();
 
 Q_SIGNALS:
     /// The shown pass changed: the graph view can mark what it did.
@@ -73,10 +88,17 @@ Q_SIGNALS:
     void rewriteLimitRequested(int limit);
     /// Run the chain again without the pass `name` (or with it, when `skip` is false).
     void skipRequested(const QString& name, bool skip);
+    /// The pinned node changed, or the pass shown did (pinnedProperties()).
+    void pinnedNodeShown(const QString& id);
 
 private:
     void onCurrentChanged();
     void showGraphStep(int row);
+    void onGraphLaidOut();
+    void applyPinAndFilter();
+    void updateScrubber();
+    void setHideNoOp(bool hide);
+    QString stepFigures(int row) const;
     const harden::GraphSnapshot* snapshotAt(int row) const;
 
     PassListModel* model_;
@@ -92,8 +114,16 @@ private:
     QListWidget* remarks_;
     DiffView* diff_;
     GraphView* graph_;
-    int graphRow_ = -1; ///< the row whose snapshot the graph shows
+    PassScrubber* scrubber_;
+    NodeChangeModel* changes_;
+    QTableView* changeTable_;
+    StepLayouts layouts_;
+    int graphRow_ = -1;  ///< the row whose snapshot the graph shows
+    int layoutRow_ = -1; ///< the row the graph view's Graphviz layout is of
     GraphDiff lastStep_;
+    QString pinned_;
+    QString storyOf_; ///< the node whose history story_ is (it spans every pass)
+    QStringList story_;
 };
 
 } // namespace t2n::ui

@@ -1,19 +1,24 @@
 #include "studio/screenshot_tour.h"
 
 #include "graph/graph_view.h"
+#include "session/node_change_model.h"
+#include "session/pass_list_model.h"
 #include "session/session_controller.h"
 #include "studio/main_window.h"
+#include "studio/pass_scrubber.h"
 #include "studio/pass_stepper.h"
 #include "studio/results_panel.h"
 
 #include "t2n/error.h"
 
+#include <QCheckBox>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
 #include <QPixmap>
 #include <QTabWidget>
+#include <QTableView>
 
 #include <optional>
 
@@ -31,6 +36,43 @@ template <typename Done> bool waitFor(Done&& done, int timeoutMs) {
     // One more round so that the last layout and repaints land.
     QCoreApplication::processEvents();
     return true;
+}
+
+/// The pass scrubber mid-way: on the pass that modified the most nodes, with
+/// its first modified node pinned (Properties tells its history); then the
+/// same pass filtered to what changed, with that node's row in the table.
+template <typename Shoot> void shootScrubber(MainWindow& w, Shoot&& shoot) {
+    PassStepper* stepper = w.passStepper();
+    w.tabs()->setCurrentIndex(MainWindow::PassesTab);
+    if (auto* views = stepper->findChild<QTabWidget*>(QStringLiteral("passViews")))
+        views->setCurrentIndex(0); // the graph under the scrubber
+    int best = -1;
+    qsizetype most = 0;
+    for (int row = 1; row < stepper->model()->rowCount(); ++row) {
+        if (stepper->model()->index(row, 0).data(PassListModel::IsNoOpRole).toBool())
+            continue;
+        stepper->showRow(row);
+        if (stepper->lastGraphStep().modified.size() > most) {
+            most = stepper->lastGraphStep().modified.size();
+            best = row;
+        }
+    }
+    if (best < 0)
+        return;
+    stepper->showRow(best);
+    waitFor([&] { return stepper->layouts().baseRow() >= 0; }, 60000);
+    stepper->showRow(best); // placed on the layout that just landed
+    for (int r = 0; r < stepper->changeModel()->rowCount(); ++r) {
+        const QModelIndex idx = stepper->changeModel()->index(r, 0);
+        if (idx.data(NodeChangeModel::ChangeRole).toInt() == int(NodeChange::Modified)) {
+            stepper->changeTable()->setCurrentIndex(idx); // pins it and shows it
+            break;
+        }
+    }
+    shoot(QStringLiteral("05-pass-scrubber.png"));
+    stepper->scrubber()->onlyChanged()->setChecked(true);
+    shoot(QStringLiteral("06-modified-node-diff.png"));
+    stepper->scrubber()->onlyChanged()->setChecked(false);
 }
 } // namespace
 
@@ -75,7 +117,10 @@ ScreenshotResult runScreenshotTour(MainWindow& w, const QString& dir, const Expo
         w.tabs()->setCurrentIndex(MainWindow::PassesTab);
         const int changing = w.passStepper()->firstChangingRow();
         w.passStepper()->showRow(changing >= 0 ? changing : 0);
+        if (auto* views = w.passStepper()->findChild<QTabWidget*>(QStringLiteral("passViews")))
+            views->setCurrentIndex(1); // the text diff
         shoot(QStringLiteral("02-pass-diff.png"));
+        shootScrubber(w, shoot);
         w.tabs()->setCurrentIndex(MainWindow::ExportTab);
         shoot(QStringLiteral("03-export-form.png"));
     };

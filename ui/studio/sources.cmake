@@ -10,6 +10,8 @@ target_sources(t2n_ui PRIVATE
   studio/main_window_help.cpp
   studio/main_window_sync.cpp
   studio/main_window_view.cpp
+  studio/pass_scrubber.cpp
+  studio/pass_scrubber.h
   studio/pass_stepper.cpp
   studio/pass_stepper.h
   studio/results_panel.cpp

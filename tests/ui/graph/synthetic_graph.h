@@ -3,12 +3,22 @@
 // chain of residual blocks in nested module clusters (layerN.B.op), with skip
 // edges, and a "pass" that folds some batch norms and inserts casts.
 #include "graph/graph_data.h"
+#include "graph/graph_geometry.h"
 
 namespace t2n::test {
 
 using t2n::ui::GraphData;
 using t2n::ui::GraphEdge;
 using t2n::ui::GraphNode;
+
+/// Each drawn item's box by key; the ghosts of removed nodes only when asked.
+inline QHash<QString, QRectF> itemBoxes(const t2n::ui::GraphGeometry& g, bool ghosts = true) {
+    QHash<QString, QRectF> out;
+    for (const t2n::ui::NodeGeometry& n : g.nodes)
+        if (ghosts || n.mark != t2n::ui::DiffMark::Removed)
+            out.insert(n.key, n.rect);
+    return out;
+}
 
 inline void addNode(GraphData& g, const QString& id, const QString& kind, const QStringList& path,
                     const QString& shape) {

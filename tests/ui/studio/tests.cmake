@@ -6,6 +6,7 @@ target_sources(t2n_ui_tests PRIVATE
   studio/tst_screenshots.cpp
   studio/tst_one_session.cpp
   studio/tst_desktop_conventions.cpp
+  studio/tst_pass_scrubber.cpp
 )
 t2n_ui_suite(session_models NEEDS_MODELS)
 t2n_ui_suite(selection_index)
@@ -13,3 +14,4 @@ t2n_ui_suite(studio_flows NEEDS_MODELS TIMEOUT 600)
 t2n_ui_suite(screenshots NEEDS_MODELS TIMEOUT 900)
 t2n_ui_suite(one_session NEEDS_MODELS TIMEOUT 900)
 t2n_ui_suite(desktop_conventions TIMEOUT 600)
+t2n_ui_suite(pass_scrubber)
