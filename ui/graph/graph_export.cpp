@@ -1,5 +1,7 @@
 #include "graph/graph_export.h"
 
+#include "graph/graph_scene.h"
+
 #include <QFileInfo>
 #include <QGraphicsScene>
 #include <QImage>
@@ -17,6 +19,20 @@ bool exportScene(QGraphicsScene& scene, const QRectF& source, const QString& pat
     };
     if (source.isEmpty())
         return fail(QStringLiteral("nothing to draw (empty area)"));
+    // An image is a document (a bug report, a slide): light whatever the
+    // screen's palette; the canvas gets its own colours back afterwards.
+    auto* graphScene = qobject_cast<GraphScene*>(&scene);
+    const GraphColors shown = graphScene ? graphScene->colors() : GraphColors{};
+    if (graphScene)
+        graphScene->setColors(lightGraphColors());
+    struct Restore {
+        GraphScene* scene;
+        GraphColors colors;
+        ~Restore() {
+            if (scene)
+                scene->setColors(colors);
+        }
+    } restore{graphScene, shown};
     if (QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0) {
         QSvgGenerator svg;
         svg.setFileName(path);

@@ -1,6 +1,7 @@
 #include "graph/graph_items.h"
 
 #include "graph/graph_layout.h"
+#include "graph/graph_scene.h"
 
 #include <QLineF>
 #include <QPainter>
@@ -21,6 +22,13 @@ bool startsWithAny(const QString& kind, std::initializer_list<const char*> prefi
 
 // Below this zoom, text is unreadable: draw boxes only (and draw fast).
 constexpr double textLod = 0.35;
+
+/// The canvas colours of the item's scene (light outside a GraphScene).
+const GraphColors& canvasColors(const QGraphicsItem* item) {
+    static const GraphColors light = lightGraphColors();
+    const auto* scene = qobject_cast<const GraphScene*>(item->scene());
+    return scene ? scene->colors() : light;
+}
 
 } // namespace
 
@@ -49,20 +57,6 @@ QColor opFamilyColor(const QString& kind) {
                           "repeat", "narrow",     "pad"}))
         return {0xe8, 0xe8, 0xe8};
     return {0xe3, 0xee, 0xf9};
-}
-
-QColor diffMarkColor(DiffMark mark) {
-    switch (mark) {
-    case DiffMark::Added:
-        return {0x2e, 0x9d, 0x4a};
-    case DiffMark::Removed:
-        return {0xd0, 0x30, 0x30};
-    case DiffMark::Modified:
-        return {0xe0, 0x9a, 0x00};
-    case DiffMark::None:
-        break;
-    }
-    return {0x55, 0x5f, 0x6b};
 }
 
 NodeItem::NodeItem(QString key, const QRectF& rect, QString title, QString subtitle, QColor fill)
@@ -113,18 +107,19 @@ QRectF NodeItem::boundingRect() const {
 }
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const GraphColors& colors = canvasColors(this);
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const bool marked = mark_ != DiffMark::None;
-    QPen pen(marked ? diffMarkColor(mark_) : QColor(0x55, 0x5f, 0x6b), marked ? 2.5 : 1.0);
+    QPen pen(marked ? colors.mark(mark_) : colors.outline, marked ? 2.5 : 1.0);
     if (mark_ == DiffMark::Removed)
         pen.setStyle(Qt::DashLine);
     if (isSelected())
-        pen = QPen(QColor(0x1a, 0x73, 0xe8), 3);
+        pen = QPen(colors.selection, 3);
     // A selected node's own outline is the selection's; its highlight or,
     // failing that, its diff mark goes around it (a pinned node stays
     // selected from pass to pass and still shows what each pass did to it).
     const QColor ring = highlight_.isValid()     ? highlight_
-                        : marked && isSelected() ? diffMarkColor(mark_)
+                        : marked && isSelected() ? colors.mark(mark_)
                                                  : QColor();
     if (ring.isValid()) {
         painter->setPen(QPen(ring, 4));
@@ -132,7 +127,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->drawRoundedRect(rect_.adjusted(-4, -4, 4, 4), 8, 8);
     }
     painter->setPen(pen);
-    painter->setBrush(mark_ == DiffMark::Added ? fill().lighter(104) : fill());
+    const QColor body = colors.nodeFill(fill());
+    painter->setBrush(mark_ == DiffMark::Added ? body.lighter(104) : body);
     if (lod < textLod) { // a few pixels wide: plain boxes are indistinguishable and much cheaper
         const bool smooth = painter->testRenderHint(QPainter::Antialiasing);
         painter->setRenderHint(QPainter::Antialiasing, false);
@@ -143,7 +139,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->drawRoundedRect(rect_, 6, 6);
     if (isCluster())
         painter->drawRoundedRect(rect_.adjusted(3, 3, -3, -3), 4, 4);
-    painter->setPen(Qt::black);
+    painter->setPen(colors.text);
     QFont font = painter->font();
     font.setPointSizeF(8.5);
     font.setBold(true);
@@ -155,16 +151,17 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     font.setBold(false);
     font.setPointSizeF(7.5);
     painter->setFont(font);
-    painter->setPen(QColor(0x44, 0x44, 0x44));
+    painter->setPen(colors.subtitle);
     const QRectF bottom(rect_.left() + 4, rect_.center().y(), rect_.width() - 8,
                         rect_.height() / 2 - 3);
     painter->drawText(bottom, Qt::AlignCenter, subtitle_);
     if (!badge_.isEmpty()) {
         const QRectF badge(rect_.right() - 46, rect_.top() - 9, 50, 14);
         painter->setPen(Qt::NoPen);
-        painter->setBrush(marked ? diffMarkColor(mark_) : QColor(0x80, 0x4a, 0xc0));
+        const QColor back = marked ? colors.mark(mark_) : colors.badge;
+        painter->setBrush(back);
         painter->drawRoundedRect(badge, 7, 7);
-        painter->setPen(Qt::white);
+        painter->setPen(back.lightness() > 150 ? QColor(Qt::black) : QColor(Qt::white));
         painter->drawText(badge, Qt::AlignCenter, badge_);
     }
 }
@@ -175,16 +172,16 @@ FrameItem::FrameItem(QString clusterId, const QRectF& rect, QString title, int d
 }
 
 void FrameItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
-    const int shade = std::max(200, 248 - 8 * depth_);
-    painter->setPen(QPen(QColor(0x9a, 0xa5, 0xb1), 1, Qt::SolidLine));
-    painter->setBrush(QColor(shade, shade, std::min(255, shade + 6)));
+    const GraphColors& colors = canvasColors(this);
+    painter->setPen(QPen(colors.frameBorder, 1, Qt::SolidLine));
+    painter->setBrush(colors.frameFill(depth_));
     painter->drawRoundedRect(rect_, 8, 8);
     if (option->levelOfDetailFromTransform(painter->worldTransform()) < textLod)
         return;
     QFont font = painter->font();
     font.setPointSizeF(8);
     painter->setFont(font);
-    painter->setPen(QColor(0x33, 0x3d, 0x48));
+    painter->setPen(colors.frameTitle);
     painter->drawText(rect_.adjusted(8, 2, -8, 0), Qt::AlignLeft | Qt::AlignTop,
                       QStringLiteral("\u25be ") + title_);
 }
@@ -212,7 +209,8 @@ void EdgeItem::setMark(DiffMark mark) {
 }
 
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
-    const QColor color = diffMarkColor(mark_);
+    const GraphColors& colors = canvasColors(this);
+    const QColor color = colors.mark(mark_);
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const bool smooth = painter->testRenderHint(QPainter::Antialiasing);
     if (lod < textLod)
@@ -232,7 +230,7 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     QFont font = painter->font();
     font.setPointSizeF(7);
     painter->setFont(font);
-    painter->setPen(QColor(0x5a, 0x5a, 0x5a));
+    painter->setPen(colors.edgeLabel);
     painter->drawText(path_.pointAtPercent(0.5) + QPointF(4, 3), label_);
 }
 

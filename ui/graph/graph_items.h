@@ -1,16 +1,16 @@
 #pragma once
 // The QGraphicsItems of the graph view: op boxes, collapsed clusters, cluster
 // frames and edges. They paint from their own data only; GraphScene keeps them.
-#include "graph/graph_geometry.h"
+#include "graph/graph_colors.h"
 
 #include <QColor>
 #include <QGraphicsItem>
 
 namespace t2n::ui {
 
-/// Fill colour of an op box by op family ("aten::conv2d" -> conv/pool blue...).
+/// Fill colour of an op box by op family ("aten::conv2d" -> conv/pool blue...),
+/// for a light canvas (GraphColors::nodeFill gives the dark one).
 QColor opFamilyColor(const QString& kind);
-QColor diffMarkColor(DiffMark mark);
 
 /// An op box, or a collapsed cluster (double border, "N ops" line).
 class NodeItem : public QGraphicsItem {

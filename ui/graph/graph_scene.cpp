@@ -1,13 +1,22 @@
 #include "graph/graph_scene.h"
 
 #include <QGraphicsSceneMouseEvent>
+#include <QPainter>
 
 namespace t2n::ui {
 
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
     // Items never move once placed; BSP indexing pays off for hit tests and painting.
     setItemIndexMethod(BspTreeIndex);
-    setBackgroundBrush(Qt::white);
+}
+
+void GraphScene::setColors(const GraphColors& colors) {
+    colors_ = colors;
+    update();
+}
+
+void GraphScene::drawBackground(QPainter* painter, const QRectF& rect) {
+    painter->fillRect(rect, colors_.background);
 }
 
 void GraphScene::show(const GraphGeometry& geometry) {

@@ -24,6 +24,9 @@ public:
     /// Item keys drawn at full strength; every other node and edge is faded
     /// ("only what failed"). Empty: nothing faded.
     void setFocusKeys(const QSet<QString>& keys);
+    /// The canvas colours (the view's palette's, or light ones for an export).
+    const GraphColors& colors() const { return colors_; }
+    void setColors(const GraphColors& colors);
 
 Q_SIGNALS:
     /// Double-click on a collapsed cluster (expand) or on a frame's title (collapse).
@@ -31,6 +34,7 @@ Q_SIGNALS:
 
 protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+    void drawBackground(QPainter* painter, const QRectF& rect) override;
 
 private:
     void showEdges(const GraphGeometry& geometry);
@@ -42,6 +46,7 @@ private:
     QHash<QString, QColor> highlights_;
     QHash<QString, QColor> overlay_;
     QSet<QString> focus_;
+    GraphColors colors_ = lightGraphColors();
 };
 
 } // namespace t2n::ui

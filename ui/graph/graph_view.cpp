@@ -2,11 +2,18 @@
 
 #include "graph/graph_export.h"
 #include "graph/graph_minimap.h"
+#include "graph/node_info.h"
 #include "graph/step_placement.h"
 #include "graph/visible_edges.h"
 
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QGuiApplication>
+#include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QScrollBar>
+#include <QToolTip>
 #include <QWheelEvent>
 
 namespace t2n::ui {
@@ -22,6 +29,7 @@ GraphView::GraphView(QWidget* parent, LayoutOptions options)
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setViewportUpdateMode(SmartViewportUpdate);
     setFocusPolicy(Qt::StrongFocus);
+    scene_->setColors(graphColors(palette()));
     connect(layout_, &LayoutService::finished, this, &GraphView::onLayout);
     connect(scene_, &QGraphicsScene::selectionChanged, this, &GraphView::onSceneSelection);
     connect(scene_, &GraphScene::clusterToggleRequested, this, &GraphView::toggleCluster);
@@ -372,6 +380,91 @@ void GraphView::placeMinimap() {
 void GraphView::scrollContentsBy(int dx, int dy) {
     QGraphicsView::scrollContentsBy(dx, dy);
     Q_EMIT viewportMoved();
+}
+
+QString GraphView::itemKeyAt(const QPoint& viewportPos) const {
+    for (QGraphicsItem* item : items(viewportPos))
+        if (auto* node = dynamic_cast<NodeItem*>(item))
+            return node->key();
+    return {};
+}
+
+QString GraphView::toolTipAt(const QPoint& viewportPos) const {
+    const QString key = itemKeyAt(viewportPos);
+    if (key.isEmpty())
+        return {};
+    if (const int i = graph_->indexById().value(key, -1); i >= 0)
+        return nodeToolTip(graph_->nodes[i]);
+    for (const NodeGeometry& n : geometry_.nodes)
+        if (n.key == key && !n.clusterId.isEmpty())
+            return tr("module %1: %2\nDouble-click to open it").arg(n.clusterId, n.subtitle);
+    return {}; // the ghost of a removed node: its pass step says what it was
+}
+
+QMenu* GraphView::contextMenuFor(const QString& key, QWidget* parent) {
+    if (NodeItem* item = scene_->nodeItem(key); item && item->isCluster()) {
+        auto* menu = new QMenu(parent);
+        const QString cluster = item->clusterId();
+        menu->addAction(tr("Open module %1").arg(cluster), this,
+                        [this, cluster] { setClusterCollapsed(cluster, false); })
+            ->setObjectName(QStringLiteral("openModule"));
+        return menu;
+    }
+    const int i = graph_->indexById().value(key, -1);
+    if (i < 0)
+        return nullptr;
+    const GraphNode& node = graph_->nodes[i];
+    auto* menu = new QMenu(parent);
+    const QString info = nodeInfoText(node), source = nodeSourceLine(node);
+    menu->addAction(tr("Copy node info"), this,
+                    [info] { QGuiApplication::clipboard()->setText(info); })
+        ->setObjectName(QStringLiteral("copyNodeInfo"));
+    QAction* copySource = menu->addAction(
+        tr("Copy source line"), this, [source] { QGuiApplication::clipboard()->setText(source); });
+    copySource->setObjectName(QStringLiteral("copySourceLine"));
+    copySource->setEnabled(!source.isEmpty());
+    if (source.isEmpty())
+        copySource->setToolTip(tr("The model recorded no source line for this node"));
+    const QString id = node.id;
+    menu->addAction(tr("Show in the other views"), this,
+                    [this, id] {
+                        selectNode(id);
+                        Q_EMIT showInOtherViewsRequested(id);
+                    })
+        ->setObjectName(QStringLiteral("showInOtherViews"));
+    return menu;
+}
+
+bool GraphView::viewportEvent(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString tip = toolTipAt(help->pos());
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), tip, viewport());
+        return true;
+    }
+    return QGraphicsView::viewportEvent(event);
+}
+
+void GraphView::contextMenuEvent(QContextMenuEvent* event) {
+    // A scroll area's context menu event is in viewport coordinates.
+    std::unique_ptr<QMenu> menu(contextMenuFor(itemKeyAt(event->pos()), this));
+    if (!menu) {
+        QGraphicsView::contextMenuEvent(event);
+        return;
+    }
+    menu->exec(event->globalPos());
+    event->accept();
+}
+
+void GraphView::changeEvent(QEvent* event) {
+    QGraphicsView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        scene_->setColors(graphColors(palette()));
+        minimap_->invalidate();
+    }
 }
 
 } // namespace t2n::ui

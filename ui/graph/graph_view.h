@@ -1,13 +1,16 @@
 #pragma once
 // The laid-out graph view: pan (drag), zoom (wheel, Ctrl +/-), fit, minimap,
 // collapsible module clusters, search, synced selection, highlight sets, pass
-// step diffs and PNG/SVG export. Layout runs on the LayoutService thread; the
+// step diffs and PNG/SVG export; node tooltips and a node context menu; the
+// canvas follows the palette (dark themes). Layout runs on the LayoutService thread; the
 // view shows the previous geometry until the new one arrives.
 #include "graph/graph_scene.h"
 #include "graph/graph_search.h"
 #include "graph/layout_service.h"
 
 #include <QGraphicsView>
+
+class QMenu;
 
 namespace t2n::ui {
 
@@ -67,6 +70,15 @@ public:
     const QSet<QString>& focusSet() const { return focus_; }
     const QHash<QString, QColor>& nodeOverlay() const { return overlay_; }
 
+    /// The tooltip of the node (or collapsed module) under a viewport point, or "".
+    QString toolTipAt(const QPoint& viewportPos) const;
+    /// The context menu of item `key` (a node: copy its info or source line,
+    /// show it in the other views; a collapsed module: open it); null for
+    /// anything else. The caller owns it.
+    QMenu* contextMenuFor(const QString& key, QWidget* parent = nullptr);
+    /// The drawn item key under a viewport point, or "".
+    QString itemKeyAt(const QPoint& viewportPos) const;
+
     enum class ExportArea { WholeGraph, VisiblePart };
     bool exportImage(const QString& path, ExportArea area, QString* error = nullptr);
 
@@ -89,12 +101,18 @@ Q_SIGNALS:
     void nodeSelected(const QString& id);
     void layoutFinished(qint64 elapsedMs);
     void viewportMoved();
+    /// "Show in the other views" on node `id`: selected here already; the
+    /// window selects it everywhere else (and brings those views forward).
+    void showInOtherViewsRequested(const QString& id);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
+    bool viewportEvent(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void requestLayout();

@@ -10,9 +10,11 @@ target_sources(t2n_ui PRIVATE
   graph/layout_service.cpp
   graph/step_placement.cpp
   graph/step_layouts.cpp
+  graph/graph_colors.cpp
   graph/graph_items.cpp
   graph/graph_scene.cpp
   graph/graph_search.cpp
+  graph/node_info.cpp
   graph/graph_export.cpp
   graph/graph_minimap.cpp
   graph/graph_view.cpp

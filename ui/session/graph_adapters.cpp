@@ -12,7 +12,6 @@
 
 namespace t2n::ui {
 
-namespace {
 QString valueText(const ir::Value& v) {
     if (v.kind != ir::ValueKind::Tensor)
         return QString::fromUtf8(ir::valueKindName(v.kind).data());
@@ -21,6 +20,16 @@ QString valueText(const ir::Value& v) {
         QString::fromLatin1(dt.data(), static_cast<qsizetype>(dt.size())), shapeText(v.shape));
 }
 
+void addSourceProperties(GraphNode& node, const ir::Node& from) {
+    if (from.where.sourceLine > 0)
+        node.properties.insert(
+            QStringLiteral("source"),
+            QStringLiteral("%1:%2").arg(qs(from.where.sourceFile)).arg(from.where.sourceLine));
+    if (!from.where.sourceText.empty())
+        node.properties.insert(QStringLiteral("source text"), qs(from.where.sourceText).trimmed());
+}
+
+namespace {
 /// "aten::conv2d" -> "conv2d": the namespace is noise on a node box.
 QString shortKind(const std::string& kind) {
     const auto pos = kind.rfind("::");
@@ -104,6 +113,7 @@ GraphData graphFromIr(const ir::Graph& g) {
         n.label =
             QStringLiteral("%1\n%2").arg(qs(v.name.empty() ? v.debugName : v.name), valueText(v));
         n.kind = QStringLiteral("input");
+        n.properties.insert(QStringLiteral("name"), qs(v.name.empty() ? v.debugName : v.name));
         n.properties.insert(QStringLiteral("value"), valueText(v));
         out.nodes.push_back(n);
     }
@@ -122,10 +132,12 @@ GraphData graphFromIr(const ir::Graph& g) {
             n.clusterPath = qs(node.where.modulePath).split(QLatin1Char('.'));
         n.properties.insert(QStringLiteral("kind"), n.kind);
         n.properties.insert(QStringLiteral("module path"), qs(node.where.modulePath));
-        if (node.where.sourceLine > 0)
-            n.properties.insert(
-                QStringLiteral("source"),
-                QStringLiteral("%1:%2").arg(qs(node.where.sourceFile)).arg(node.where.sourceLine));
+        addSourceProperties(n, node);
+        if (!node.outputs.empty()) {
+            const ir::Value& first = g.value(node.outputs.front());
+            n.properties.insert(QStringLiteral("name"), QLatin1Char('%') + qs(first.debugName));
+            n.properties.insert(QStringLiteral("value"), valueText(first));
+        }
         QStringList outs;
         for (ir::ValueId o : node.outputs)
             outs << QStringLiteral("%%1: %2").arg(qs(g.value(o).debugName), valueText(g.value(o)));
@@ -189,6 +201,14 @@ GraphData graphFromSnapshot(const harden::GraphSnapshot& snap,
         g.properties.insert(QStringLiteral("module path"), qs(n.modulePath));
         g.properties.insert(QStringLiteral("source"), qs(n.source));
         g.properties.insert(QStringLiteral("stable id"), QVariant::fromValue<qlonglong>(n.id));
+        if (!n.outputs.empty())
+            g.properties.insert(QStringLiteral("name"), QLatin1Char('%') + qs(n.outputs.front()));
+        if (!n.outputTypes.empty()) {
+            const auto [dtype, shape] = dtypeAndShape(n.outputTypes.front());
+            g.properties.insert(QStringLiteral("value"),
+                                shape.isEmpty() ? dtype
+                                                : QStringLiteral("%1(%2)").arg(dtype, shape));
+        }
         g.facets = snapshotFacets(n, constants);
         for (const auto& r : remarks)
             if (r.node == n.id)

@@ -30,4 +30,10 @@ const harden::GraphSnapshot* finalSnapshot(const harden::HardenDiagnostics& diag
 /// Id of IR node `id` in graphFromIr's GraphData.
 QString irNodeKey(ir::NodeId id);
 
+/// "f32[1x3x224x224]", or the kind of a value that is not a tensor.
+QString valueText(const ir::Value& v);
+/// The "source" (FILE:LINE) and "source text" properties of an IR node's
+/// TorchScript origin, when the model recorded them (graph/node_info.h).
+void addSourceProperties(GraphNode& node, const ir::Node& from);
+
 } // namespace t2n::ui

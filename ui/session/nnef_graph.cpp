@@ -1,5 +1,7 @@
 #include "session/nnef_graph.h"
 
+#include "session/graph_adapters.h"
+
 #include <QHash>
 #include <QSet>
 
@@ -35,12 +37,21 @@ GraphData graphFromNnef(const std::string& nnefText, const Provenance& provenanc
         const bool external = pl.op == "external" || pl.op == "tract_core_external";
         if (external)
             n.kind = QStringLiteral("input");
-        if (pl.irNode >= 0 && pl.irNode < static_cast<int>(graph.nodes.size())) {
-            const std::string& path = graph.node(pl.irNode).where.modulePath;
-            if (!path.empty())
-                n.clusterPath = QString::fromStdString(path).split(QLatin1Char('.'));
-        }
         n.properties.insert(QStringLiteral("kind"), QString::fromStdString(pl.op));
+        if (!first.isEmpty())
+            n.properties.insert(QStringLiteral("name"), first);
+        if (pl.irNode >= 0 && pl.irNode < static_cast<int>(graph.nodes.size())) {
+            const ir::Node& origin = graph.node(pl.irNode);
+            if (!origin.where.modulePath.empty())
+                n.clusterPath =
+                    QString::fromStdString(origin.where.modulePath).split(QLatin1Char('.'));
+            addSourceProperties(n, origin);
+            // The IR value it writes, when the statement is that value's
+            // (a lowering's intermediate has no IR value of its own).
+            for (ir::ValueId o : origin.outputs)
+                if (QString::fromStdString(graph.value(o).name) == first)
+                    n.properties.insert(QStringLiteral("value"), valueText(graph.value(o)));
+        }
         n.properties.insert(QStringLiteral("statement"), text);
         n.properties.insert(QStringLiteral("line"), pl.line);
         out.nodes.push_back(n);

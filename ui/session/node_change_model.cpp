@@ -1,6 +1,9 @@
 #include "session/node_change_model.h"
 
-#include "graph/graph_items.h"
+#include "graph/graph_colors.h"
+#include "text/highlight_style.h"
+
+#include <QGuiApplication>
 
 namespace t2n::ui {
 
@@ -155,7 +158,8 @@ QVariant NodeChangeModel::data(const QModelIndex& index, int role) const {
         // The graph's marks, so that the table reads as the graph's legend.
         return diffMarkColor(r.change == NodeChange::Added     ? DiffMark::Added
                              : r.change == NodeChange::Removed ? DiffMark::Removed
-                                                               : DiffMark::Modified);
+                                                               : DiffMark::Modified,
+                             isDarkPalette(QGuiApplication::palette()));
     case NodeIdRole:
         return r.id;
     case ChangeRole:

@@ -1,7 +1,10 @@
 #include "session/report_models.h"
 
+#include "text/highlight_style.h"
+
 #include <QBrush>
 #include <QColor>
+#include <QGuiApplication>
 #include <QStringList>
 
 namespace t2n::ui {
@@ -43,7 +46,7 @@ QVariant OutputComparisonModel::data(const QModelIndex& index, int role) const {
         return {};
     const auto& o = outputs_.at(static_cast<size_t>(index.row()));
     if (role == Qt::ForegroundRole && index.column() == Verdict)
-        return QBrush(o.ok ? QColor(0x1b, 0x7f, 0x3b) : QColor(0xb0, 0x00, 0x20));
+        return QBrush(verdictColor(o.ok, QGuiApplication::palette()));
     if (role == Qt::ToolTipRole && index.column() == Steps && o.quantStep > 0)
         return tr("%1 steps of %2 at most; %3 elements one step off (%4 %), %5 more than one")
             .arg(o.maxErrorSteps, 0, 'g', 3)

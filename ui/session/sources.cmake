@@ -5,6 +5,8 @@ target_sources(t2n_ui PRIVATE
   session/export_form_models.cpp
   session/export_form_models.h
   session/failed_nodes.cpp
+  session/form_history.cpp
+  session/form_history.h
   session/failed_nodes.h
   session/graph_adapters.cpp
   session/graph_adapters.h

@@ -2,6 +2,8 @@
 #include "session/qt_text.h"
 
 #include "session/export_form_models.h"
+#include "session/form_history.h"
+#include "text/highlight_style.h"
 
 #include "t2n/error.h"
 #include "t2n/harden.h"
@@ -19,6 +21,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QSpinBox>
 #include <QTableView>
 #include <QToolButton>
@@ -148,6 +151,8 @@ ExportForm::ExportForm(QWidget* parent)
     connect(customTolerance_, &QLineEdit::textChanged, this, &ExportForm::refreshStatus);
     connect(passes_, &QListWidget::itemChanged, this, &ExportForm::refreshStatus);
     connect(seed_, &QSpinBox::valueChanged, this, &ExportForm::refreshStatus);
+    history_ = new FormHistory([this] { return fields(); },
+                               [this](const QVariantMap& f) { setFields(f); }, this);
     // In the studio the error overlay is worth one more run of both graphs.
     ExportOptions defaults;
     defaults.checkEveryValue = true;
@@ -398,9 +403,13 @@ QWidget* ExportForm::tableWithButtons(QTableView* view, const QString& addTip) {
 }
 
 void ExportForm::setInputs(const std::vector<InputSpec>& inputs) {
-    base_.inputs = inputs;
-    inputs_->setSpecs(inputs);
-    refreshStatus();
+    {
+        const QScopedValueRollback filling(filling_, true);
+        base_.inputs = inputs;
+        inputs_->setSpecs(inputs);
+        refreshStatus();
+    }
+    history_->reset();
 }
 
 void ExportForm::setTensors(const QHash<QString, int>& ranks) {
@@ -408,6 +417,14 @@ void ExportForm::setTensors(const QHash<QString, int>& ranks) {
 }
 
 void ExportForm::setOptions(const ExportOptions& o) {
+    {
+        const QScopedValueRollback filling(filling_, true);
+        fillFrom(o);
+    }
+    history_->reset();
+}
+
+void ExportForm::fillFrom(const ExportOptions& o) {
     base_ = o;
     inputs_->setSpecs(o.inputs);
     axes_->setAxes(o.dynamicAxes);
@@ -527,8 +544,78 @@ void ExportForm::refreshStatus() {
     box("identityProperties")->setEnabled(!isKhronos());
     const QStringList e = errors();
     status_->setText(e.isEmpty() ? tr("Ready to export.") : e.join(QLatin1Char('\n')));
-    status_->setStyleSheet(e.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));
+    if (!filling_ && history_)
+        history_->record();
+    status_->setStyleSheet(
+        e.isEmpty() ? QString()
+                    : QStringLiteral("color: %1;").arg(verdictColor(false, palette()).name()));
     Q_EMIT changed();
+}
+
+QUndoStack* ExportForm::undoStack() const {
+    return history_->stack();
+}
+
+namespace {
+QVariantList tableRows(const EditableTableModel& model) {
+    QVariantList rows;
+    for (const QStringList& row : model.rows())
+        rows << row;
+    return rows;
+}
+
+QVector<QStringList> rowsOf(const QVariant& table) {
+    QVector<QStringList> rows;
+    for (const QVariant& row : table.toList())
+        rows << row.toStringList();
+    return rows;
+}
+} // namespace
+
+QVariantMap ExportForm::fields() const {
+    QVariantMap f;
+    f.insert(tr("inputs"), tableRows(*inputs_));
+    f.insert(tr("dynamic axes"), tableRows(*axes_));
+    f.insert(tr("properties"), tableRows(*props_));
+    f.insert(tr("target"), target_->currentIndex());
+    f.insert(tr("naming"), naming_->currentIndex());
+    f.insert(tr("archive format"), compression_->currentIndex());
+    f.insert(tr("tolerance"), tolerance_->currentIndex());
+    f.insert(tr("custom tolerance"), customTolerance_->text());
+    f.insert(tr("compute"), compute_->currentIndex());
+    f.insert(tr("seed"), seed_->value());
+    QStringList skipped;
+    for (int i = 0; i < passes_->count(); ++i)
+        if (passes_->item(i)->checkState() != Qt::Checked)
+            skipped << passes_->item(i)->text();
+    f.insert(tr("passes"), skipped);
+    for (const auto& [row, b] : switches_)
+        f.insert(qs(row->label), b->isChecked());
+    for (const auto& [row, edit] : texts_)
+        f.insert(qs(row->label), edit->text());
+    return f;
+}
+
+void ExportForm::setFields(const QVariantMap& f) {
+    inputs_->setRows(rowsOf(f.value(tr("inputs"))));
+    axes_->setRows(rowsOf(f.value(tr("dynamic axes"))));
+    props_->setRows(rowsOf(f.value(tr("properties"))));
+    target_->setCurrentIndex(f.value(tr("target")).toInt());
+    naming_->setCurrentIndex(f.value(tr("naming")).toInt());
+    compression_->setCurrentIndex(f.value(tr("archive format")).toInt());
+    tolerance_->setCurrentIndex(f.value(tr("tolerance")).toInt());
+    customTolerance_->setText(f.value(tr("custom tolerance")).toString());
+    compute_->setCurrentIndex(f.value(tr("compute")).toInt());
+    seed_->setValue(f.value(tr("seed")).toInt());
+    const QStringList skipped = f.value(tr("passes")).toStringList();
+    for (int i = 0; i < passes_->count(); ++i)
+        passes_->item(i)->setCheckState(skipped.contains(passes_->item(i)->text()) ? Qt::Unchecked
+                                                                                   : Qt::Checked);
+    for (const auto& [row, b] : switches_)
+        b->setChecked(f.value(qs(row->label)).toBool());
+    for (const auto& [row, edit] : texts_)
+        edit->setText(f.value(qs(row->label)).toString());
+    refreshStatus();
 }
 
 } // namespace t2n::ui

@@ -26,10 +26,12 @@ class QListWidget;
 class QSpinBox;
 class QTableView;
 class QToolButton;
+class QUndoStack;
 
 namespace t2n::ui {
 
 class DynamicAxesModel;
+class FormHistory;
 class InputSpecsModel;
 class PropertiesModel;
 
@@ -68,6 +70,10 @@ public:
     InputSpecsModel* inputsModel() const { return inputs_; }
     DynamicAxesModel* axesModel() const { return axes_; }
     PropertiesModel* propertiesModel() const { return props_; }
+    /// The user's edits of the tables and options (not the output path,
+    /// whose line edit undoes itself), for Edit > Undo / Redo. setOptions()
+    /// and setInputs() start a new history.
+    QUndoStack* undoStack() const;
 
 Q_SIGNALS:
     /// Any change to the form; valid() tells whether it can be exported.
@@ -84,7 +90,11 @@ private:
     QWidget* widgetFor(const OptionRow& row);
     /// The check box of a bool row, by row name.
     QCheckBox* box(std::string_view name) const;
+    void fillFrom(const ExportOptions& options);
     void refreshStatus();
+    /// The form's fields by their labels, for the undo history.
+    QVariantMap fields() const;
+    void setFields(const QVariantMap& fields);
 
     InputSpecsModel* inputs_;
     DynamicAxesModel* axes_;
@@ -111,6 +121,8 @@ private:
     QWidget* advanced_ = nullptr;
     /// The last options set: the fields the form does not show are kept from them.
     ExportOptions base_;
+    FormHistory* history_ = nullptr;
+    bool filling_ = false; ///< setOptions() at work: not the user's edits
 };
 
 } // namespace t2n::ui

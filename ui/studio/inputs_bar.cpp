@@ -1,5 +1,9 @@
 #include "studio/inputs_bar.h"
 
+#include "text/highlight_style.h"
+
+#include <QEvent>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -39,6 +43,7 @@ InputsBar::InputsBar(QWidget* parent) : QFrame(parent) {
     connect(change_, &QPushButton::clicked, this, &InputsBar::changeInputsRequested);
     connect(open_, &QPushButton::clicked, this, &InputsBar::openRequested);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    qGuiApp->installEventFilter(this);
     hide();
 }
 
@@ -48,18 +53,35 @@ void InputsBar::showMessage(Kind kind, const QString& text, Actions actions) {
     export_->setVisible(actions == Actions::ExportOrChange && kind != Kind::Error);
     change_->setVisible(actions == Actions::ExportOrChange);
     open_->setVisible(actions == Actions::Open);
-    // The palette's own colours, tinted: readable in light and dark themes.
-    const QColor tint = kind == Kind::Error     ? QColor(0xd0, 0x30, 0x30)
-                        : kind == Kind::Warning ? QColor(0xe0, 0x9a, 0x00)
-                                                : QColor(0x1a, 0x73, 0xe8);
-    const QColor base = palette().color(QPalette::Window);
-    const QColor fill = QColor::fromRgbF(base.redF() * 0.85 + tint.redF() * 0.15,
-                                         base.greenF() * 0.85 + tint.greenF() * 0.15,
-                                         base.blueF() * 0.85 + tint.blueF() * 0.15);
-    setStyleSheet(QStringLiteral("QFrame#inputsBar { background: %1; border: 1px solid %2; "
-                                 "border-radius: 4px; }")
-                      .arg(fill.name(), tint.name()));
+    applyTint();
     show();
+}
+
+// The palette's own colours, tinted: readable in light and dark themes, and
+// again when the theme changes (the style sheet would keep the old colours).
+// The application's palette: this widget's own is the style sheet's.
+void InputsBar::applyTint() {
+    const QColor tint = kind_ == Kind::Error     ? QColor(0xd0, 0x30, 0x30)
+                        : kind_ == Kind::Warning ? QColor(0xe0, 0x9a, 0x00)
+                                                 : QColor(0x1a, 0x73, 0xe8);
+    const QPalette palette = QGuiApplication::palette();
+    const QColor base = palette.color(QPalette::Window);
+    const QColor fill = blend(base, tint, 0.15);
+    const QString sheet =
+        QStringLiteral("QFrame#inputsBar { background: %1; border: 1px solid %2; "
+                       "border-radius: 4px; } QLabel#inputsBarText { color: %3; }")
+            .arg(fill.name(), tint.name(), palette.color(QPalette::WindowText).name());
+    if (sheet != styleSheet()) // setting it changes the palette and the style again
+        setStyleSheet(sheet);
+}
+
+bool InputsBar::eventFilter(QObject* watched, QEvent* event) {
+    // The application hears of a new palette; a widget with a style sheet
+    // below a window does not always. Tinted once the palette is final (the
+    // event may come first).
+    if (watched == qGuiApp && event->type() == QEvent::ApplicationPaletteChange)
+        QMetaObject::invokeMethod(this, &InputsBar::applyTint, Qt::QueuedConnection);
+    return QFrame::eventFilter(watched, event);
 }
 
 QString InputsBar::text() const {

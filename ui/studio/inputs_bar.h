@@ -30,7 +30,11 @@ Q_SIGNALS:
     void changeInputsRequested();
     void openRequested();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    void applyTint();
     Kind kind_ = Kind::Information;
     QLabel* text_;
     QPushButton* export_;

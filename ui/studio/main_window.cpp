@@ -181,6 +181,12 @@ MainWindow::MainWindow(QWidget* parent)
         form_->setOptions(o);
         prepareIfReady();
     });
+    // From the pass graph, the other views are the Model tab's.
+    connect(stepper_->graphView(), &GraphView::showInOtherViewsRequested, this,
+            [this](const QString& key) {
+                if (selectGraphNode(key))
+                    tabs_->setCurrentIndex(ModelTab);
+            });
     // A node followed through the passes: Properties tells its history.
     connect(stepper_, &PassStepper::pinnedNodeShown, this, [this] {
         const auto rows = stepper_->pinnedProperties();
@@ -251,6 +257,10 @@ QWidget* MainWindow::buildModelTab() {
     colourBy_->setObjectName(QStringLiteral("colourBy"));
     colourBy_->addItem(tr("Colour: op family"));
     colourBy_->addItem(tr("Colour: numeric error per op"));
+    // In a small window the search field keeps room to type; the choice shrinks.
+    search_->setMinimumWidth(100);
+    colourBy_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    colourBy_->setMinimumContentsLength(14);
     colourBy_->setToolTip(tr("Numeric error: each op's worst value against TorchScript, fed "
                              "TorchScript's operands (green exact, yellow ~1e-5 relative, "
                              "orange ~1e-3, red out of tolerance). Needs an export or validation "
@@ -288,26 +298,10 @@ QWidget* MainWindow::buildModelTab() {
     // Enter: the next match (the first for a new text), Shift+Enter the previous.
     connect(search_, &QLineEdit::returnPressed, this, [this] { stepSearch(1); });
     search_->installEventFilter(this);
-    connect(irGraph_, &GraphView::nodeSelected, this, [this](const QString& id) {
-        if (id.startsWith(QStringLiteral("ir:")))
-            selectIrNode(id.mid(3).toInt());
-    });
-    connect(tsGraph_, &GraphView::nodeSelected, this, [this](const QString& id) {
-        if (!state_ || !id.startsWith(QStringLiteral("ts:")))
-            return;
-        const int64_t torchNode = id.mid(3).toLongLong();
-        for (const auto& n : state_->graph.nodes)
-            if (n.torchNode == torchNode) {
-                selectIrNode(n.id);
-                return;
-            }
-        stage_->setText(tr("This TorchScript node has no IR node (folded or plumbing)"));
-    });
-    connect(nnefGraph_, &GraphView::nodeSelected, this, [this](const QString& id) {
-        if (id.startsWith(QStringLiteral("nnef:")))
-            if (const int node = index_.irNodeAtNnefLine(id.mid(5).toInt()); node >= 0)
-                selectIrNode(node);
-    });
+    for (GraphView* graph : {irGraph_, tsGraph_, nnefGraph_}) {
+        connect(graph, &GraphView::nodeSelected, this, &MainWindow::selectGraphNode);
+        connect(graph, &GraphView::showInOtherViewsRequested, this, &MainWindow::selectGraphNode);
+    }
     connect(irText_, &CodeView::lineClicked, this, [this](int line) {
         if (const int node = index_.irNodeAtIrLine(line); node >= 0)
             selectIrNode(node);
@@ -318,6 +312,28 @@ QWidget* MainWindow::buildModelTab() {
             selectIrNode(node);
     });
     return split;
+}
+
+bool MainWindow::selectGraphNode(const QString& key) {
+    int node = -1;
+    if (key.startsWith(QStringLiteral("ir:"))) {
+        node = key.mid(3).toInt();
+    } else if (key.startsWith(QStringLiteral("nnef:"))) {
+        node = index_.irNodeAtNnefLine(key.mid(5).toInt());
+    } else if (key.startsWith(QStringLiteral("ts:")) && state_) {
+        const int64_t torchNode = key.mid(3).toLongLong();
+        for (const auto& n : state_->graph.nodes)
+            if (n.torchNode == torchNode) {
+                node = n.id;
+                break;
+            }
+        if (node < 0)
+            stage_->setText(tr("This TorchScript node has no IR node (folded or plumbing)"));
+    }
+    if (node < 0)
+        return false;
+    selectIrNode(node);
+    return true;
 }
 
 QWidget* MainWindow::buildExportTab() {
@@ -400,6 +416,7 @@ void MainWindow::buildMenus() {
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    buildEditMenu();
     QAction* find = buildViewMenu();
 
     buildHelpMenu();

@@ -113,6 +113,9 @@ public Q_SLOTS:
     void selectIrNode(int id);
     /// Cancels the running job, with "cancelling" shown until it stops.
     void requestCancel();
+    /// Selects in every view the IR node that a graph's node key ("ir:N",
+    /// "ts:N", "nnef:LINE") stands for; false when it stands for none.
+    bool selectGraphNode(const QString& key);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -127,6 +130,8 @@ private:
     void fitToScreen();
     /// File > Open model: a file dialog, then openModel().
     void askForModel();
+    /// Edit > Undo / Redo of the export form's edits.
+    void buildEditMenu();
     /// The View menu (docks, minimap, tabs, search); returns its Find action.
     QAction* buildViewMenu();
     /// Next (+1) or previous (-1) search match, selected in every view, with "n of m".

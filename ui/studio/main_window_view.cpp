@@ -1,4 +1,5 @@
-// MainWindow's View menu and the conventions of a desktop program: every
+// MainWindow's Edit and View menus and the conventions of a desktop program:
+// Ctrl+Z / Ctrl+Shift+Z undo and redo the export form's edits; every
 // dock, the toolbar and the graph overview can be shown or hidden, Ctrl+1..4
 // and Ctrl+(Shift+)Tab switch the tabs, search says "n of m" and steps with
 // Enter / Shift+Enter / F3 from anywhere, selecting each hit in every view;
@@ -6,6 +7,7 @@
 #include "graph/graph_search.h"
 #include "graph/graph_view.h"
 #include "session/session_controller.h"
+#include "studio/export_form.h"
 #include "studio/main_window.h"
 #include "studio/pass_stepper.h"
 
@@ -20,8 +22,26 @@
 #include <QSettings>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QUndoStack>
 
 namespace t2n::ui {
+
+void MainWindow::buildEditMenu() {
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    // The form is the one thing edited here: undoing shows it, so that the
+    // change undone is in sight. A focused line edit undoes its own typing first.
+    QAction* undo = form_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("undoAction"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = form_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("redoAction"));
+    redo->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    for (QAction* a : {undo, redo}) {
+        connect(a, &QAction::triggered, this, [this] { tabs_->setCurrentIndex(ExportTab); });
+        edit->addAction(a);
+    }
+}
 
 QAction* MainWindow::buildViewMenu() {
     QMenu* view = menuBar()->addMenu(tr("&View"));

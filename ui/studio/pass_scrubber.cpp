@@ -1,6 +1,7 @@
 #include "studio/pass_scrubber.h"
 
-#include "graph/graph_items.h"
+#include "graph/graph_colors.h"
+#include "text/highlight_style.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -13,10 +14,11 @@
 namespace t2n::ui {
 
 namespace {
-QString legendEntry(DiffMark mark, const QString& symbol, const QString& text) {
-    // One unbreakable entry: a narrow pane wraps between entries only.
+QString legendEntry(DiffMark mark, bool dark, const QString& symbol, const QString& text) {
+    // One unbreakable entry: a narrow pane wraps between entries only (they
+    // are joined by a breaking space).
     return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
-        .arg(diffMarkColor(mark).name(), symbol,
+        .arg(diffMarkColor(mark, dark).name(), symbol,
              text.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
 }
 } // namespace
@@ -123,15 +125,15 @@ void PassScrubber::setStep(const QString& title, const QString& description, con
     QString html = figures.toHtmlEscaped();
     if (diff) {
         // The counts in the marks' colours: the legend of the graph below.
-        const QString counts[] = {legendEntry(DiffMark::Added, QStringLiteral("\u25a0"),
+        const bool dark = isDarkPalette(palette());
+        const QString counts[] = {legendEntry(DiffMark::Added, dark, QStringLiteral("\u25a0"),
                                               tr("+%1 added").arg(diff->added.size())),
-                                  legendEntry(DiffMark::Removed, QStringLiteral("\u25a1"),
+                                  legendEntry(DiffMark::Removed, dark, QStringLiteral("\u25a1"),
                                               tr("\u2212%1 removed").arg(diff->removed.size())),
-                                  legendEntry(DiffMark::Modified, QStringLiteral("\u25a0"),
+                                  legendEntry(DiffMark::Modified, dark, QStringLiteral("\u25a0"),
                                               tr("~%1 modified").arg(diff->modified.size()))};
-        html +=
-            QStringLiteral(" \u00b7 ") +
-            QStringList(std::begin(counts), std::end(counts)).join(QStringLiteral("&nbsp;&nbsp;"));
+        html += QStringLiteral(" \u00b7 ") +
+                QStringList(std::begin(counts), std::end(counts)).join(QStringLiteral(" &nbsp;"));
         figuresText_ += tr(" \u00b7 +%1 added, \u2212%2 removed, ~%3 modified")
                             .arg(diff->added.size())
                             .arg(diff->removed.size())

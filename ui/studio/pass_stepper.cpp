@@ -7,6 +7,7 @@
 #include "session/pass_list_model.h"
 #include "studio/pass_scrubber.h"
 #include "text/diff_view.h"
+#include "text/highlight_style.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -453,7 +454,9 @@ int PassStepper::showBisect(const BisectReport& report) {
                                  .arg(QString::fromStdString(report.summary()).toHtmlEscaped())
                            : tr("Semantic bisect: no pass changed the outputs (tolerance %1).")
                                  .arg(QString::fromStdString(report.tolerance)));
-    bisect_->setStyleSheet(first ? QStringLiteral("color: #b00020;") : QString());
+    bisect_->setStyleSheet(
+        first ? QStringLiteral("color: %1;").arg(verdictColor(false, palette()).name())
+              : QString());
     if (row >= 0) {
         setHideNoOp(false);
         showRow(row);

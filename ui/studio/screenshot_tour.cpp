@@ -11,12 +11,15 @@
 
 #include "t2n/error.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
 #include <QPixmap>
+#include <QStyle>
+#include <QStyleFactory>
 #include <QTabWidget>
 #include <QTableView>
 
@@ -73,6 +76,57 @@ template <typename Shoot> void shootScrubber(MainWindow& w, Shoot&& shoot) {
     stepper->scrubber()->onlyChanged()->setChecked(true);
     shoot(QStringLiteral("06-modified-node-diff.png"));
     stepper->scrubber()->onlyChanged()->setChecked(false);
+}
+/// Fusion's usual dark palette, as dark desktop themes give it.
+QPalette fusionDarkPalette() {
+    QPalette p;
+    const QColor window(0x35, 0x35, 0x35), base(0x23, 0x23, 0x23), text(0xe8, 0xe8, 0xe8);
+    const QColor accent(0x2a, 0x82, 0xda), muted(0x80, 0x80, 0x80);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, QColor(0x19, 0x19, 0x19));
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, muted);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Link, accent);
+    p.setColor(QPalette::Highlight, accent);
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Light, QColor(0x50, 0x50, 0x50));
+    p.setColor(QPalette::Midlight, QColor(0x42, 0x42, 0x42));
+    p.setColor(QPalette::Mid, QColor(0x2a, 0x2a, 0x2a));
+    p.setColor(QPalette::Dark, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::Shadow, Qt::black);
+    for (auto role : {QPalette::Text, QPalette::ButtonText, QPalette::WindowText})
+        p.setColor(QPalette::Disabled, role, muted);
+    return p;
+}
+
+/// The model, the pass scrubber and the result in a dark theme (Fusion, a
+/// dark palette), then the light theme back at 1024x700, the smallest window
+/// the studio is made for.
+template <typename Shoot> void shootThemesAndSizes(MainWindow& w, Shoot&& shoot) {
+    const QString style = QApplication::style()->name();
+    const QPalette palette = QApplication::palette();
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setPalette(fusionDarkPalette());
+    w.tabs()->setCurrentIndex(MainWindow::ModelTab);
+    shoot(QStringLiteral("07-dark-palette-model.png"));
+    w.tabs()->setCurrentIndex(MainWindow::PassesTab);
+    if (auto* views = w.passStepper()->findChild<QTabWidget*>(QStringLiteral("passViews")))
+        views->setCurrentIndex(0);
+    shoot(QStringLiteral("08-dark-palette-passes.png"));
+    w.tabs()->setCurrentIndex(MainWindow::ResultsTab);
+    shoot(QStringLiteral("09-dark-palette-results.png"));
+    QApplication::setStyle(QStyleFactory::create(style));
+    QApplication::setPalette(palette);
+    w.resize(1024, 700);
+    w.tabs()->setCurrentIndex(MainWindow::ModelTab);
+    shoot(QStringLiteral("10-1024x700.png"));
 }
 } // namespace
 
@@ -155,6 +209,7 @@ ScreenshotResult runScreenshotTour(MainWindow& w, const QString& dir, const Expo
         shootPassesAndForm();
     w.tabs()->setCurrentIndex(MainWindow::ResultsTab);
     shoot(QStringLiteral("04-validation-result.png"));
+    shootThemesAndSizes(w, shoot);
 
     if (failure) {
         result.error = failure->rendered;

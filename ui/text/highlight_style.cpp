@@ -4,6 +4,12 @@
 
 namespace t2n::ui {
 
+QColor blend(const QColor& base, const QColor& tint, double amount) {
+    return QColor::fromRgbF(base.redF() * (1 - amount) + tint.redF() * amount,
+                            base.greenF() * (1 - amount) + tint.greenF() * amount,
+                            base.blueF() * (1 - amount) + tint.blueF() * amount);
+}
+
 bool isDarkPalette(const QPalette& palette) {
     return palette.color(QPalette::Base).lightness() < 128;
 }
@@ -34,12 +40,6 @@ constexpr std::array<RoleStyle, static_cast<size_t>(TokenRole::Count)> kStyles{{
     {"#aa5500", "#e08a4f", false, false}, // Literal
 }};
 
-QColor blend(const QColor& base, const QColor& tint, double amount) {
-    return QColor::fromRgbF(base.redF() * (1 - amount) + tint.redF() * amount,
-                            base.greenF() * (1 - amount) + tint.greenF() * amount,
-                            base.blueF() * (1 - amount) + tint.blueF() * amount);
-}
-
 } // namespace
 
 QTextCharFormat tokenFormat(TokenRole role, bool dark) {
@@ -62,6 +62,12 @@ LineColors lineColors(const QPalette& palette) {
             blend(base, palette.color(QPalette::Mid), 0.25),
             blend(base, palette.color(QPalette::Highlight), a + 0.08),
             blend(base, palette.color(QPalette::Text), 0.06)};
+}
+
+QColor verdictColor(bool ok, const QPalette& palette) {
+    if (isDarkPalette(palette))
+        return ok ? QColor(0x6f, 0xd8, 0x8a) : QColor(0xff, 0x7a, 0x85);
+    return ok ? QColor(0x1b, 0x7f, 0x3b) : QColor(0xb0, 0x00, 0x20);
 }
 
 } // namespace t2n::ui

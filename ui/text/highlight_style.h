@@ -27,6 +27,8 @@ enum class TokenRole {
 };
 
 bool isDarkPalette(const QPalette& palette);
+/// `base` moved `amount` (0..1) of the way towards `tint`.
+QColor blend(const QColor& base, const QColor& tint, double amount);
 
 QTextCharFormat tokenFormat(TokenRole role, bool dark);
 
@@ -35,5 +37,9 @@ struct LineColors {
     QColor added, removed, changed, filler, linked, current;
 };
 LineColors lineColors(const QPalette& palette);
+
+/// Text of a good or a bad verdict ("matches", "FAILED", a form's errors):
+/// dark green and red on a light palette, light ones on a dark palette.
+QColor verdictColor(bool ok, const QPalette& palette);
 
 } // namespace t2n::ui

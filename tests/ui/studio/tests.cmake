@@ -7,6 +7,7 @@ target_sources(t2n_ui_tests PRIVATE
   studio/tst_one_session.cpp
   studio/tst_desktop_conventions.cpp
   studio/tst_pass_scrubber.cpp
+  studio/tst_form_undo.cpp
 )
 t2n_ui_suite(session_models NEEDS_MODELS)
 t2n_ui_suite(selection_index)
@@ -15,3 +16,4 @@ t2n_ui_suite(screenshots NEEDS_MODELS TIMEOUT 900)
 t2n_ui_suite(one_session NEEDS_MODELS TIMEOUT 900)
 t2n_ui_suite(desktop_conventions TIMEOUT 600)
 t2n_ui_suite(pass_scrubber)
+t2n_ui_suite(form_undo)

@@ -1,18 +1,22 @@
 // The studio's desktop conventions, offscreen: search says "n of m" and
 // steps both ways, selecting each hit in every view; Ctrl+1..4 switch tabs;
 // the graph overview can be hidden and never covers the selected node; a
-// restored window fits its screen; a cancel says it is under way.
+// restored window fits its screen; a cancel says it is under way; a node's
+// context menu shows it in the other views.
 #include "graph/graph_items.h"
 #include "graph/graph_minimap.h"
 #include "graph/graph_view.h"
+#include "session/graph_adapters.h"
 #include "session/session_controller.h"
 #include "studio/main_window.h"
+#include "studio/pass_stepper.h"
 #include "studio/sample_model.h"
 #include "suite_macros.h"
 #include "support.h"
 
 #include <QAction>
 #include <QLineEdit>
+#include <QMenu>
 #include <QProgressBar>
 #include <QScreen>
 #include <QSettings>
@@ -121,6 +125,42 @@ private Q_SLOTS:
                                 .arg(w.frameGeometry().height())));
         QSettings().remove(QStringLiteral("windowGeometry"));
         QSettings().remove(QStringLiteral("windowState"));
+    }
+
+    /// "Show in the other views" on a TorchScript graph node selects its IR
+    /// node everywhere; from the pass graph it also brings the Model tab.
+    void showInOtherViews() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openSample(w));
+        int node = -1;
+        int64_t torchNode = -1;
+        for (const auto& n : w.controller()->state()->graph.nodes)
+            if (n.torchNode >= 0 && w.torchScriptGraph()->graph().indexById().contains(
+                                        QStringLiteral("ts:%1").arg(n.torchNode))) {
+                node = n.id;
+                torchNode = n.torchNode;
+                break;
+            }
+        QVERIFY(node >= 0);
+        const QString key = QStringLiteral("ts:%1").arg(torchNode);
+        std::unique_ptr<QMenu> menu(w.torchScriptGraph()->contextMenuFor(key));
+        QVERIFY(menu);
+        auto* show = menu->findChild<QAction*>(QStringLiteral("showInOtherViews"));
+        QVERIFY(show);
+        show->trigger();
+        QCOMPARE(w.selectedIrNode(), node);
+        QTRY_COMPARE_WITH_TIMEOUT(w.irGraph()->selectedNode(), irNodeKey(node), 30000);
+
+        w.selectIrNode(node == 0 ? 1 : 0); // elsewhere first
+        w.tabs()->setCurrentIndex(MainWindow::PassesTab);
+        GraphView* passes = w.passStepper()->graphView();
+        if (!passes->graph().indexById().contains(key))
+            QSKIP("the pass graph shown does not hold that node");
+        std::unique_ptr<QMenu> fromPasses(passes->contextMenuFor(key));
+        fromPasses->findChild<QAction*>(QStringLiteral("showInOtherViews"))->trigger();
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::ModelTab));
+        QCOMPARE(w.selectedIrNode(), node);
     }
 
     /// Cancel is acknowledged at once, beside the Export button.

@@ -70,7 +70,7 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QStringList pngs = QDir(QString::fromStdString(dir.string()))
                                      .entryList({QStringLiteral("*.png")}, QDir::Files, QDir::Name);
-        QCOMPARE(pngs.size(), 6); // with the pass scrubber and a modified node
+        QCOMPARE(pngs.size(), 10); // the scrubber, a modified node, dark palette, 1024x700
         for (const QString& name : pngs) {
             QImage img(QString::fromStdString((dir / name.toStdString()).string()));
             QVERIFY2(!img.isNull(), qPrintable(name));
@@ -80,6 +80,17 @@ private Q_SLOTS:
                 qPrintable(QStringLiteral("%1: %2 colours").arg(name).arg(distinctColours(img))));
         }
         QVERIFY(r.out.contains(QStringLiteral("04-validation-result.png")));
+        // The whole window fits 1024x700 (no minimum size larger than that).
+        QCOMPARE(QImage(QString::fromStdString((dir / "10-1024x700.png").string())).size(),
+                 QSize(1024, 700));
+        // The dark model view is dark: its canvases follow the palette.
+        const QImage dark(QString::fromStdString((dir / "07-dark-palette-model.png").string()));
+        int darkPixels = 0;
+        for (int y = 0; y < dark.height(); y += 4)
+            for (int x = 0; x < dark.width(); x += 4)
+                darkPixels += QColor(dark.pixel(x, y)).lightness() < 80;
+        QVERIFY2(darkPixels > dark.width() * dark.height() / 16 * 7 / 10,
+                 qPrintable(QString::number(darkPixels)));
         // No failure: nothing outlined as failed.
         QCOMPARE(failedRedPixels(
                      QImage(QString::fromStdString((dir / "01-model-side-by-side.png").string()))),
