@@ -13,6 +13,7 @@
     X(f16_graphs, F16GraphsTest)                                                                   \
     X(export_errors, ExportErrorsTest)                                                             \
     X(harden_eliminate_dead_code, EliminateDeadCodeTest)                                           \
+    X(harden_fold_attribute_writes, FoldAttributeWritesTest)                                       \
     X(harden_fold_constant_ifs, FoldConstantIfsTest)                                               \
     X(harden_fold_dict_writes, FoldDictWritesTest)                                                 \
     X(harden_fold_constant_scalar_arithmetic, FoldConstantScalarArithmeticTest)                    \
@@ -93,6 +94,10 @@
     X(translate_grid_sample, TranslateGridSampleTest)                                              \
     X(translate_recurrent, TranslateRecurrentTest)                                                 \
     X(translate_random, TranslateRandomTest)                                                       \
+    X(translate_advanced_index, TranslateAdvancedIndexTest)                                        \
+    X(translate_rnn, TranslateRnnTest)                                                             \
+    X(translate_attention, TranslateAttentionTest)                                                 \
+    X(translate_transformer, TranslateTransformerTest)                                             \
     X(memory, MemoryTest)
 
 namespace t2n::test {

@@ -489,6 +489,10 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
     in.shownArtifact = shown;
     in.modelFile = d->modelPath;
     in.options = &options;
+    if (d->graph)
+        for (const auto& s : d->graph->symbolSizes)
+            if (s.probe > 0)
+                in.secondSizes[s.name] = s.probe;
     in.exampleInputs = d->exampleInputs(options.inputs, options.seed);
     in.reportJson = [this] { return d->report.toJson(); };
     in.log = [this](LogLevel l, const std::string& m) { d->log(l, m); };

@@ -3,6 +3,7 @@
 // convolution, pooling and batch-norm called directly, and hand-computed
 // values where NNEF differs (pool borders at the edges, automatic padding,
 // pooling over batch and channel axes, tract's readings).
+#include "check/tract_readings.h"
 #include "engine/interp_test_util.h"
 #include "suite_macros.h"
 
@@ -173,8 +174,23 @@ private Q_SLOTS:
                            at::avg_pool2d(x, 3, 1, 1, false, false));
         T2N_COMPARE_TENSOR(op("avg_pool", {tv(x)}, constant, Khronos),
                            at::avg_pool2d(x, 3, 1, 1, false, true));
-        // tract pools both borders excluding the padding (deser.rs sum_pool)
-        T2N_COMPARE_TENSOR(op("avg_pool", {tv(x)}, constant, Tract), sums / counts);
+        // tract up to 0.23.5 pools both borders excluding the padding
+        // (deser.rs sum_pool count_include_pad: false); the releases after it
+        // count the padding for 'constant' (border == "constant"), as NNEF
+        // says; 'ignore' excludes it on every release.
+        auto tract = [&](const char* version, const Named& named) {
+            InterpreterOptions o = mode(Tract);
+            o.readings = t2n::check::tractReadings(t2n::target::SemVer::parse(version));
+            return t2n::interp::runOperation("avg_pool", {tv(x)}, named, o).at(0).tensor;
+        };
+        T2N_COMPARE_TENSOR(tract("0.23.5", constant), at::avg_pool2d(x, 3, 1, 1, false, false));
+        T2N_COMPARE_TENSOR(tract("0.21.13", constant), sums / counts);
+        T2N_COMPARE_TENSOR(tract("0.23.6", constant), at::avg_pool2d(x, 3, 1, 1, false, true));
+        T2N_COMPARE_TENSOR(tract("0.23.9", constant), sums / 9.0);
+        T2N_COMPARE_TENSOR(tract("0.23.5", ignore), at::avg_pool2d(x, 3, 1, 1, false, false));
+        T2N_COMPARE_TENSOR(tract("0.23.9", ignore), at::avg_pool2d(x, 3, 1, 1, false, false));
+        // the default models the newest release t2n knows
+        T2N_COMPARE_TENSOR(op("avg_pool", {tv(x)}, constant, Tract), sums / 9.0);
         // box without normalisation: the plain window sums
         T2N_COMPARE_TENSOR(op("box", {tv(x)}, constant, Khronos), sums);
     }

@@ -438,6 +438,16 @@ private Q_SLOTS:
         const at::Tensor ge = L64({0, 3, 1, 1, 2, 0}, {3, 2});
         T2N_COMPARE_TENSOR(op("tract_core_gather_elements", {tv(x), tv(ge)}, {{"axis", I(1)}}),
                            at::gather(x, 1, ge));
+        // gather_nd: coordinates on the leading axes, as PyTorch's x[rows, cols]
+        const at::Tensor cube = iota({2, 3, 4});
+        const at::Tensor rows = L64({1, 0, 1}, {3}), cols = L64({2, 0, 1}, {3});
+        T2N_COMPARE_TENSOR(op("tract_core_gather_nd", {tv(cube), tv(at::stack({rows, cols}, 1))},
+                              {{"batch_dims", I(0)}}),
+                           cube.index({rows, cols}));
+        // batch_dims = 1: one coordinate per batch item, into its own [3, 4]
+        T2N_COMPARE_TENSOR(
+            op("tract_core_gather_nd", {tv(cube), tv(L64({2, 0}, {2, 1}))}, {{"batch_dims", I(1)}}),
+            at::stack({cube[0][2], cube[1][0]}));
         // tract_core_broadcast follows NumPy (leading axes), not the trailing rule
         T2N_COMPARE_TENSOR(
             op("tract_core_broadcast", {tv(F({1, 2}, {2}))}, {{"shape", Ints({3, 2})}}),

@@ -183,6 +183,92 @@ def forward(self, x):
         QVERIFY2(e.nnef.contains("tract_core_shape_of("), qPrintable(e.nnef));
     }
 
+    /// A stride of 4: T // 4 is 2 at the example's T = 8 and at the near
+    /// probe's 9 (or 10), so only the far probe (T doubled) sees the frame
+    /// count move; it is then computed in the graph instead of frozen at 2.
+    void framesAfterStride4MoveAtTheFarProbe() {
+        auto e = exportSnippet("stride4", R"(
+def forward(self, x):
+    y = torch.avg_pool1d(x, 4, 4)
+    n = y.size(2)
+    return y + torch.arange(n, dtype=6)
+)",
+                               options({1, 2, 8}, "x:2=T"));
+        EXPECT_PASSES_AT_TWO_SIZES(e);
+        QVERIFY2(e.nnef.contains("tract_core_shape_of("), qPrintable(e.nnef));
+        QVERIFY2(e.nnef.contains("tract_core_range("), qPrintable(e.nnef));
+    }
+
+    /// Depth-to-space over dynamic sides: each reshape touches only the axes
+    /// it splits or merges and merges the sides with -1, so H and W stay
+    /// symbolic. Space-to-depth (pixel_unshuffle) of a dynamic side is
+    /// refused: tract cannot split a symbolic size into (size / 2, 2); with
+    /// static sides it exports over a dynamic batch.
+    void pixelShuffleOnDynamicSides() {
+        t2n::ExportOptions o = options({1, 8, 3, 5}, "x:2=H");
+        o.dynamicAxes.push_back(t2n::DynamicAxis::parse("x:3=W"));
+        auto e = exportSnippet("pixel_shuffle", R"(
+def forward(self, x):
+    return torch.pixel_shuffle(x, 2) * 2.0
+)",
+                               o);
+        EXPECT_PASSES_AT_TWO_SIZES(e);
+        QVERIFY2(e.nnef.contains("external<scalar>(shape = [1, 8, H, W])"), qPrintable(e.nnef));
+        QVERIFY2(e.nnef.contains("shape = [-1], axis_start = 4, axis_count = 2"),
+                 qPrintable(e.nnef));
+        const std::string unshuffle = R"(
+def forward(self, x):
+    return torch.pixel_unshuffle(x, 2) + 1.0
+)";
+        o = options({1, 2, 4, 6}, "x:2=H");
+        try {
+            exportSnippet("pixel_unshuffle_dynamic", unshuffle, o);
+            QFAIL("exported");
+        } catch (const t2n::Error& err) {
+            QCOMPARE(err.code(), t2n::ErrorCode::Unsupported);
+            QVERIFY2(err.render().find("pixel_unshuffle of a dynamic side") != std::string::npos,
+                     err.render().c_str());
+        }
+        EXPECT_PASSES_AT_TWO_SIZES(
+            exportSnippet("pixel_unshuffle_batch", unshuffle, options({2, 2, 4, 6}, "x:0=B")));
+    }
+
+    /// Depth-to-space written by hand (view, permute, reshape with sizes
+    /// read from x.shape), as super-resolution models do.
+    void depthToSpaceByViewOnDynamicSides() {
+        t2n::ExportOptions o = options({1, 8, 3, 5}, "x:2=H");
+        o.dynamicAxes.push_back(t2n::DynamicAxis::parse("x:3=W"));
+        auto e = exportSnippet("d2s_view", R"(
+def forward(self, x):
+    n, c, h, w = x.shape
+    y = x.view(n, c // 4, 2, 2, h, w).permute(0, 1, 4, 2, 5, 3)
+    return y.reshape(n, c // 4, h * 2, w * 2)
+)",
+                               o);
+        EXPECT_PASSES_AT_TWO_SIZES(e);
+    }
+
+    /// Causal masks made of tril(ones(L, L)) in the forms decoders write
+    /// them: compared with 0, as a boolean tensor, filled in place, and a
+    /// registered tril table sliced to [:L, :L].
+    void trilMasks() {
+        auto e = exportSnippet("tril", R"(
+def forward(self, x):
+    L = x.size(1)
+    s = torch.matmul(x, x.transpose(1, 2))
+    mask = torch.tril(torch.ones(L, L))
+    a = s.masked_fill(mask == 0, float("-inf")).softmax(-1)
+    keep = torch.tril(torch.ones(L, L, dtype=torch.bool))
+    b = s.masked_fill(~keep, -1.0e9).softmax(-1)
+    c = (s * torch.ones(L, L).tril_().view(1, L, L)).sum(-1)
+    d = s.masked_fill(torch.tril(torch.ones(L, L), diagonal=-1).bool(), 0.0)
+    return a, b, c, d
+)",
+                               options({2, 6, 5}, "x:1=L"));
+        EXPECT_PASSES_AT_TWO_SIZES(e);
+        QVERIFY2(e.nnef.contains("shape = [L, L]"), qPrintable(e.nnef));
+    }
+
     /// min(S, 4) is no arithmetic t2n follows: the export is refused, naming
     /// the slice that reads it and the node that computes it, instead of
     /// freezing 4 (which happens to be right at both probe sizes).

@@ -9,6 +9,7 @@
 #include "check/random_outputs.h"
 #include "check/structure_check.h"
 #include "check/tract_cli.h"
+#include "check/tract_readings.h"
 #include "interp/interpreter.h"
 #include "interp/quant.h"
 #include "jit/graph_runner.h"
@@ -241,9 +242,12 @@ bool readBack(CheckRun& run, ReadBack& back) {
             run.log(LogLevel::Debug, formatProblem(p));
     }
     try {
-        back.interpreter.emplace(
-            back.loaded, interp::InterpreterOptions{run.khronos ? interp::TargetMode::Khronos
-                                                                : interp::TargetMode::Tract});
+        interp::InterpreterOptions interpOptions;
+        interpOptions.mode = run.khronos ? interp::TargetMode::Khronos : interp::TargetMode::Tract;
+        interpOptions.readings = tractReadings(
+            target::SemVer::parse(run.options.target.version.empty() ? knownTractVersions().back()
+                                                                     : run.options.target.version));
+        back.interpreter.emplace(back.loaded, interpOptions);
     } catch (const Error& e) {
         run.report.structureProblems.push_back(e.render());
     }
@@ -390,7 +394,7 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
     // Dynamic exports run again at a second size of every symbolic axis;
     // those comparisons are reported as "<output> @ B=3".
     bool sizesOk = true; // the comparisons at other sizes of dynamic axes
-    for (const auto& sized : otherSizes(options)) {
+    for (const auto& sized : otherSizes(options, in.secondSizes)) {
         auto other = load::makeExampleInputs(sized.specs, options.seed + 1);
         std::map<std::string, at::Tensor> feed;
         for (size_t k = 0; k < doc.inputs.size(); ++k)

@@ -17,6 +17,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <vector>
 
 namespace t2n::check {
@@ -48,6 +49,9 @@ struct CheckInputs {
     /// The TorchScript file, for the debug bundle's recipe (may be empty).
     std::filesystem::path modelFile;
     const ExportOptions* options = nullptr;
+    /// The size each dynamic axis' symbol had in the trace's probe run (the
+    /// check's second size; a symbol without one gets its example size + 1).
+    std::map<std::string, int64_t> secondSizes;
     /// The session's example inputs for `options` (empty: made here from
     /// options->inputs and options->seed).
     std::vector<at::Tensor> exampleInputs;

@@ -5,7 +5,8 @@
 
 namespace t2n::check {
 
-std::vector<SizedInputs> otherSizes(const ExportOptions& options) {
+std::vector<SizedInputs> otherSizes(const ExportOptions& options,
+                                    const std::map<std::string, int64_t>& probed) {
     SizedInputs sized;
     sized.specs = options.inputs;
     std::map<std::string, int64_t> size; // symbol -> second size
@@ -18,7 +19,11 @@ std::vector<SizedInputs> otherSizes(const ExportOptions& options) {
             const int64_t axis = d.axis < 0 ? d.axis + rank : d.axis;
             if (!named || axis < 0 || axis >= rank)
                 continue;
-            auto it = size.try_emplace(d.symbol, options.inputs[i].shape[axis] + 1).first;
+            const auto known = probed.find(d.symbol);
+            auto it = size.try_emplace(d.symbol, known != probed.end()
+                                                     ? known->second
+                                                     : options.inputs[i].shape[axis] + 1)
+                          .first;
             shape[static_cast<size_t>(axis)] = it->second;
         }
     }

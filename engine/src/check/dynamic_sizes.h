@@ -5,6 +5,8 @@
 
 #include "t2n/options.h"
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,7 +18,10 @@ struct SizedInputs {
 };
 
 /// Empty when the export has no dynamic axis on an input. Each symbol gets
-/// its example size + 1 (the same new size wherever the symbol appears).
-std::vector<SizedInputs> otherSizes(const ExportOptions& options);
+/// the size in `probed` (the size the trace's probe ran the model at, known
+/// to be one the model accepts: pixel_unshuffle needs even sides), else its
+/// example size + 1; the same new size wherever the symbol appears.
+std::vector<SizedInputs> otherSizes(const ExportOptions& options,
+                                    const std::map<std::string, int64_t>& probed = {});
 
 } // namespace t2n::check

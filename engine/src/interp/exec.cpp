@@ -262,6 +262,7 @@ std::vector<Value> Executor::callKernel(const OpDef& def, const std::string& typ
     c.op = std::string(def.name);
     c.typeArg = typeArg;
     c.mode = mode_;
+    c.readings = readings_;
     c.runtime = this;
     bool constant = true;
     for (std::size_t i = 0; i < params.size(); ++i) {

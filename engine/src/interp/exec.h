@@ -25,6 +25,8 @@ public:
              TargetMode mode, const std::set<std::string>* blockQuantized = nullptr);
 
     TargetMode mode() const { return mode_; }
+    /// The tract release's readings every kernel call sees (tract mode).
+    void setReadings(const TractReadings& readings) { readings_ = readings; }
 
     /// Every result of `op`, in declaration order.
     std::vector<Value> call(const std::string& op, const std::string& typeArg, Arguments args);
@@ -59,6 +61,7 @@ private:
     const std::map<std::string, TensorData>* tensors_;
     const std::set<std::string>* blockQuantized_;
     TargetMode mode_;
+    TractReadings readings_;
     std::map<std::string, const nnef::ast::Fragment*> fragments_;
     std::map<std::string, bool> checkedFragments_; ///< findUnknown's memo
     int depth_ = 0;

@@ -90,6 +90,7 @@ struct Interpreter::Impl {
     Impl(const nnef::LoadedModel& m, InterpreterOptions o)
         : model(m), options(o), exec(&m.document, &m.tensors, o.mode, &m.blockQuantized),
           quant(readQuantTable(m.quant)), releaseAfter(lastUses(m.document.graph)) {
+        exec.setReadings(o.readings);
         std::istringstream text(m.graphText);
         for (std::string line; std::getline(text, line);)
             lines.push_back(line);
@@ -332,6 +333,7 @@ std::vector<Value> runOperation(const std::string& op, std::vector<Value> positi
                                 std::vector<std::pair<std::string, Value>> named,
                                 InterpreterOptions options, const std::string& typeArg) {
     Executor exec(nullptr, nullptr, options.mode);
+    exec.setReadings(options.readings);
     Arguments args;
     for (auto& v : positional)
         args.emplace_back("", std::move(v));

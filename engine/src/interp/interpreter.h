@@ -23,6 +23,8 @@ struct InterpreterOptions {
     /// Tract: tract_* operations and tract's readings (pool borders, matmul
     /// ranks, 'replicated' pads, elu without alpha); Khronos: NNEF 1.0.5 only.
     TargetMode mode = TargetMode::Tract;
+    /// Tract only: the readings of the release being modelled.
+    TractReadings readings;
 };
 
 /// The value of one graph-body identifier, in assignment order.

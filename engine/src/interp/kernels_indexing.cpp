@@ -165,6 +165,55 @@ std::vector<Value> kScatterNd(const Call& call) {
     return one(data);
 }
 
+// GatherNd (core/src/ops/array/gather_nd.rs): the last axis of `indices`
+// holds coordinates into the axes after the `batch_dims` leading ones; the
+// output is indices.shape[:-1] + input.shape[batch_dims + n:]. tract reads
+// the coordinates as unsigned offsets: no wrapping of negative ones.
+std::vector<Value> kGatherNd(const Call& call) {
+    const at::Tensor data = call.tensor("input");
+    const at::Tensor indices = call.tensor("indices").to(at::kLong).contiguous();
+    const int64_t batch = call.integer("batch_dims");
+    if (indices.dim() < 1)
+        throw InterpError("gather_nd indices need a last axis of coordinates");
+    const int64_t n = indices.size(-1);
+    if (batch < 0 || batch + n > data.dim() || batch >= indices.dim())
+        throw InterpError(fmt::format("gather_nd of {} coordinates after {} batch axes into {}", n,
+                                      batch, describeTensor(data)));
+    for (int64_t a = 0; a < batch; ++a)
+        if (indices.size(a) != data.size(a))
+            throw InterpError(fmt::format("gather_nd batch axes of {} and {} differ",
+                                          describeTensor(indices), describeTensor(data)));
+    std::vector<int64_t> shape(indices.sizes().begin(), indices.sizes().end() - 1);
+    shape.insert(shape.end(), data.sizes().begin() + batch + n, data.sizes().end());
+    int64_t batches = 1, slice = 1, inner = 1;
+    for (int64_t a = 0; a < batch; ++a)
+        batches *= data.size(a);
+    for (int64_t a = batch + n; a < data.dim(); ++a)
+        slice *= data.size(a);
+    for (int64_t a = batch; a < data.dim(); ++a)
+        inner *= data.size(a);
+    const int64_t tuples = n == 0 ? 0 : indices.numel() / n / std::max<int64_t>(batches, 1);
+    const at::Tensor flat = data.contiguous().reshape({batches, inner});
+    at::Tensor out = at::empty({batches, tuples, slice}, data.options());
+    const int64_t* idx = indices.data_ptr<int64_t>();
+    const auto strides = stridesOf(data.sizes().slice(static_cast<size_t>(batch)));
+    for (int64_t b = 0; b < batches; ++b)
+        for (int64_t t = 0; t < tuples; ++t) {
+            int64_t offset = 0;
+            for (int64_t a = 0; a < n; ++a) {
+                const int64_t c = idx[(b * tuples + t) * n + a];
+                const int64_t size = data.size(batch + a);
+                if (c < 0 || c >= size)
+                    throw InterpError(
+                        fmt::format("gather_nd coordinate {} out of range for axis {} of size {}",
+                                    c, batch + a, size));
+                offset += c * strides[static_cast<size_t>(a)];
+            }
+            out[b][t].copy_(flat[b].narrow(0, offset, slice));
+        }
+    return one(out.reshape(shape));
+}
+
 std::vector<Value> kOneHot(const Call& call) {
     // OneHot::eval: the output has value_off's type (an NNEF scalar: f32),
     // `dim` inserted at `axis`; a negative class counts from the end.

@@ -81,14 +81,17 @@ at::Tensor pool(const Call& call, const at::Tensor& x, const Window& w, std::str
     bool ignore = border == "ignore";
     if (call.tract()) {
         // tract reads box and max_pool_with_index with border 'constant' or
-        // 'ignore' only, and pools both ways EXCLUDING the padded cells
-        // (nnef/src/ops/nnef/deser.rs: sum_pool count_include_pad: false,
-        // max pool "FIXME: constant is not actually supported").
+        // 'ignore' only (nnef/src/ops/nnef/deser.rs). A max pool excludes the
+        // padded cells both ways ("FIXME: constant is not actually
+        // supported"); a sum pool counts them in the divisor for 'constant'
+        // only from the release after 0.23.5 (`count_include_pad: border ==
+        // "constant"`; `false` before, whatever the border).
         if (border != "constant" && border != "ignore")
             throw InterpError(fmt::format("tract pools with border 'constant' or 'ignore' only, "
                                           "got '{}'",
                                           border));
-        ignore = true;
+        ignore = how == Reduce::Max || border == "ignore" ||
+                 !call.readings.constantPoolBorderCountsPadding;
     }
     at::Tensor padded;
     if (ignore || border == "constant") {

@@ -130,6 +130,7 @@
       kTractGather)                                                                                \
     X("tract_core_gather_elements", Tract, "input: tensor, indices: tensor, axis",                 \
       kGatherElements)                                                                             \
+    X("tract_core_gather_nd", Tract, "input: tensor, indices: tensor, batch_dims", kGatherNd)      \
     X("tract_core_broadcast", Tract, "input: tensor, shape", kBroadcast)                           \
     X("tract_core_dyn_slice", Tract, "input: tensor, start: tensor, end: tensor, len, axis",       \
       kDynSlice)                                                                                   \

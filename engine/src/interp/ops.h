@@ -47,6 +47,7 @@ struct Call {
     std::string op;
     std::string typeArg; ///< generic type: "scalar", "integer", "logical" or ""
     TargetMode mode = TargetMode::Tract;
+    TractReadings readings; ///< meaningful in tract mode only
     Runtime* runtime = nullptr;
     std::vector<std::pair<std::string, Value>> args;
 

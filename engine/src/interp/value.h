@@ -4,6 +4,8 @@
 // reading of it (§2), independently of the exporter's lowering code.
 #pragma once
 
+#include "interp/tract_readings.h"
+
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>

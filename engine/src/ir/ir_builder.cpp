@@ -263,8 +263,20 @@ private:
                 v.shape = t.sizes().vec();
                 v.symbols.assign(v.shape.size(), "");
             }
+            if (const c10::IValue* fv = recorded(in_.farProbe, jv)) {
+                // An axis that moves only at the far probe follows the
+                // symbols through a stride: dynamic ("?"), never one symbol.
+                v.varies = !sameValue(*iv, *fv);
+                if (iv->isTensor() && fv->isTensor()) {
+                    auto a = jit::realView(iv->toTensor()).sizes();
+                    auto b = jit::realView(fv->toTensor()).sizes();
+                    for (size_t d = 0; d < a.size() && d < b.size(); ++d)
+                        if (a[d] != b[d])
+                            v.symbols[d] = "?";
+                }
+            }
             if (const c10::IValue* pv = recorded(in_.probe, jv)) {
-                v.varies = !sameValue(*iv, *pv);
+                v.varies = v.varies || !sameValue(*iv, *pv);
                 if (pv->isTensor()) {
                     const at::Tensor t = jit::realView(pv->toTensor());
                     v.probeShape = t.sizes().vec();
@@ -278,7 +290,7 @@ private:
                     auto a = ta.sizes();
                     auto b = tb.sizes();
                     for (size_t d = 0; d < a.size() && d < b.size(); ++d)
-                        if (a[d] != b[d])
+                        if (a[d] != b[d] || !v.symbols[d].empty())
                             v.symbols[d] = symbolFor(a[d], b[d]);
                 }
             }

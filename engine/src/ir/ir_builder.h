@@ -19,6 +19,11 @@ struct TraceInputs {
     const jit::Recorded* main = nullptr;
     /// Same graph run with the dynamic axes at other sizes; null when static.
     const jit::Recorded* probe = nullptr;
+    /// A second probe at a larger step (the dynamic axes doubled), so that a
+    /// size divided by a stride (frames of a hop, a downsampled side), which a
+    /// step of 1 or 2 may leave unchanged, is seen to vary; null when it did
+    /// not run.
+    const jit::Recorded* farProbe = nullptr;
     /// Symbol of each dynamic axis, per graph input (after self).
     std::vector<std::map<int, std::string>> inputSymbols;
 };

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 namespace t2n::ir {
@@ -27,10 +28,14 @@ std::vector<std::map<int, std::string>> inputSymbols(const TraceRequest& request
 
 std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
                                   const std::vector<std::map<int, std::string>>& symbols,
-                                  int64_t delta) {
+                                  int64_t delta, int64_t farFactor) {
+    std::map<std::string, int64_t> sizes;
     for (size_t i = 0; i < specs.size() && i < symbols.size(); ++i)
         for (auto& [axis, sym] : symbols[i]) {
-            specs[i].shape[static_cast<size_t>(axis)] += delta;
+            int64_t& d = specs[i].shape[static_cast<size_t>(axis)];
+            const int64_t grown =
+                farFactor > 0 ? std::max<int64_t>(d * farFactor, d + 2) : d + delta;
+            d = sizes.try_emplace(sym, grown).first->second;
             specs[i].valuesFile.clear(); // a file has one size: random values at the new one
             if (specs[i].values.size() > 1)
                 specs[i].values.clear(); // likewise values given one per element
@@ -88,11 +93,29 @@ TraceResult runTrace(const TraceRequest& request) {
             }
         }
     }
+    // The far probe: a symbol divided by a stride (frames of a hop of 160
+    // samples, a side downsampled 32 times) may give the same number at the
+    // example size and one or two more; doubled, it moves. A model that does
+    // not run there (a table of fixed length) keeps the near probe alone.
+    std::optional<jit::Recorded> farProbe;
+    if (probe) {
+        request.step(0.65, "probing the dynamic axes at a larger step");
+        try {
+            jit::RunOptions farRun;
+            farRun.shapeOnly = run.shapeOnly;
+            farProbe = jit::runGraph(&m, *prepared.graph,
+                                     request.probeInputs(probeSpecs(request.inputs, symbols, 0, 2)),
+                                     farRun);
+        } catch (const Error&) {
+            // Not worth a warning: the near probe still decides, as before.
+        }
+    }
     request.step(0.8, "building the IR");
     TraceInputs in;
     in.prepared = &prepared;
     in.main = &*recorded;
     in.probe = probe ? &*probe : nullptr;
+    in.farProbe = farProbe ? &*farProbe : nullptr;
     in.inputSymbols = symbols;
     auto traced = buildGraph(in);
     for (const auto& w : traced.warnings)

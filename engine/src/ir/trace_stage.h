@@ -42,10 +42,12 @@ struct TraceResult {
 std::vector<std::map<int, std::string>> inputSymbols(const TraceRequest& request);
 
 /// The example inputs' specs with every dynamic axis grown by `delta` (the
-/// probe run); values given for the example size are dropped.
+/// probe run), or with farFactor > 0 to that multiple of its size (the far
+/// probe); the same new size wherever a symbol appears; values given for the
+/// example size are dropped.
 std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
                                   const std::vector<std::map<int, std::string>>& symbols,
-                                  int64_t delta);
+                                  int64_t delta, int64_t farFactor = 0);
 
 /// Throws t2n::Error (ModelRun) naming the first failing node when the graph
 /// fails on the example inputs.

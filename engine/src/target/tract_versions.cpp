@@ -79,6 +79,17 @@ constexpr TractGate kGates[] = {
     {"literal:inf", "0.20.19", "", "inf and -inf as numeric literals"},
     // slice's begin and end as expressions of a symbol (nnef/src/ops/nnef/deser.rs)
     {"slice:symbolic-bounds", "0.19.6", "", "older: begin and end are fixed integers"},
+    // meanings that changed between releases: what the reader makes of the
+    // same text (nnef/src/ops/nnef/deser.rs, nnef/src/deser.rs). The
+    // interpreter models each release's reading (check/tract_readings.cpp).
+    {"reading:box:constant-border-counts-padding", "0.23.6", "",
+     "box / avg_pool with border 'constant' divide by the whole window, padding included "
+     "(9c4bf2db8, 2026-08-17, first in the release after 0.23.5); up to 0.23.5 every border "
+     "divides by the real cells only. t2n writes border 'ignore' and pads explicitly, which both "
+     "readings agree on"},
+    {"reading:tract_assert:warns-on-unused-symbol", "0.23.4", "",
+     "a tract_assert bounding only symbols absent from every tensor shape has no effect, and "
+     "tract warns about it (CHANGELOG 0.23.4); t2n drops such an assertion"},
     // the tract command line (cli/src/main.rs, params.rs)
     {"cli:--input-from-bundle", "0.18.0", "", "older: --input-bundle"},
     {"cli:--nnef-tract-extra", "0.20.20", "", ""},

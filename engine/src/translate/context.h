@@ -125,6 +125,21 @@ public:
     static Expr scalarLiteral(double v, DType dtype);
     /// Adds a fragment definition (e.g. a tract_core_scan body) once per name.
     void addFragment(const std::string& name, const std::string& definition);
+    /// A packed sequence (pack_padded_sequence's data) stands for a padded
+    /// time-major tensor and the lengths of its batch items; the recurrent
+    /// layers that read it and pad_packed_sequence find it here
+    /// (lower_recurrent.cpp). `data` has no NNEF value of its own.
+    struct PackedSequence {
+        Expr padded;         ///< [T, B, F]
+        Expr mask;           ///< [T, B, 1] logical: step t < length of item b
+        ir::ValueId lengths; ///< the lengths tensor [B]
+        int64_t steps = 0;   ///< T
+    };
+    void setPacked(ir::ValueId data, PackedSequence p) { packed_[data] = std::move(p); }
+    const PackedSequence* packed(ir::ValueId data) const {
+        auto it = packed_.find(data);
+        return it == packed_.end() ? nullptr : &it->second;
+    }
     /// A lowering re-derived value `id` from the symbolic input shapes instead
     /// of using its export-time value: no "frozen at the example shape" warning.
     void markRederived(ir::ValueId id) { rederived_.insert(id); }
@@ -183,6 +198,7 @@ private:
     std::map<ir::ValueId, Expr> shapes_;                   // tract_core_shape_of per tensor
     std::map<std::pair<ir::ValueId, int64_t>, Expr> dims_; // one axis of it
     std::set<size_t> sizeStatements_;                      // see readsSize()
+    std::map<ir::ValueId, PackedSequence> packed_;         // see packed()
 };
 
 } // namespace t2n::translate

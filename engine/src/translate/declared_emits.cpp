@@ -22,11 +22,12 @@ struct Declared {
 
 constexpr const char* kUnpack = "-";
 constexpr const char* kPool = "max_pool pad";
-constexpr const char* kAvgPool = "avg_pool pad";
+constexpr const char* kAvgPool = "avg_pool +pad +box +div";
 constexpr const char* kAdaptive = "avg_pool max_pool mean_reduce max_reduce slice concat";
 constexpr const char* kPadding = "pad slice concat";
 constexpr const char* kRecurrent =
-    "matmul add mul sub sigmoid tanh relu slice squeeze concat transpose tile +tract_core_scan "
+    "matmul add mul sub sigmoid tanh relu slice squeeze concat transpose tile +select "
+    "+tract_core_scan "
     "+tract_core_shape_of";
 constexpr const char* kCell = "matmul add mul sub sigmoid tanh relu slice";
 constexpr const char* kQuantizedConv = "conv relu";
@@ -282,7 +283,6 @@ constexpr Declared kDeclared[] = {
     {"aten::embedding", "tract_core_gather"},
     {"aten::gather", "tract_core_gather_elements"},
     {"aten::index_select", "tract_core_gather"},
-    {"aten::index", "tract_core_gather"},
     {"aten::triu", "tract_core_trilu"},
     {"aten::tril", "tract_core_trilu"},
     {"aten::topk", "tract_core_topk"},

@@ -167,24 +167,48 @@ void lowerTile(Context& ctx) {
     ctx.emitOut("tile", {e}, {{"repeats", Expr::ints(reps)}});
 }
 
-// pixel_shuffle / pixel_unshuffle on [N, C, H, W]: reshape, transpose, reshape.
+// pixel_shuffle / pixel_unshuffle on [N, C, H, W]: reshape, transpose,
+// reshape. Each reshape touches only the axes it splits or merges (axis_start,
+// axis_count), and pixel_shuffle merges the spatial sizes with -1, so N, H
+// and W may follow a dynamic axis there; C must be fixed.
 template <bool Shuffle> void lowerPixelShuffle(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     if (rankOf(x) != 4)
         ctx.unsupported("pixel (un)shuffle of a tensor that is not [N, C, H, W]");
+    if (!x.symbols.empty() && !x.symbols[1].empty())
+        ctx.unsupported("pixel (un)shuffle of a dynamic channel axis");
     const int64_t f = ctx.intArg(1);
-    const auto& o = ctx.out().shape;
-    std::vector<int64_t> split, perm;
-    if (Shuffle) {
-        split = {0, o[1], f, f, x.shape[2], x.shape[3]};
-        perm = {0, 1, 4, 2, 5, 3};
-    } else {
-        split = {0, x.shape[1], o[2], f, o[3], f};
-        perm = {0, 1, 3, 5, 2, 4};
+    auto reshape = [&](Expr in, std::vector<int64_t> shape, int64_t start, int64_t count,
+                       const std::string& suffix, bool last) {
+        Kwargs k{{"shape", Expr::ints(std::move(shape))},
+                 {"axis_start", Expr::i(start)},
+                 {"axis_count", Expr::i(count)}};
+        return last ? ctx.emitOut("reshape", {std::move(in)}, k)
+                    : ctx.emitTemp("reshape", {std::move(in)}, k, suffix);
+    };
+    const int64_t c = x.shape[1];
+    if (Shuffle) { // [N, C'ff, H, W] -> [N, C', f, f, H, W] -> [N, C', H, f, W, f]
+        Expr s = reshape(ctx.input(0), {c / (f * f), f, f}, 1, 1, "split", false);
+        Expr t =
+            ctx.emitTemp("transpose", {s}, {{"axes", Expr::ints({0, 1, 4, 2, 5, 3})}}, "moved");
+        Expr w = reshape(t, {-1}, 4, 2, "width", false);
+        reshape(w, {-1}, 2, 2, "", true);
+    } else { // [N, C, Hf, Wf] -> [N, C, H, f, W, f] -> [N, C, f, f, H, W]
+        // A dynamic side cannot be split: tract checks a reshape's volume
+        // symbolically, and S is not (S / f) * f for it (nor does it infer a
+        // -1 there: TDim::maybe_div keeps the numerator).
+        for (int64_t a : {2, 3})
+            if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(a)].empty())
+                ctx.unsupported("pixel_unshuffle of a dynamic side: tract cannot split a "
+                                "symbolic size into (size / factor, factor)",
+                                "keep the sides static, or make the dynamic axis the smaller "
+                                "side of a pixel_shuffle instead");
+        Expr w = reshape(ctx.input(0), {x.shape[3] / f, f}, 3, 1, "width", false);
+        Expr s = reshape(w, {x.shape[2] / f, f}, 2, 1, "split", false);
+        Expr t = ctx.emitTemp("transpose", {s}, {{"axes", Expr::ints({0, 1, 3, 5, 2, 4})}},
+                              "moved");
+        reshape(t, {c * f * f}, 1, 3, "", true);
     }
-    Expr s = ctx.emitTemp("reshape", {ctx.input(0)}, {{"shape", Expr::ints(split)}}, "split");
-    Expr t = ctx.emitTemp("transpose", {s}, {{"axes", Expr::ints(perm)}}, "moved");
-    ctx.emitOut("reshape", {t}, {{"shape", Expr::ints({0, o[1], o[2], o[3]})}});
 }
 
 // channel_shuffle(x, groups) on [N, C, *]: axis 1 split into [groups, C /
@@ -608,8 +632,9 @@ void registerLayoutOps(Registry& r) {
     r.add("aten::roll", lowerRoll, "slices and concat; static axes");
     r.add("aten::movedim", lowerMovedim, "one transpose");
     r.add("aten::tile", lowerTile);
-    r.add("aten::pixel_shuffle", lowerPixelShuffle<true>, "[N, C, H, W]");
-    r.add("aten::pixel_unshuffle", lowerPixelShuffle<false>, "[N, C, H, W]");
+    r.add("aten::pixel_shuffle", lowerPixelShuffle<true>, "[N, C, H, W]; N, H, W may be dynamic");
+    r.add("aten::pixel_unshuffle", lowerPixelShuffle<false>,
+          "[N, C, H, W]; N, H, W may be dynamic");
     r.add("aten::unfold", lowerUnfold, "frames gathered with tract_core_gather; static axis");
     r.add("aten::unfold_copy", lowerUnfold, "as unfold", "tract_core_gather +transpose");
     r.add("aten::im2col", lowerIm2col, "static channels and plane: pad, tract_core_gather",

@@ -78,19 +78,33 @@ void lowerMaxPoolWithIndices(Context& ctx) {
 }
 
 // avg_pool{1,2,3}d(x, kernel, stride, padding, ceil_mode, count_include_pad
-// [, divisor_override]). tract reads both 'constant' and 'ignore' as
-// "average over the cells inside the input" (its sum_pool never counts
-// padding), so the pool itself always ignores padding. count_include_pad
-// makes PyTorch count the explicit padding but not the ceil_mode overhang:
-// pad with real zeros first, then pool with only the overhang left.
+// [, divisor_override]). What tract divides by depends on its version: up to
+// 0.23.5 its sum_pool never counts padding, whatever the border; after it,
+// border 'constant' counts the whole window, ceil_mode's overhang included
+// (the version table's "reading:box:constant-border-counts-padding"). So the
+// pool is written with border 'ignore', which every version reads as "the
+// cells inside the input": count_include_pad makes PyTorch count the explicit
+// padding but not the overhang, so pad with real zeros first and pool with
+// only the overhang left. divisor_override divides the plain sum (box without
+// normalize, where the border changes nothing) by the given number.
 void lowerAvgPool(Context& ctx) {
     size_t n = spatialAxes(ctx.node().kind);
     bool countPad = ctx.numInputs() > 5 ? ctx.boolArg(5) : true;
-    if (ctx.numInputs() > 6 && !ctx.isNone(6))
-        ctx.unsupported("avg_pool with divisor_override");
+    const bool override = ctx.numInputs() > 6 && !ctx.isNone(6);
     PoolWindow w = makeWindow(ctx, n, ctx.intsArg(1), ctx.intsArg(2), ctx.intsArg(3), {});
     const int64_t rank = rankOf(ctx.in(0));
     Expr x = ctx.input(0);
+    if (override) {
+        const int64_t divisor = ctx.intArg(6);
+        if (divisor == 0)
+            ctx.unsupported("avg_pool with divisor_override 0");
+        Kwargs k = windowArgs(w, rank, "ignore");
+        k.emplace_back("normalize", Expr::b(false));
+        Expr sum = ctx.emitTemp("box", {x}, k, "sum");
+        ctx.emitOut("div",
+                    {sum, Context::scalarLiteral(static_cast<double>(divisor), ctx.out().dtype)});
+        return;
+    }
     bool explicitPad = false;
     for (auto [b, a] : w.padding)
         explicitPad = explicitPad || b > 0;
@@ -185,7 +199,9 @@ void registerPoolOps(Registry& r) {
         r.add(k, lowerMaxPoolWithIndices, "padding, dilation, ceil_mode; indices unused",
               "max_pool");
     for (const char* k : {"aten::avg_pool1d", "aten::avg_pool2d", "aten::avg_pool3d"})
-        r.add(k, lowerAvgPool, "count_include_pad, ceil_mode; no divisor_override");
+        r.add(k, lowerAvgPool,
+              "count_include_pad, ceil_mode, divisor_override; border 'ignore' (the same on "
+              "every tract version)");
     for (const char* k :
          {"aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d"})
         r.add(k, lowerAdaptiveAvg, "static spatial axes; any output size");

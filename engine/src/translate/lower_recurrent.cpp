@@ -11,6 +11,9 @@
 
 #include <fmt/format.h>
 
+#include <numeric>
+#include <optional>
+
 namespace t2n::translate {
 
 namespace {
@@ -54,6 +57,8 @@ State step(Context& ctx, Cell cell, Expr xg, State s, const Weights& w, int64_t 
         Expr kept = ctx.emitTemp("mul", {f, s.c}, {}, "kept");
         Expr c = ctx.emitTemp("add", {kept, ctx.emitTemp("mul", {i, g}, {}, "added")}, {}, "c");
         Expr h = ctx.emitTemp("mul", {o, ctx.emitTemp("tanh", {c}, {}, "c_tanh")}, {}, "h");
+        if (w.whr >= 0)
+            h = project(ctx, h, 2, w.whr, -1, "h_projected");
         return {h, c};
     }
     // GRU: r, z from both projections; n = tanh(x_n + r * h_n); h' = n + z (h - n)
@@ -78,15 +83,26 @@ struct LayerResult {
     State last;
 };
 
+// `mask` (a packed sequence's [T, B, 1], or none): at a step past an item's
+// length its state stays what it was, so the forward direction ends on the
+// item's last step and the reverse one starts there, as over packed data.
 LayerResult runLayer(Context& ctx, Cell cell, Expr seq, int64_t steps, const Weights& w, State s,
-                     bool reverse, int64_t hidden) {
+                     bool reverse, int64_t hidden, const std::optional<Expr>& mask = {}) {
     Expr xg = project(ctx, seq, 3, w.wih, w.bih, "input_gates");
     std::vector<Expr> outs(static_cast<size_t>(steps));
     for (int64_t k = 0; k < steps; ++k) {
         const int64_t t = reverse ? steps - 1 - k : k;
         Expr at = ctx.emitTemp("slice", {xg}, sliceArgs(0, t, t + 1), fmt::format("step{}", t));
         Expr xt = ctx.emitTemp("squeeze", {at}, {{"axes", Expr::ints({0})}}, "step_gates");
-        s = step(ctx, cell, xt, s, w, hidden);
+        State next = step(ctx, cell, xt, s, w, hidden);
+        if (mask) {
+            Expr mt = ctx.emitTemp("slice", {*mask}, sliceArgs(0, t, t + 1), "valid_step");
+            mt = ctx.emitTemp("squeeze", {mt}, {{"axes", Expr::ints({0})}}, "valid");
+            next.h = ctx.emitTemp("select", {mt, next.h, s.h}, {}, "h_kept");
+            if (cell == Cell::Lstm)
+                next.c = ctx.emitTemp("select", {mt, next.c, s.c}, {}, "c_kept");
+        }
+        s = next;
         outs[static_cast<size_t>(t)] =
             ctx.emitTemp("unsqueeze", {s.h}, {{"axes", Expr::ints({0})}}, "step_out");
     }
@@ -112,35 +128,53 @@ bool symbolicAxis(const ir::Value& v, int64_t axis) {
 
 // lstm(x, [h0, c0], params, has_biases, layers, dropout, train, bidirectional,
 //      batch_first) -> (out, h_n, c_n); gru/rnn_*: hx is one tensor.
+//
+// Over a packed sequence (the data overload: lstm(data, batch_sizes, hx,
+// params, has_biases, layers, dropout, train, bidirectional), no batch_first)
+// the layer runs over pack_padded_sequence's padded tensor with its mask, and
+// its output is packed again for pad_packed_sequence.
 template <Cell C> void lowerLayers(Context& ctx) {
-    if (ctx.in(1).kind == ir::ValueKind::Tensor && ctx.in(0).kind == ir::ValueKind::Tensor &&
-        rankOf(ctx.in(1)) == 1 && C == Cell::Lstm)
-        ctx.unsupported("packed sequences (lstm over data and batch sizes)");
-    const bool biases = ctx.boolArg(3), train = ctx.boolArg(6), bidir = ctx.boolArg(7),
-               batchFirst = ctx.boolArg(8);
-    const int64_t layers = ctx.intArg(4);
+    const bool overPacked = ctx.in(1).kind == ir::ValueKind::Tensor &&
+                            ctx.in(0).kind == ir::ValueKind::Tensor && rankOf(ctx.in(1)) == 1;
+    const Context::PackedSequence* packed = overPacked ? ctx.packed(ctx.node().inputs[0]) : nullptr;
+    if (overPacked && !packed)
+        ctx.unsupported("a recurrent layer over packed data that pack_padded_sequence did not make "
+                        "here",
+                        "pack the padded batch with pack_padded_sequence(x, lengths) in the model");
+    const size_t o = overPacked ? 1 : 0; // the data overload's arguments start one later
+    const bool biases = ctx.boolArg(3 + o), train = ctx.boolArg(6 + o), bidir = ctx.boolArg(7 + o),
+               batchFirst = overPacked ? false : ctx.boolArg(8);
+    const int64_t layers = ctx.intArg(4 + o);
     if (train)
         ctx.unsupported("recurrent layer in training mode");
-    const auto& params = ctx.graph().value(ctx.node().inputs[2]).elements;
-    const int64_t dirs = bidir ? 2 : 1, per = biases ? 4 : 2;
+    const auto& params = ctx.graph().value(ctx.node().inputs[2 + o]).elements;
+    const int64_t dirs = bidir ? 2 : 1;
+    int64_t per = biases ? 4 : 2;
+    // An LSTM with proj_size has a fifth (or third) weight per direction,
+    // W_hr [P, H], after the biases (torch.nn.LSTM._flat_weights).
+    const bool projected =
+        C == Cell::Lstm && static_cast<int64_t>(params.size()) == layers * dirs * (per + 1);
+    if (projected)
+        ++per;
     if (static_cast<int64_t>(params.size()) != layers * dirs * per)
-        ctx.unsupported(fmt::format("{} weights for {} layer(s) x {} direction(s) (LSTM "
-                                    "projections are not supported)",
-                                    params.size(), layers, dirs));
+        ctx.unsupported(fmt::format("{} weights for {} layer(s) x {} direction(s)", params.size(),
+                                    layers, dirs));
     const ir::Value& x = ctx.in(0);
-    if (rankOf(x) != 3)
+    if (!packed && rankOf(x) != 3)
         ctx.unsupported("recurrent layer input that is not [T, B, F] or [B, T, F]");
-    const int64_t steps = x.shape[batchFirst ? 1 : 0];
-    const int64_t hidden = ctx.graph().value(params[1]).shape.at(1);
+    const int64_t steps = packed ? packed->steps : x.shape[batchFirst ? 1 : 0];
+    // H from W_hh [G*H, H or P]: its columns are P with proj_size.
+    const int64_t gateCount = C == Cell::Lstm ? 4 : C == Cell::Gru ? 3 : 1;
+    const int64_t hidden = ctx.graph().value(params[1]).shape.at(0) / gateCount;
     std::vector<ir::ValueId> hx;
     if (C == Cell::Lstm)
-        hx = ctx.graph().value(ctx.node().inputs[1]).elements;
+        hx = ctx.graph().value(ctx.node().inputs[1 + o]).elements;
     else
-        hx = {ctx.node().inputs[1]};
+        hx = {ctx.node().inputs[1 + o]};
     if (hx.size() != (C == Cell::Lstm ? 2u : 1u))
         ctx.unsupported("recurrent layer state that is not a list of tensors");
 
-    const bool scan = symbolicAxis(x, batchFirst ? 1 : 0);
+    const bool scan = !packed && symbolicAxis(x, batchFirst ? 1 : 0);
     // The initial states [L*D, B, H]. nn.LSTM's default zeros follow a
     // dynamic batch: they are computed in the graph (aten::zeros over the
     // symbolic batch, lower_factories.cpp), not recorded.
@@ -148,7 +182,10 @@ template <Cell C> void lowerLayers(Context& ctx) {
     for (ir::ValueId h : hx)
         init.push_back(ctx.operand(h, 3, ctx.out().dtype));
 
-    Expr seq = ctx.operand(ctx.node().inputs[0], 3, ctx.out().dtype);
+    Expr seq = packed ? packed->padded : ctx.operand(ctx.node().inputs[0], 3, ctx.out().dtype);
+    std::optional<Expr> mask;
+    if (packed)
+        mask = packed->mask;
     if (batchFirst)
         seq = ctx.emitTemp("transpose", {seq}, {{"axes", Expr::ints({1, 0, 2})}}, "time_major");
     std::vector<Expr> lastH, lastC;
@@ -158,7 +195,8 @@ template <Cell C> void lowerLayers(Context& ctx) {
             const int64_t k = l * dirs + d;
             const size_t base = static_cast<size_t>(k * per);
             Weights w{params[base], params[base + 1], biases ? params[base + 2] : -1,
-                      biases ? params[base + 3] : -1};
+                      biases ? params[base + 3] : -1,
+                      projected ? params[base + static_cast<size_t>(per) - 1] : -1};
             Expr h0 = initialRow(ctx, init[0], k);
             Expr c0 = C == Cell::Lstm ? initialRow(ctx, init[1], k) : Expr{};
             if (scan) {
@@ -169,7 +207,7 @@ template <Cell C> void lowerLayers(Context& ctx) {
                 continue;
             }
             State s{squeezed(ctx, h0), C == Cell::Lstm ? squeezed(ctx, c0) : Expr{}};
-            LayerResult r = runLayer(ctx, C, seq, steps, w, s, d == 1, hidden);
+            LayerResult r = runLayer(ctx, C, seq, steps, w, s, d == 1, hidden, mask);
             dirOut.push_back(r.sequence);
             lastH.push_back(
                 ctx.emitTemp("unsqueeze", {r.last.h}, {{"axes", Expr::ints({0})}}, "h_n"));
@@ -181,7 +219,9 @@ template <Cell C> void lowerLayers(Context& ctx) {
                         : ctx.emitTemp("concat", {Expr::array(dirOut)}, {{"axis", Expr::i(2)}},
                                        "bidirectional");
     }
-    if (batchFirst)
+    if (packed)
+        ctx.setPacked(ctx.node().outputs[0], {seq, packed->mask, packed->lengths, steps});
+    else if (batchFirst)
         ctx.emitOut("transpose", {seq}, {{"axes", Expr::ints({1, 0, 2})}}, 0);
     else
         ctx.bindOut(seq, 0);
@@ -196,6 +236,65 @@ template <Cell C> void lowerLayers(Context& ctx) {
     stackOut(lastH, 1);
     if (C == Cell::Lstm)
         stackOut(lastC, 2);
+}
+
+// _pack_padded_sequence(input, lengths, batch_first) -> (data, batch_sizes):
+// PyTorch gathers the valid steps of every item, a number that follows the
+// lengths' values. Nothing is gathered here: the padded input (time-major)
+// and a mask of the valid steps, step t < lengths[b], stand for the packed
+// data (Context::PackedSequence), which only a recurrent layer and
+// pad_packed_sequence read. The lengths are graph values (an input), the
+// padded length T is fixed or refused.
+void lowerPackPaddedSequence(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    const bool batchFirst = ctx.boolArg(2);
+    if (rankOf(x) != 3)
+        ctx.unsupported("pack_padded_sequence of a tensor that is not [B, T, F] or [T, B, F]");
+    const int64_t timeAxis = batchFirst ? 1 : 0;
+    if (symbolicAxis(x, timeAxis))
+        ctx.unsupported("pack_padded_sequence over a dynamic time axis",
+                        "export with a fixed padded length; the lengths stay inputs");
+    const int64_t steps = x.shape[static_cast<size_t>(timeAxis)];
+    Expr seq = ctx.operand(ctx.node().inputs[0], 3, ctx.in(0).dtype);
+    if (batchFirst)
+        seq = ctx.emitTemp("transpose", {seq}, {{"axes", Expr::ints({1, 0, 2})}}, "time_major");
+    std::vector<int64_t> t(static_cast<size_t>(steps));
+    std::iota(t.begin(), t.end(), int64_t{0});
+    Expr lengths = ctx.operand(ctx.node().inputs[1], 2, DType::I64); // [1, B]
+    Expr valid =
+        ctx.emitTemp("lt", {indexTable(ctx, t, {steps, 1}, "steps"), lengths}, {}, "valid_steps");
+    valid = ctx.emitTemp("unsqueeze", {valid}, {{"axes", Expr::ints({2})}}, "valid_mask");
+    ctx.setPacked(ctx.node().outputs[0], {seq, valid, ctx.node().inputs[1], steps});
+}
+
+// _pad_packed_sequence(data, batch_sizes, batch_first, padding_value,
+// total_length) -> (padded, lengths): the layer's time-major output with
+// padding_value past each item's length, batch-first if asked, and the
+// lengths. PyTorch pads to the longest length (or total_length), which
+// follows the lengths' values: the export keeps the padded input's T, right
+// whenever the longest item fills the batch (as padding a batch makes it).
+void lowerPadPackedSequence(Context& ctx) {
+    const Context::PackedSequence* p = ctx.packed(ctx.node().inputs[0]);
+    if (!p)
+        ctx.unsupported("pad_packed_sequence of data that pack_padded_sequence did not make here");
+    const bool batchFirst = ctx.boolArg(2);
+    const int64_t length = ctx.out().shape.at(batchFirst ? 1 : 0);
+    if (length != p->steps)
+        ctx.unsupported(fmt::format("pad_packed_sequence to {} steps of a sequence padded to {} "
+                                    "(the longest length is shorter than the padded input, or "
+                                    "total_length is longer)",
+                                    length, p->steps),
+                        "give lengths whose longest fills the padded input");
+    const DType t = ctx.out().dtype;
+    Expr fill = Context::scalarLiteral(ctx.floatArg(3), t);
+    if (batchFirst) {
+        Expr padded = ctx.emitTemp("select", {p->mask, p->padded, fill}, {}, "padded");
+        ctx.emitOut("transpose", {padded}, {{"axes", Expr::ints({1, 0, 2})}}, 0);
+    } else {
+        ctx.emitOut("select", {p->mask, p->padded, fill}, {}, 0);
+    }
+    if (ctx.node().outputs.size() > 1 && ctx.isUsed(ctx.node().outputs[1]))
+        ctx.bindOut(ctx.operand(p->lengths, rankOf(ctx.out(1)), ctx.out(1).dtype), 1);
 }
 
 // gru_cell / rnn_tanh_cell / rnn_relu_cell(x, h, w_ih, w_hh, b_ih?, b_hh?)
@@ -235,11 +334,18 @@ void registerRecurrentOps(Registry& r) {
     constexpr const char* kLayers =
         "layers, bidirectional, batch_first, initial state; unrolled over a static time axis, "
         "tract_core_scan over a one-step body over a symbolic one; a default zero state follows "
-        "a symbolic batch; no packed sequences";
-    r.add("aten::lstm", lowerLayers<Cell::Lstm>, std::string(kLayers) + ", no proj_size");
+        "a symbolic batch; over a packed sequence (lengths as graph values, a fixed padded "
+        "length): masked steps";
+    r.add("aten::lstm", lowerLayers<Cell::Lstm>, std::string(kLayers) + ", proj_size");
     r.add("aten::gru", lowerLayers<Cell::Gru>, kLayers);
     r.add("aten::rnn_tanh", lowerLayers<Cell::Tanh>, kLayers);
     r.add("aten::rnn_relu", lowerLayers<Cell::Relu>, kLayers);
+    r.add("aten::_pack_padded_sequence", lowerPackPaddedSequence,
+          "the padded input and a mask of the valid steps (read by a recurrent layer and "
+          "pad_packed_sequence only); a fixed padded length",
+          "+transpose lt unsqueeze");
+    r.add("aten::_pad_packed_sequence", lowerPadPackedSequence,
+          "padding_value past each length; the padded input's length", "select +transpose");
     r.add("aten::lstm_cell", lowerCell<Cell::Lstm>, "decomposed into matmul, slices and gates");
     r.add("aten::gru_cell", lowerCell<Cell::Gru>, "decomposed into matmul, slices and gates");
     r.add("aten::rnn_tanh_cell", lowerCell<Cell::Tanh>, "decomposed");

@@ -23,10 +23,10 @@ const std::vector<std::string>& gateNames(Cell cell) {
     return cell == Cell::Lstm ? lstm : cell == Cell::Gru ? gru : rnn;
 }
 
-std::string fragmentName(Cell cell) {
+std::string fragmentName(Cell cell, bool projected) {
     switch (cell) {
     case Cell::Lstm:
-        return "t2n_lstm_scan_step";
+        return projected ? "t2n_lstm_projected_scan_step" : "t2n_lstm_scan_step";
     case Cell::Gru:
         return "t2n_gru_scan_step";
     case Cell::Tanh:
@@ -39,8 +39,9 @@ std::string fragmentName(Cell cell) {
 
 // The body: x_<gate> are this step's input projections [1, B, H] (biases
 // included, except GRU's hidden bias of the new gate, b_new, which PyTorch
-// applies inside the reset product), w_<gate> the recurrent weights [1, H, H].
-std::string fragmentText(Cell cell) {
+// applies inside the reset product), w_<gate> the recurrent weights [1, H, H]
+// ([1, H, P] with proj_size, whose w_proj [1, P, H] projects h).
+std::string fragmentText(Cell cell, bool projected) {
     std::vector<std::string> params, lines;
     for (const auto& g : gateNames(cell))
         params.push_back(fmt::format("x_{}: tensor<scalar>", g));
@@ -51,6 +52,8 @@ std::string fragmentText(Cell cell) {
         params.push_back(fmt::format("w_{}: tensor<scalar>", g));
     if (cell == Cell::Gru)
         params.push_back("b_new: tensor<scalar>");
+    if (projected)
+        params.push_back("w_proj: tensor<scalar>");
     for (const auto& g : gateNames(cell))
         lines.push_back(fmt::format(
             "hw_{0} = matmul(h_prev, w_{0}, transposeA = false, transposeB = true);", g));
@@ -67,7 +70,11 @@ std::string fragmentText(Cell cell) {
         gate("out", "sigmoid");
         lines.insert(lines.end(),
                      {"kept = mul(forget_gate, c_prev);", "added = mul(in_gate, cell_gate);",
-                      "c = add(kept, added);", "c_tanh = tanh(c);", "h = mul(out_gate, c_tanh);"});
+                      "c = add(kept, added);", "c_tanh = tanh(c);"});
+        lines.push_back(projected ? "h_full = mul(out_gate, c_tanh);"
+                                  : "h = mul(out_gate, c_tanh);");
+        if (projected)
+            lines.push_back("h = matmul(h_full, w_proj, transposeA = false, transposeB = true);");
         results += ", c: tensor<scalar>";
         break;
     case Cell::Gru:
@@ -86,7 +93,7 @@ std::string fragmentText(Cell cell) {
         lines.push_back(fmt::format("h = {}(sum_hidden);", cell == Cell::Tanh ? "tanh" : "relu"));
         break;
     }
-    std::string text = fmt::format("fragment {}(\n", fragmentName(cell));
+    std::string text = fmt::format("fragment {}(\n", fragmentName(cell, projected));
     for (size_t i = 0; i < params.size(); ++i)
         text += fmt::format("  {}{}\n", params[i], i + 1 < params.size() ? "," : "");
     text += fmt::format(") -> ({})\n{{\n", results);
@@ -116,8 +123,9 @@ Expr tupleOf(std::vector<Expr> items) {
 
 ScanLayer scanLayer(Context& ctx, Cell cell, Expr seq, const Weights& w, Expr h0, Expr c0,
                     bool reverse, int64_t hidden) {
-    const std::string body = fragmentName(cell);
-    ctx.addFragment(body, fragmentText(cell));
+    const bool projected = w.whr >= 0;
+    const std::string body = fragmentName(cell, projected);
+    ctx.addFragment(body, fragmentText(cell, projected));
     const DType t = ctx.out().dtype;
     const auto& gates = gateNames(cell);
     const std::string dir = reverse ? "reverse" : "forward";
@@ -152,6 +160,8 @@ ScanLayer scanLayer(Context& ctx, Cell cell, Expr seq, const Weights& w, Expr h0
                              : ctx.derivedTensor(zeros(t, {1, 1, hidden}), "gru_no_bias");
         fulls.push_back(tupleOf({Expr::str("b_new"), bn}));
     }
+    if (projected)
+        fulls.push_back(tupleOf({Expr::str("w_proj"), ctx.operand(w.whr, 3, t)}));
     states.push_back(tupleOf({Expr::str("h_prev"), h0, Expr::str("h")}));
     std::vector<Expr> outputs{
         tupleOf({Expr::str("h"), Expr::str("full"), Expr::i(0), Expr::i(step)}),

@@ -1,9 +1,8 @@
 // Writing into tensors: scatter, scatter_add, scatter_reduce, index_add,
-// index_copy, index_fill, index_put and one_hot, on tract's
-// tract_core_scatter_elements / tract_core_scatter_nd (whose `reduction`
-// parameter, tract 0.23.0 and newer, gives the accumulating forms) and
-// tract_core_one_hot. A boolean-mask index_put with one value is a select
-// and needs no tract operation at all.
+// index_copy, index_fill and one_hot, on tract's tract_core_scatter_elements
+// (whose `reduction` parameter, tract 0.23.0 and newer, gives the
+// accumulating forms) and tract_core_one_hot. index_put is advanced indexing
+// (lower_advanced_index.cpp).
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
@@ -14,7 +13,6 @@ namespace t2n::translate {
 namespace {
 
 constexpr const char* kReductionGate = "tract_core_scatter_elements:reduction";
-constexpr const char* kNdReductionGate = "tract_core_scatter_nd:reduction";
 
 // Input i in the output's dtype, its own rank kept.
 Expr asOut(Context& ctx, size_t i) {
@@ -192,147 +190,6 @@ void lowerIndexWrite(Context& ctx) {
                 scatterArgs(axis, Mode == 0 ? "add" : "none"));
 }
 
-// An integer index with negative entries counted from the end (scatter_nd
-// reads them as offsets from the start).
-Expr nonNegative(Context& ctx, ir::ValueId id, int64_t n, const std::string& suffix) {
-    const ir::Value& v = ctx.graph().value(id);
-    if (v.constant)
-        if (auto* t = std::get_if<TensorData>(&*v.constant)) {
-            std::vector<int64_t> values;
-            for (int64_t k = 0; k < t->numel(); ++k) {
-                const auto i = static_cast<int64_t>(t->asDouble(k));
-                values.push_back(i < 0 ? i + n : i);
-            }
-            return indexTable(ctx, values, t->shape(), suffix);
-        }
-    Expr e = ctx.operand(id, rankOf(v), DType::I64);
-    Expr neg = ctx.emitTemp("lt", {e, Expr::i(0)}, {}, suffix + "_negative");
-    Expr wrapped = ctx.emitTemp("add", {e, Expr::i(n)}, {}, suffix + "_wrapped");
-    return ctx.emitTemp("select", {neg, wrapped, e}, {}, suffix);
-}
-
-// index_put(self, indices, values, accumulate) with one boolean mask: a select.
-void maskPut(Context& ctx, ir::ValueId mask, bool accumulate) {
-    const ir::Value& m = ctx.graph().value(mask);
-    const ir::Value& values = ctx.in(2);
-    int64_t count = 1;
-    for (int64_t d : values.shape)
-        count *= d;
-    if (count != 1)
-        ctx.unsupported("index_put with a boolean mask and a tensor of values (their number "
-                        "depends on the data)",
-                        "write torch.where(mask, value, x) with one value");
-    const int64_t r = rankOf(ctx.out());
-    // The mask covers the leading axes: trailing unit axes align it.
-    Expr me = ctx.tensor(mask);
-    if (rankOf(m) < r) {
-        std::vector<int64_t> axes;
-        for (int64_t a = rankOf(m); a < r; ++a)
-            axes.push_back(a);
-        me = ctx.emitTemp("unsqueeze", {me}, {{"axes", Expr::ints(axes)}}, "mask");
-    }
-    Expr x = asOut(ctx, 0);
-    Expr v = ctx.operand(ctx.node().inputs[2], r, ctx.out().dtype);
-    if (accumulate)
-        v = ctx.emitTemp("add", {x, v}, {}, "accumulated");
-    ctx.emitOut("select", {me, v, x});
-}
-
-// index_put(self, indices, values, accumulate) with integer index tensors
-// on consecutive axes p .. p+m-1: those axes are moved first, the indices
-// stacked into [B..., m] coordinates, the values broadcast to the indexed
-// shape [B..., rest...], tract_core_scatter_nd writes, and the axes move back.
-void lowerIndexPut(Context& ctx) {
-    const auto& elems = ctx.graph().value(ctx.node().inputs[1]).elements;
-    const bool accumulate = ctx.numInputs() > 3 && ctx.boolArg(3);
-    std::vector<size_t> at;
-    for (size_t i = 0; i < elems.size(); ++i)
-        if (ctx.graph().value(elems[i]).kind != ir::ValueKind::None)
-            at.push_back(i);
-    if (at.empty())
-        ctx.unsupported("index_put without an index tensor");
-    if (at.size() == 1 && ctx.graph().value(elems[at[0]]).dtype == DType::Bool) {
-        if (at[0] != 0)
-            ctx.unsupported("index_put with a boolean mask after a full slice");
-        maskPut(ctx, elems[at[0]], accumulate);
-        return;
-    }
-    for (size_t k = 1; k < at.size(); ++k)
-        if (at[k] != at[k - 1] + 1)
-            ctx.unsupported("index_put with index tensors on axes that are not consecutive");
-    for (size_t k : at)
-        if (ctx.graph().value(elems[k]).dtype == DType::Bool)
-            ctx.unsupported("index_put mixing a boolean mask with other indices");
-    if (accumulate)
-        requireTract(ctx, kNdReductionGate, "index_put with accumulate=True");
-    const auto& xs = ctx.in(0).shape;
-    const int64_t r = rankOf(ctx.in(0));
-    const auto p = static_cast<int64_t>(at.front());
-    const auto m = static_cast<int64_t>(at.size());
-    // The indices' common (broadcast) shape B.
-    std::vector<int64_t> b;
-    for (size_t k : at) {
-        const auto& s = ctx.graph().value(elems[k]).shape;
-        if (s.size() > b.size())
-            b.insert(b.begin(), s.size() - b.size(), 1);
-        for (size_t j = 0; j < s.size(); ++j) {
-            int64_t& d = b[b.size() - s.size() + j];
-            d = d == 1 ? s[j] : d;
-        }
-    }
-    const auto nb = static_cast<int64_t>(b.size());
-    std::vector<Expr> coords;
-    for (size_t k = 0; k < at.size(); ++k) {
-        const ir::ValueId id = elems[at[k]];
-        Expr c = nonNegative(ctx, id, xs[at[k]], fmt::format("index{}", k));
-        if (ctx.graph().value(id).shape != b)
-            c = ctx.emitTemp("tract_core_broadcast", {c}, {{"shape", Expr::ints(b)}},
-                             fmt::format("index{}_b", k));
-        coords.push_back(c);
-    }
-    Expr stacked =
-        coords.size() == 1
-            ? ctx.emitTemp("unsqueeze", {coords[0]}, {{"axes", Expr::ints({nb})}}, "coordinates")
-            : ctx.emitTemp("stack", {Expr::array(coords)}, {{"axis", Expr::i(nb)}}, "coordinates");
-    // The indexed shape in PyTorch's order: x[:p] + B + x[p+m:].
-    std::vector<int64_t> indexed(xs.begin(), xs.begin() + p);
-    indexed.insert(indexed.end(), b.begin(), b.end());
-    indexed.insert(indexed.end(), xs.begin() + p + m, xs.end());
-    Expr values =
-        ctx.emitTemp("tract_core_broadcast",
-                     {ctx.operand(ctx.node().inputs[2], rankOf(ctx.in(2)), ctx.out().dtype)},
-                     {{"shape", Expr::ints(indexed)}}, "values");
-    Expr data = asOut(ctx, 0);
-    std::vector<int64_t> dataPerm, valuePerm;
-    if (p > 0) {
-        for (int64_t a = 0; a < m; ++a)
-            dataPerm.push_back(p + a);
-        for (int64_t a = 0; a < r; ++a)
-            if (a < p || a >= p + m)
-                dataPerm.push_back(a);
-        for (int64_t a = 0; a < nb; ++a)
-            valuePerm.push_back(p + a);
-        for (int64_t a = 0; a < static_cast<int64_t>(indexed.size()); ++a)
-            if (a < p || a >= p + nb)
-                valuePerm.push_back(a);
-        data = ctx.emitTemp("transpose", {data}, {{"axes", Expr::ints(dataPerm)}}, "moved");
-        values =
-            ctx.emitTemp("transpose", {values}, {{"axes", Expr::ints(valuePerm)}}, "values_moved");
-    }
-    Kwargs k;
-    if (accumulate)
-        k.emplace_back("reduction", Expr::str("add"));
-    if (p == 0) {
-        ctx.emitOut("tract_core_scatter_nd", {data, stacked, values}, k);
-        return;
-    }
-    Expr written = ctx.emitTemp("tract_core_scatter_nd", {data, stacked, values}, k, "written");
-    std::vector<int64_t> back(static_cast<size_t>(r));
-    for (int64_t a = 0; a < r; ++a)
-        back[static_cast<size_t>(dataPerm[static_cast<size_t>(a)])] = a;
-    ctx.emitOut("transpose", {written}, {{"axes", Expr::ints(back)}});
-}
-
 // one_hot(x, num_classes): tract_core_one_hot on a new last axis, in f32
 // (tract's value_off / value_on are scalars), cast to int64.
 void lowerOneHot(Context& ctx) {
@@ -375,11 +232,6 @@ void registerScatterOps(Registry& r) {
           "tract_core_scatter_elements +tract_core_broadcast +reshape");
     r.add("aten::index_fill", lowerIndexWrite<2>, "tract_core_scatter_elements",
           "tract_core_scatter_elements tract_core_broadcast +reshape +slice");
-    r.add("aten::index_put", lowerIndexPut,
-          "a boolean mask with one value: select; integer indices on consecutive axes: "
-          "tract_core_scatter_nd (accumulate needs tract >= 0.23.0)",
-          "select +add +lt +tract_core_scatter_nd +tract_core_broadcast +stack +transpose +" +
-              std::string(kNdReductionGate));
     r.add("aten::one_hot", lowerOneHot, "tract_core_one_hot; static number of classes",
           "tract_core_one_hot");
 }

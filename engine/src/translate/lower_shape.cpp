@@ -488,6 +488,9 @@ void registerShapeOps(Registry& r) {
     r.add("aten::native_dropout", lowerNativeDropout,
           "identity in eval mode, or when p = 0; mask unused", "-");
     r.add("aten::to", lowerCast, "tract_core_cast when the dtype changes");
+    r.add("aten::as_tensor", lowerCast, "of a tensor: tract_core_cast when the dtype changes",
+          "+tract_core_cast");
+    r.add("aten::cpu", lowerIdentity, "identity (every tensor is on the CPU)", "-");
     r.add("aten::type_as", lowerCast, "tract_core_cast when the dtype changes");
     r.add("aten::_to_copy", lowerCast, "tract_core_cast when the dtype changes");
 }

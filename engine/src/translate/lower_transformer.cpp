@@ -347,28 +347,6 @@ void lowerIndexSelect(Context& ctx) {
     ctx.emitOut("tract_core_gather", {ctx.input(0), ctx.input(2)}, {{"axis", Expr::i(axis)}});
 }
 
-// index(x, [None, ..., idx]): one integer index tensor, the axes before it
-// taken whole, is a gather along its axis.
-void lowerIndex(Context& ctx) {
-    const auto& elems = ctx.graph().value(ctx.node().inputs[1]).elements;
-    int64_t axis = -1;
-    for (size_t i = 0; i < elems.size(); ++i) {
-        const ir::Value& v = ctx.graph().value(elems[i]);
-        if (v.kind == ir::ValueKind::None)
-            continue;
-        if (axis >= 0)
-            ctx.unsupported("advanced indexing with several index tensors");
-        if (v.dtype == DType::Bool)
-            ctx.unsupported("indexing with a boolean mask (data-dependent shape)",
-                            "use torch.where or masked_fill instead");
-        axis = static_cast<int64_t>(i);
-    }
-    if (axis < 0)
-        ctx.unsupported("index without an index tensor");
-    ctx.emitOut("tract_core_gather", {ctx.input(0), ctx.tensor(elems[static_cast<size_t>(axis)])},
-                {{"axis", Expr::i(axis)}});
-}
-
 } // namespace
 
 void registerTransformerOps(Registry& r) {
@@ -381,7 +359,6 @@ void registerTransformerOps(Registry& r) {
     r.add("aten::embedding", lowerEmbedding, "tract_core_gather on axis 0");
     r.add("aten::gather", lowerGather, "tract_core_gather_elements");
     r.add("aten::index_select", lowerIndexSelect, "tract_core_gather");
-    r.add("aten::index", lowerIndex, "one integer index tensor; no boolean masks");
     r.add("aten::triu", lowerTrilu<true>, "tract_core_trilu");
     r.add("aten::tril", lowerTrilu<false>, "tract_core_trilu");
     r.add("aten::topk", lowerTopk, "tract_core_topk; results always sorted");

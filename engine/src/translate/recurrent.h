@@ -12,12 +12,13 @@ enum class Cell { Lstm, Gru, Tanh, Relu };
 
 struct Weights {
     ir::ValueId wih = -1, whh = -1, bih = -1, bhh = -1; // -1: no bias
+    ir::ValueId whr = -1; ///< LSTM proj_size: h = (o * tanh(c)) W_hr^T; -1: none
 };
 
 /// One direction of one layer run by tract_core_scan over the time axis.
 struct ScanLayer {
     Expr sequence; ///< [T, B, H]
-    Expr h, c;     ///< last states [1, B, H] (c only for LSTM)
+    Expr h, c;     ///< last states [1, B, H] (c only for LSTM; h is [1, B, P] with proj_size)
 };
 
 /// `seq` is time-major [T, B, F]; `h0`, `c0` are the initial rows [1, B, H].

@@ -103,6 +103,7 @@ const Registry& defaultRegistry() {
         registerAttentionOps(r);
         registerQuantizedOps(r);
         registerScatterOps(r);
+        registerAdvancedIndexOps(r);
         registerSortOps(r);
         registerSpecialValueOps(r);
         registerBinaryMathOps(r);

@@ -73,6 +73,7 @@ void registerAttentionOps(Registry& r);
 void registerQuantizedOps(Registry& r);
 void registerWriteOps(Registry& r);
 void registerScatterOps(Registry& r);
+void registerAdvancedIndexOps(Registry& r);
 void registerSortOps(Registry& r);
 /// The declarations of the kinds whose lowering predates them.
 void declareLegacyEmits(Registry& r);

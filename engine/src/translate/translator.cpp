@@ -2,12 +2,14 @@
 
 #include "nnef/identifiers.h"
 #include "target/random_kinds.h"
+#include "target/tract_versions.h"
 #include "translate/compute_type.h"
 #include "translate/lower_quantized.h"
 #include "translate/registry.h"
 #include "translate/symbolic_sizes.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 #include <optional>
 #include <set>
@@ -199,7 +201,45 @@ inputSymbols(const ir::Graph& g, const std::vector<std::string>& names, const Ex
     return out;
 }
 
-void addCustomExtensions(nnef::Document& doc, const ExportOptions& o) {
+// The symbols a tract_assert bounds: the identifiers of its expression
+// ("S >= 1", "scenario: 2 * B <= S"), function names (min, max) and the
+// scenario name before ':' left out.
+std::set<std::string> assertedSymbols(std::string_view text) {
+    if (const size_t colon = text.find(':'); colon != std::string_view::npos)
+        text.remove_prefix(colon + 1);
+    std::set<std::string> out;
+    size_t i = 0;
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    while (i < text.size()) {
+        if (!word(text[i])) {
+            ++i;
+            continue;
+        }
+        const size_t start = i;
+        while (i < text.size() && word(text[i]))
+            ++i;
+        size_t next = i;
+        while (next < text.size() && text[next] == ' ')
+            ++next;
+        const bool call = next < text.size() && text[next] == '(';
+        if (!std::isdigit(static_cast<unsigned char>(text[start])) && !call)
+            out.emplace(text.substr(start, i - start));
+    }
+    return out;
+}
+
+// --extension lines, after t2n's own. A tract_assert that bounds only symbols
+// no tensor shape uses (t2n declares a tract_symbol for each dynamic axis of
+// an input, and every other shape follows from those) has no effect, and
+// tract 0.23.4 and newer warn about it ("constrains symbol(s) absent from
+// every tensor shape"): it is left out with a warning, as torch_to_nnef
+// stopped writing it.
+void addCustomExtensions(nnef::Document& doc, const ExportOptions& o,
+                         std::vector<std::string>& warnings) {
+    std::set<std::string> shapeSymbols;
+    for (const auto& ext : doc.extensions)
+        if (ext.starts_with("tract_symbol "))
+            shapeSymbols.insert(ext.substr(13));
     for (const auto& ext : o.customExtensions) {
         std::string text = ext;
         if (text.starts_with("extension "))
@@ -212,6 +252,25 @@ void addCustomExtensions(nnef::Document& doc, const ExportOptions& o) {
             throw Error(Stage::Translate, ErrorCode::Usage,
                         fmt::format("custom extension '{}' is not one extension line", ext),
                         "write e.g. 'tract_assert S >= 1' (no ';', newline or template marks)");
+        if (o.target.kind == TargetKind::Tract && text.starts_with("tract_assert ")) {
+            const auto symbols = assertedSymbols(std::string_view(text).substr(13));
+            const bool bounds = std::any_of(symbols.begin(), symbols.end(), [&](const auto& s) {
+                return shapeSymbols.count(s) != 0;
+            });
+            if (!symbols.empty() && !bounds) {
+                const auto* gate =
+                    target::findTractGate("reading:tract_assert:warns-on-unused-symbol");
+                warnings.push_back(fmt::format(
+                    "--extension '{}' was left out: it bounds {}, which no tensor shape uses "
+                    "(the dynamic axes' symbols are {}), so it has no effect and {} warns "
+                    "about it",
+                    text, fmt::join(symbols, ", "),
+                    shapeSymbols.empty() ? std::string("none")
+                                         : fmt::format("{}", fmt::join(shapeSymbols, ", ")),
+                    gate ? target::describeGate(*gate) : std::string("tract")));
+                continue;
+            }
+        }
         doc.addExtension(text);
     }
 }
@@ -449,7 +508,7 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
             tr.inputIndices.push_back(i);
 
     target.finishDocument(tr.doc, graph, options, props, tr.warnings);
-    addCustomExtensions(tr.doc, options);
+    addCustomExtensions(tr.doc, options, tr.warnings);
     tr.text = nnef::print(tr.doc);
     target.checkDocument(tr.doc, tr.text, options.allowSameIoNames);
     for (const auto& inv : tr.doc.body)

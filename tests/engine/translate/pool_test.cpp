@@ -47,6 +47,62 @@ graph(%self : Tensor, %x : Tensor):
         EXPECT_NNEF("# CHECK: avg_pool(", e);
     }
 
+    /// count_include_pad=True with padding 1 and ceil mode, for tract 0.23.5
+    /// (which divides every border by the real cells) and 0.23.9 (which
+    /// counts a 'constant' border's padding, overhang included): the same
+    /// archive, explicit zero padding then border 'ignore', gives PyTorch's
+    /// numbers on both, and the check models each release's reading.
+    void avgPoolCountingPaddingOnTract0235And0239() {
+        for (const char* version : {"0.23.5", "0.23.9"}) {
+            t2n::ExportOptions o;
+            o.target.version = version;
+            auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %two : int = prim::Constant[value=2]()
+  %three : int = prim::Constant[value=3]()
+  %true : bool = prim::Constant[value=1]()
+  %none : NoneType = prim::Constant()
+  %k : int[] = prim::ListConstruct(%three, %three)
+  %s : int[] = prim::ListConstruct(%two, %two)
+  %p : int[] = prim::ListConstruct(%one, %one)
+  %y : Tensor = aten::avg_pool2d(%x, %k, %s, %p, %true, %true, %none)
+  return (%y)
+)IR",
+                                   {"x:1x2x8x7:f32"}, {}, o);
+            EXPECT_NNEF("# CHECK: pad(\n# CHECK-SAME: border = 'constant'\n"
+                        "# CHECK: avg_pool(\n# CHECK-SAME: border = 'ignore'\n"
+                        "# CHECK-NOT: border = 'constant'",
+                        e);
+        }
+    }
+
+    /// avg_pool2d with divisor_override: the window sums (box without
+    /// normalize, where the border changes nothing on any release) divided
+    /// by the given number.
+    void avgPoolDivisorOverride() {
+        for (const char* version : {"0.23.5", "0.23.9"}) {
+            t2n::ExportOptions o;
+            o.target.version = version;
+            auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %two : int = prim::Constant[value=2]()
+  %three : int = prim::Constant[value=3]()
+  %five : int = prim::Constant[value=5]()
+  %false : bool = prim::Constant[value=0]()
+  %true : bool = prim::Constant[value=1]()
+  %k : int[] = prim::ListConstruct(%three, %three)
+  %s : int[] = prim::ListConstruct(%two, %two)
+  %p : int[] = prim::ListConstruct(%one, %one)
+  %y : Tensor = aten::avg_pool2d(%x, %k, %s, %p, %true, %false, %five)
+  return (%y)
+)IR",
+                                   {"x:1x2x8x7:f32"}, {}, o);
+            EXPECT_NNEF("# CHECK: box(\n# CHECK-SAME: normalize = false\n# CHECK: div(", e);
+        }
+    }
+
     /// adaptive_avg_pool2d to 1x1 is a mean over the spatial axes.
     void adaptiveAvgPoolToOne() {
         auto e = exportSnippet(R"IR(
