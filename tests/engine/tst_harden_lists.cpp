@@ -102,6 +102,36 @@ graph(%x : Tensor, %y : Tensor, %z : Tensor):
         QVERIFY(t2n::test::sameOutputs(before, ctx.graph, in));
     }
 
+    /// A slice with a negative step walks backwards, as Python's does:
+    /// l[::-1] (RAFT's coords[::-1]) and l[2:0:-2] and l[-1:-3:-1].
+    void slicesWithNegativeSteps() {
+        const char* ir = R"IR(
+graph(%x : Tensor, %y : Tensor, %z : Tensor):
+  %none : NoneType = prim::Constant()
+  %zero : int = prim::Constant[value=0]()
+  %two : int = prim::Constant[value=2]()
+  %minus : int = prim::Constant[value=-1]()
+  %minus2 : int = prim::Constant[value=-2]()
+  %minus3 : int = prim::Constant[value=-3]()
+  %l : Tensor[] = prim::ListConstruct(%x, %y, %z)
+  %rev : Tensor[] = aten::slice(%l, %none, %none, %minus)
+  %even : Tensor[] = aten::slice(%l, %two, %zero, %minus2)
+  %tail : Tensor[] = aten::slice(%l, %minus, %minus3, %minus)
+  %a : Tensor = aten::stack(%rev, %zero)
+  %b : Tensor = aten::stack(%even, %zero)
+  %c : Tensor = aten::stack(%tail, %zero)
+  return (%a, %b, %c))IR";
+        auto before = parseGraph(ir);
+        PassContext ctx(parseGraph(ir));
+        t2n::harden::foldListIndexing(ctx);
+        QCOMPARE(statistic(ctx, "slices_folded"), int64_t(3));
+        EXPECT_IR("# CHECK: prim::ListConstruct(%z, %y, %x)\n# CHECK: prim::ListConstruct(%z)\n"
+                  "# CHECK: prim::ListConstruct(%z, %y)",
+                  ctx.graph);
+        auto in = std::vector<at::Tensor>{torch::randn({2}), torch::randn({2}), torch::randn({2})};
+        QVERIFY(t2n::test::sameOutputs(before, ctx.graph, in));
+    }
+
     /// `a + b` of two list constructs is a construct of both (RemoveTensorMutation turns
     /// the first `l += [x]` of a chain into it).
     void concatenationFolds() {

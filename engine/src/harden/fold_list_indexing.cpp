@@ -1,7 +1,7 @@
 #include "harden/fold_list_indexing.h"
 
-#include "jit/graph_runner.h"
 #include "harden/graph_utils.h"
+#include "jit/graph_runner.h"
 
 #include <fmt/format.h>
 
@@ -13,12 +13,16 @@ using torch::jit::Node;
 using torch::jit::Value;
 
 namespace {
+// Ops whose result is a list of tensors with a count known from shapes:
+// split pieces, meshgrid and broadcast_tensors results (RAFT reverses its
+// meshgrid with coords[::-1]).
 bool splitsTensor(const Node* n) {
     static const std::unordered_set<c10::Symbol> kinds = [] {
         std::unordered_set<c10::Symbol> s;
-        for (const char* k : {"aten::unbind", "aten::split", "aten::split_with_sizes",
-                              "aten::chunk", "aten::unsafe_chunk", "aten::unsafe_split",
-                              "aten::unsafe_split_with_sizes", "aten::tensor_split"})
+        for (const char* k :
+             {"aten::unbind", "aten::split", "aten::split_with_sizes", "aten::chunk",
+              "aten::unsafe_chunk", "aten::unsafe_split", "aten::unsafe_split_with_sizes",
+              "aten::tensor_split", "aten::meshgrid", "aten::broadcast_tensors"})
             s.insert(c10::Symbol::fromQualString(k));
         return s;
     }();
@@ -64,18 +68,22 @@ Node* existingUnpack(const Value* list) {
     return nullptr;
 }
 
-// Python's list slicing, with None for missing bounds.
+// Python's list slicing (slice.indices), with None for missing bounds; a
+// negative step walks backwards (RAFT's coords[::-1]).
 std::vector<Value*> sliced(const std::vector<Value*>& items, const c10::IValue& start,
                            const c10::IValue& end, int64_t step) {
     const auto n = static_cast<int64_t>(items.size());
-    auto bound = [n](const c10::IValue& v, int64_t fallback) {
+    const int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? n : n - 1;
+    auto bound = [&](const c10::IValue& v, int64_t fallback) {
         if (v.isNone())
             return fallback;
         int64_t i = v.toInt();
-        return std::clamp<int64_t>(i < 0 ? i + n : i, 0, n);
+        return std::clamp<int64_t>(i < 0 ? i + n : i, lo, hi);
     };
     std::vector<Value*> out;
-    for (int64_t i = bound(start, 0); i < bound(end, n); i += step)
+    const int64_t first = bound(start, step > 0 ? 0 : n - 1);
+    const int64_t last = bound(end, step > 0 ? n : -1);
+    for (int64_t i = first; step > 0 ? i < last : i > last; i += step)
         out.push_back(items[static_cast<size_t>(i)]);
     return out;
 }
@@ -108,8 +116,8 @@ public:
                 replaceWithConstant(r, c10::IValue(n));
             } else if (isListSlice(r)) {
                 int64_t step = constantValue(r->input(3))->toInt();
-                if (step < 1)
-                    continue;
+                if (step == 0)
+                    continue; // raises at run time: keep it
                 if (!ctx_.rewrite("slices_folded"))
                     return false;
                 Node* c = ctx_.graph->create(

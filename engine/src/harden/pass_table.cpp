@@ -60,7 +60,8 @@ constexpr Statistic kListReads[] = {
     {"lengths_folded", "len(list) replaced by the number of elements"},
     {"slices_folded", "list slices (list[a:b]) replaced by a list of the elements"},
     {"concatenations_folded", "list concatenations (a + b) replaced by a list of the elements"},
-    {"lists_unpacked", "unbind/split/chunk results given one unpack of their pieces"}};
+    {"lists_unpacked",
+     "unbind/split/chunk/meshgrid/broadcast_tensors results given one unpack of their pieces"}};
 constexpr Statistic kData[] = {{"data_reads_stripped", "prim::data (.data) removed"}};
 constexpr Statistic kAsserts[] = {
     {"assertions_stripped", "ifs whose one branch only raises dropped"}};

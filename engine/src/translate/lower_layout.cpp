@@ -205,8 +205,8 @@ template <bool Shuffle> void lowerPixelShuffle(Context& ctx) {
                                 "side of a pixel_shuffle instead");
         Expr w = reshape(ctx.input(0), {x.shape[3] / f, f}, 3, 1, "width", false);
         Expr s = reshape(w, {x.shape[2] / f, f}, 2, 1, "split", false);
-        Expr t = ctx.emitTemp("transpose", {s}, {{"axes", Expr::ints({0, 1, 3, 5, 2, 4})}},
-                              "moved");
+        Expr t =
+            ctx.emitTemp("transpose", {s}, {{"axes", Expr::ints({0, 1, 3, 5, 2, 4})}}, "moved");
         reshape(t, {c * f * f}, 1, 3, "", true);
     }
 }
@@ -634,7 +634,7 @@ void registerLayoutOps(Registry& r) {
     r.add("aten::tile", lowerTile);
     r.add("aten::pixel_shuffle", lowerPixelShuffle<true>, "[N, C, H, W]; N, H, W may be dynamic");
     r.add("aten::pixel_unshuffle", lowerPixelShuffle<false>,
-          "[N, C, H, W]; N, H, W may be dynamic");
+          "[N, C, H, W]; N may be dynamic, H and W fixed");
     r.add("aten::unfold", lowerUnfold, "frames gathered with tract_core_gather; static axis");
     r.add("aten::unfold_copy", lowerUnfold, "as unfold", "tract_core_gather +transpose");
     r.add("aten::im2col", lowerIm2col, "static channels and plane: pad, tract_core_gather",

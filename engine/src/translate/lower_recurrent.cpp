@@ -243,8 +243,9 @@ template <Cell C> void lowerLayers(Context& ctx) {
 // lengths' values. Nothing is gathered here: the padded input (time-major)
 // and a mask of the valid steps, step t < lengths[b], stand for the packed
 // data (Context::PackedSequence), which only a recurrent layer and
-// pad_packed_sequence read. The lengths are graph values (an input), the
-// padded length T is fixed or refused.
+// pad_packed_sequence read; batch_sizes is computed from the mask. The
+// lengths are graph values (an input), the padded length T is fixed or
+// refused.
 void lowerPackPaddedSequence(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const bool batchFirst = ctx.boolArg(2);
@@ -263,6 +264,14 @@ void lowerPackPaddedSequence(Context& ctx) {
     Expr lengths = ctx.operand(ctx.node().inputs[1], 2, DType::I64); // [1, B]
     Expr valid =
         ctx.emitTemp("lt", {indexTable(ctx, t, {steps, 1}, "steps"), lengths}, {}, "valid_steps");
+    // batch_sizes[t], the number of items longer than t, when something reads
+    // it (nn.LSTM sizes its default state from batch_sizes[0]).
+    if (ctx.node().outputs.size() > 1 && ctx.isUsed(ctx.node().outputs[1])) {
+        Expr counted =
+            ctx.emitTemp("tract_core_cast", {valid}, {{"to", Expr::str("i64")}}, "valid_count");
+        counted = ctx.emitTemp("sum_reduce", {counted}, {{"axes", Expr::ints({1})}}, "batch");
+        ctx.emitOut("squeeze", {counted}, {{"axes", Expr::ints({1})}}, 1);
+    }
     valid = ctx.emitTemp("unsqueeze", {valid}, {{"axes", Expr::ints({2})}}, "valid_mask");
     ctx.setPacked(ctx.node().outputs[0], {seq, valid, ctx.node().inputs[1], steps});
 }
@@ -343,7 +352,7 @@ void registerRecurrentOps(Registry& r) {
     r.add("aten::_pack_padded_sequence", lowerPackPaddedSequence,
           "the padded input and a mask of the valid steps (read by a recurrent layer and "
           "pad_packed_sequence only); a fixed padded length",
-          "+transpose lt unsqueeze");
+          "+transpose lt unsqueeze +tract_core_cast +sum_reduce +squeeze");
     r.add("aten::_pad_packed_sequence", lowerPadPackedSequence,
           "padding_value past each length; the padded input's length", "select +transpose");
     r.add("aten::lstm_cell", lowerCell<Cell::Lstm>, "decomposed into matmul, slices and gates");
