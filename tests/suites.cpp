@@ -13,7 +13,6 @@
     X(f16_graphs, F16GraphsTest)                                                                   \
     X(export_errors, ExportErrorsTest)                                                             \
     X(harden_eliminate_dead_code, EliminateDeadCodeTest)                                           \
-    X(harden_fold_attribute_writes, FoldAttributeWritesTest)                                       \
     X(harden_fold_constant_ifs, FoldConstantIfsTest)                                               \
     X(harden_fold_dict_writes, FoldDictWritesTest)                                                 \
     X(harden_fold_constant_scalar_arithmetic, FoldConstantScalarArithmeticTest)                    \

@@ -172,7 +172,7 @@ private Q_SLOTS:
     // for a tensor parameter, and reads the same values through `constant`.
     void tensorLiteralsAreTractOnly() {
         using t2n::interp::Value;
-        const t2n::interp::InterpreterOptions khronos{t2n::interp::TargetMode::Khronos};
+        const t2n::interp::InterpreterOptions khronos{t2n::interp::TargetMode::Khronos, {}};
         const Value literal = Value::makeArray({Value::makeScalar(1.0), Value::makeScalar(2.0)});
         QVERIFY_THROWS_EXCEPTION(
             t2n::Error,

@@ -258,10 +258,10 @@ def forward(self, x):
     s = torch.matmul(x, x.transpose(1, 2))
     mask = torch.tril(torch.ones(L, L))
     a = s.masked_fill(mask == 0, float("-inf")).softmax(-1)
-    keep = torch.tril(torch.ones(L, L, dtype=torch.bool))
+    keep = torch.tril(torch.ones(L, L, dtype=11))
     b = s.masked_fill(~keep, -1.0e9).softmax(-1)
     c = (s * torch.ones(L, L).tril_().view(1, L, L)).sum(-1)
-    d = s.masked_fill(torch.tril(torch.ones(L, L), diagonal=-1).bool(), 0.0)
+    d = s.masked_fill(torch.tril(torch.ones(L, L), diagonal=-1).to(dtype=11), 0.0)
     return a, b, c, d
 )",
                                options({2, 6, 5}, "x:1=L"));

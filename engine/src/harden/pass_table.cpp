@@ -1,7 +1,6 @@
 #include "harden/pass_table.h"
 
 #include "harden/eliminate_dead_code.h"
-#include "harden/fold_attribute_writes.h"
 #include "harden/fold_constant_ifs.h"
 #include "harden/fold_constant_scalar_arithmetic.h"
 #include "harden/fold_data_dependent_ifs.h"
@@ -32,9 +31,6 @@ constexpr Statistic kInline[] = {
 constexpr Statistic kAttributeWrites[] = {
     {"attribute_writes_removed", "module attribute assignments dropped (with a warning)"},
     {"attribute_reads_forwarded", "attribute reads after an assignment given the assigned value"}};
-constexpr Statistic kAttrWrites[] = {
-    {"writes_folded", "module attributes written once by forward() whose reads take the value"},
-    {"reads_forwarded", "attribute reads replaced by the written value"}};
 constexpr Statistic kMutation[] = {
     {"ops_made_functional", "in-place tensor ops replaced by their functional form"}};
 constexpr Statistic kViews[] = {
@@ -81,10 +77,6 @@ constexpr PassInfo kPasses[] = {
      "module attributes forward() assigns: later reads take the value, the write is dropped and "
      "warned about (an NNEF graph keeps no state)",
      kAttributeWrites, true, true, &removeAttributeWrites},
-    {"fold_attribute_writes",
-     "attributes forward() writes once (SetAttr on self or a submodule): later reads take the "
-     "value",
-     kAttrWrites, true, true, &foldAttributeWrites},
     {"remove_tensor_mutation", "in-place tensor ops to functional ones where provably safe",
      kMutation, true, true, &removeTensorMutation},
     {"remove_view_mutation",

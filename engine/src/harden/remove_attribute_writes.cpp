@@ -52,6 +52,7 @@ struct Walk {
     Block* top;
     std::set<std::string> nested;        // assigned inside a branch or loop: left alone
     std::map<std::string, Value*> value; // the value an attribute was assigned
+    std::set<std::string> readSaved;     // read before any assignment: the saved value is used
     std::set<std::string> warned;
     bool stopped = false;
 
@@ -69,8 +70,12 @@ struct Walk {
         if (n->kind() == c10::prim::GetAttr) {
             const std::string path = attributePath(n->input(), n->s(c10::attr::name));
             auto it = value.find(path);
-            if (path.empty() || it == value.end())
+            if (path.empty())
                 return;
+            if (it == value.end()) {
+                readSaved.insert(path);
+                return;
+            }
             if (!ctx.rewrite("attribute_reads_forwarded")) {
                 stopped = true;
                 return;
@@ -91,7 +96,13 @@ struct Walk {
                 stopped = true;
                 return;
             }
-            if (warned.insert(path).second)
+            if (!readSaved.count(path)) {
+                // Assigned before anything reads it: every call computes it
+                // afresh, nothing is carried between calls.
+                ctx.remark(n, fmt::format("'{}' is assigned before any read: a value passed "
+                                          "between methods, no state is lost",
+                                          path));
+            } else if (warned.insert(path).second)
                 warnOnce(
                     ctx,
                     fmt::format("forward() assigns module attribute '{}'{}: an NNEF graph keeps no "
@@ -130,7 +141,7 @@ struct Walk {
 } // namespace
 
 void removeAttributeWrites(PassContext& ctx) {
-    Walk walk{ctx, ctx.graph->block(), {}, {}, {}, false};
+    Walk walk{ctx, ctx.graph->block(), {}, {}, {}, {}, false};
     for (Node* n : nodesOfKind(ctx.graph->block(), c10::prim::SetAttr))
         if (n->owningBlock() != walk.top)
             walk.nested.insert(attributePath(n->input(0), n->s(c10::attr::name)));

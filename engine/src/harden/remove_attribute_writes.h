@@ -7,6 +7,9 @@
 // assigned inside a branch or a loop is left alone until the folding group
 // has inlined it (the pass repeats with that group); one still there is
 // refused by the trace.
+// An attribute assigned before anything reads it (RAFT's CorrBlock keeps the
+// pyramid build_pyramid() computes for index_pyramid() to read) carries
+// nothing between calls: its reads take the value with a remark, no warning.
 // A write into an attribute's tensor in place (self.running.mul_(0.9)) is not
 // rewritten but warned about: the archive holds the attribute as the
 // export's own runs of forward() left it.

@@ -41,7 +41,7 @@ uint16_t loadU16(const std::byte* p) {
     return v;
 }
 
-template <typename T> T load(const std::byte* base, int64_t i) {
+template <typename T> T elementAt(const std::byte* base, int64_t i) {
     T v;
     std::memcpy(&v, base + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
     return v;
@@ -55,9 +55,9 @@ double TensorData::asDouble(int64_t i) const {
     case DType::F16:
         return util::halfToFloat(loadU16(bytes_ + i * 2));
     case DType::F32:
-        return load<float>(bytes_, i);
+        return elementAt<float>(bytes_, i);
     case DType::F64:
-        return load<double>(bytes_, i);
+        return elementAt<double>(bytes_, i);
     default:
         return static_cast<double>(asInt(i));
     }
@@ -68,17 +68,17 @@ int64_t TensorData::asInt(int64_t i) const {
         throw std::out_of_range("TensorData element index out of range");
     switch (dtype_) {
     case DType::I8:
-        return load<int8_t>(bytes_, i);
+        return elementAt<int8_t>(bytes_, i);
     case DType::I16:
-        return load<int16_t>(bytes_, i);
+        return elementAt<int16_t>(bytes_, i);
     case DType::I32:
-        return load<int32_t>(bytes_, i);
+        return elementAt<int32_t>(bytes_, i);
     case DType::I64:
-        return load<int64_t>(bytes_, i);
+        return elementAt<int64_t>(bytes_, i);
     case DType::U8:
-        return load<uint8_t>(bytes_, i);
+        return elementAt<uint8_t>(bytes_, i);
     case DType::Bool:
-        return load<uint8_t>(bytes_, i) != 0 ? 1 : 0;
+        return elementAt<uint8_t>(bytes_, i) != 0 ? 1 : 0;
     default:
         return static_cast<int64_t>(asDouble(i));
     }

@@ -2,8 +2,10 @@
 // assigns is read as the assigned value after the assignment, the
 // assignment is dropped, and a warning names the attribute; writes into an
 // attribute's tensor in place are warned about; assignments inside a branch
-// are left alone.
+// are left alone. An attribute of a submodule assigned before any read
+// (RAFT's CorrBlock pyramid) is forwarded without a warning.
 #include "engine/harden_test_util.h"
+#include "harden/inline_unresolvable_submodules.h"
 #include "harden/remove_attribute_writes.h"
 #include "suite_macros.h"
 
@@ -19,6 +21,45 @@ torch::jit::Module stateful(const char* forward) {
     m.define(forward);
     m.eval();
     return m;
+}
+
+// `outer.block` keeps a list of tensors that build() assigns and read()
+// reads, called from forward() as RAFT calls build_pyramid and
+// index_pyramid; the graph has its submodule calls inlined.
+struct Pyramid {
+    torch::jit::Module model;
+    std::unique_ptr<PassContext> ctx;
+};
+
+Pyramid pyramid(const char* forward) {
+    torch::jit::Module block("__torch__.Block");
+    block.register_attribute("pyramid", c10::ListType::ofTensors(), c10::List<at::Tensor>());
+    block.define(R"PY(
+def build(self, x):
+    self.pyramid = [x * 2.0, x + 1.0]
+
+def read(self, k: int):
+    return self.pyramid[k]
+)PY");
+    torch::jit::Module outer("__torch__.Outer");
+    outer.register_module("block", block);
+    outer.define(forward);
+    outer.eval();
+    PassContext inlined(outer.get_method("forward").graph()->copy());
+    inlined.module = outer;
+    t2n::harden::inlineUnresolvableSubmodules(inlined);
+    auto ctx = std::make_unique<PassContext>(inlined.graph->copy());
+    ctx->module = outer;
+    return {outer, std::move(ctx)};
+}
+
+// The rewritten graph, run as a function of (self, x), against the module.
+bool computesTheModule(Pyramid& p) {
+    const at::Tensor x = at::randn({2, 3});
+    const at::Tensor want = p.model.clone(true).forward({x}).toTensor();
+    // The graph's `self` is the module's own type (a clone's is another).
+    torch::jit::GraphFunction after("forward_after", p.ctx->graph, nullptr);
+    return at::allclose(after({p.model._ivalue(), x}).toTensor(), want);
 }
 
 } // namespace
@@ -98,6 +139,45 @@ def forward(self, x):
         PassContext plain(t2n::test::parseGraph(t2n::test::kReluOnly));
         t2n::harden::removeAttributeWrites(plain);
         QVERIFY(plain.counts.empty() && plain.warnings.empty());
+    }
+
+    /// A submodule's attribute assigned before any read, read after it
+    /// (once inside a loop): the reads take the assigned list, the
+    /// assignment is gone, a remark and no warning (nothing is carried
+    /// between calls).
+    void assignedBeforeAnyReadIsNotWarned() {
+        Pyramid p = pyramid(R"PY(
+def forward(self, x):
+    self.block.build(x)
+    y = self.block.read(0)
+    for k in range(2):
+        y = y + self.block.read(1)
+    return y
+)PY");
+        t2n::harden::removeAttributeWrites(*p.ctx);
+        QCOMPARE(count(*p.ctx, "attribute_writes_removed"), int64_t(1));
+        QCOMPARE(count(*p.ctx, "attribute_reads_forwarded"), int64_t(2));
+        QVERIFY(p.ctx->warnings.empty());
+        QVERIFY(anyRemark(*p.ctx, "'block.pyramid' is assigned before any read"));
+        EXPECT_IR("# CHECK-NOT: prim::SetAttr\n# CHECK-NOT: name=\"pyramid\"", p.ctx->graph);
+        QVERIFY(computesTheModule(p));
+    }
+
+    /// Assigned twice: each read takes the value assigned last before it.
+    void assignedTwiceReadsTheLatest() {
+        Pyramid p = pyramid(R"PY(
+def forward(self, x):
+    self.block.build(x)
+    a = self.block.read(0)
+    self.block.build(a)
+    return self.block.read(1)
+)PY");
+        t2n::harden::removeAttributeWrites(*p.ctx);
+        QCOMPARE(count(*p.ctx, "attribute_writes_removed"), int64_t(2));
+        QCOMPARE(count(*p.ctx, "attribute_reads_forwarded"), int64_t(2));
+        QVERIFY(p.ctx->warnings.empty());
+        EXPECT_IR("# CHECK-NOT: prim::SetAttr", p.ctx->graph);
+        QVERIFY(computesTheModule(p));
     }
 };
 
