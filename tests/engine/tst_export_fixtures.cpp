@@ -231,6 +231,12 @@ private Q_SLOTS:
             {"aten::normal_", "translate_random"},
             {"aten::uniform", "translate_random"},
             {"aten::uniform_", "translate_random"},
+            // Packed sequences and the device/dtype no-ops: IR snippets
+            // checked against LibTorch's own kernels.
+            {"aten::_pack_padded_sequence", "translate_rnn"},
+            {"aten::_pad_packed_sequence", "translate_rnn"},
+            {"aten::as_tensor", "translate_shape"},
+            {"aten::cpu", "translate_shape"},
         };
         // Kinds no numeric comparison can check: empty's contents are
         // unspecified (t2n writes zeros), so PyTorch gives no reference

@@ -87,6 +87,22 @@ graph(%self : Tensor, %x : Tensor):
                                {"x:2x5:f32"});
         EXPECT_NNEF("# CHECK: graph", e);
     }
+
+    /// x.cpu() is the tensor itself; torch.as_tensor(x, dtype=float64) of
+    /// a tensor is a cast.
+    void cpuAndAsTensor() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %none : NoneType = prim::Constant()
+  %f64 : int = prim::Constant[value=7]()
+  %c : Tensor = aten::cpu(%x)
+  %h : Tensor = aten::as_tensor(%c, %f64, %none)
+  %y : Tensor = aten::mul(%h, %h)
+  return (%y)
+)IR",
+                               {"x:2x3:f32"});
+        EXPECT_NNEF("# CHECK: tract_core_cast(\n# CHECK-NOT: cpu", e);
+    }
 };
 
 T2N_TEST_SUITE(TranslateShapeTest)
