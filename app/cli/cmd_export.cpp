@@ -5,6 +5,7 @@
 #include "export_flags.h"
 #include "process_guard.h"
 #include "proposed_inputs.h"
+#include "run_report.h"
 
 #include "t2n/error.h"
 #include "t2n/outputs.h"
@@ -17,6 +18,7 @@
 #include <fmt/format.h>
 #include <memory>
 #include <span>
+#include <tuple>
 
 namespace t2n::cli {
 
@@ -45,12 +47,7 @@ void checkDestinations(const ExportFlags& a, const ExportRecipe& r) {
         checkTextDestination(a.saveRecipe, Stage::Write, "recipe", taken);
         taken.emplace_back(a.saveRecipe);
     }
-    if (a.report == "-" && stdoutWasClosed())
-        throw Error(Stage::Report, ErrorCode::OutputPath,
-                    "cannot write the report to standard output: it is closed",
-                    "give --report FILE, or run t2n with a standard output");
-    if (!a.report.empty() && a.report != "-")
-        checkTextDestination(a.report, Stage::Report, "report", taken);
+    checkReportDestinations(a.report, a.reportHtml, taken);
 }
 
 /// Writes the recipe into t2n's state folder (never beside the target: a
@@ -117,19 +114,45 @@ int checkExitCode(const CheckReport& check, Observer& observer, bool exporting) 
     return 1;
 }
 
-int failedExport(const Error& raised, const ExportRecipe& recipe) {
+void checkReportDestinations(const std::string& report, const std::string& reportHtml,
+                             std::vector<std::filesystem::path>& taken) {
+    for (const auto& [path, what, flag] :
+         {std::tuple{report, "report", "--report"},
+          std::tuple{reportHtml, "HTML report", "--report-html"}}) {
+        if (path == "-" && stdoutWasClosed())
+            throw Error(Stage::Report, ErrorCode::OutputPath,
+                        fmt::format("cannot write the {} to standard output: it is closed", what),
+                        fmt::format("give {} FILE, or run t2n with a standard output", flag));
+        if (!path.empty() && path != "-") {
+            checkTextDestination(path, Stage::Report, what, taken);
+            taken.emplace_back(path);
+        }
+    }
+    if (report == "-" && reportHtml == "-")
+        throw Error(Stage::Report, ErrorCode::Usage,
+                    "--report and --report-html cannot both go to standard output",
+                    "give one of them a FILE");
+}
+
+int failedExport(const Error& raised, const ExportRecipe& recipe, const RunReport& run) {
     const Error e = cancelledBySignal(raised);
     printError(e);
+    // A request refused before the work, or stopped on request, has nothing to report.
+    if (e.code() != ErrorCode::Usage && e.code() != ErrorCode::OutputPath &&
+        e.code() != ErrorCode::Cancelled)
+        reportFailedRun(run, recipe, &e);
     if (studioCanShow(e.code()))
         offerStudio(recipe, {});
     return static_cast<int>(e.code());
 }
 
 int failedCheck(const CheckReport& check, Observer& observer, const ExportRecipe& recipe,
-                bool exporting) {
+                const RunReport& run, bool exporting) {
     const int code = checkExitCode(check, observer, exporting);
-    if (code != 0)
+    if (code != 0) {
+        reportFailedRun(run, recipe, nullptr);
         offerStudio(recipe, check.debugBundle);
+    }
     return code;
 }
 
@@ -149,7 +172,8 @@ Command addExportCommand(CLI::App& root) {
                             "give -o OUT.nnef.tgz, or a --recipe that names one");
             const ExportOptions& options = recipe.options;
             checkDestinations(*args, recipe);
-            if (args->report == "-")
+            // What the model prints goes to stderr: stdout holds the report alone.
+            if (args->report == "-" || args->reportHtml == "-")
                 keepStdoutForReport();
             CliObserver observer(options.logLevel);
             Session session(&observer);
@@ -157,19 +181,21 @@ Command addExportCommand(CLI::App& root) {
             // together, and only when the export succeeded.
             PendingOutputs pending;
             ExportReport report;
+            const RunReport run{&session, args->reportHtml, "t2n export"};
             try {
                 session.load(recipe.model);
                 proposeMissingInputs(session, recipe.options, observer);
                 report = session.exportModel(recipe.output, options, pending);
             } catch (const Error& e) {
-                return failedExport(e, recipe);
+                return failedExport(e, recipe, run);
             }
             if (!report.written)
-                return failedCheck(report.check, observer, recipe, /*exporting=*/true);
+                return failedCheck(report.check, observer, recipe, run, /*exporting=*/true);
             if (!args->saveRecipe.empty())
                 pending.addText(args->saveRecipe, toJson(recipe) + "\n", Stage::Write, "recipe");
             if (!args->report.empty() && args->report != "-")
                 pending.addText(args->report, report.toJson() + "\n", Stage::Report, "report");
+            addHtmlReport(run, recipe, pending);
             if (args->report == "-")
                 printReport(report.toJson());
             if (observer.cancelRequested())

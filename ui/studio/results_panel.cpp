@@ -2,6 +2,7 @@
 
 #include "session/operator_table_model.h"
 #include "session/report_models.h"
+#include "studio/frozen_sizes_view.h"
 
 #include "t2n/error.h"
 
@@ -109,6 +110,9 @@ ResultsPanel::ResultsPanel(QWidget* parent)
         QGuiApplication::clipboard()->setText(QFileInfo(artifactPath_).absoluteFilePath());
     });
     connect(operators_, &QPushButton::clicked, this, &ResultsPanel::supportedOperatorsRequested);
+    frozen_ = new FrozenSizesView(this);
+    connect(frozen_, &FrozenSizesView::nodeRequested, this, &ResultsPanel::nodeRequested);
+    layout->addWidget(frozen_, 1);
 
     auto* split = new QSplitter(Qt::Vertical, this);
     figures_ = split;
@@ -212,6 +216,10 @@ void ResultsPanel::showState(const SessionState& st) {
                                       QString::fromStdString(d.detail).toHtmlEscaped()));
         divergence_->show();
     }
+}
+
+void ResultsPanel::showFrozenSizes(const SessionState& state) {
+    frozen_->showState(state);
 }
 
 void ResultsPanel::showError(const JobError& e) {

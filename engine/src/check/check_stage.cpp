@@ -5,6 +5,7 @@
 #include "check/debug_bundle.h"
 #include "check/divergence.h"
 #include "check/dynamic_sizes.h"
+#include "check/frozen_sizes.h"
 #include "check/npz_writer.h"
 #include "check/random_outputs.h"
 #include "check/structure_check.h"
@@ -397,13 +398,11 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
             feed[doc.inputs[k]] = forArchive(other.at(doc.inputIndices.at(k)));
         std::vector<at::Tensor> want = referenceOutputs(*in.model, clones(other));
         interp::RunResult got = back.interpreter->run(feed, runOptions);
-        if (got.failure) {
+        bool sizedOk = !got.failure;
+        if (got.failure)
             report.structureProblems.push_back(fmt::format("at {}: the interpreter failed: {}",
                                                            sized.label, got.failure->message()));
-            allOk = sizesOk = false;
-            continue;
-        }
-        for (size_t i = 0; i < doc.outputs.size() && i < want.size(); ++i) {
+        for (size_t i = 0; !got.failure && i < doc.outputs.size() && i < want.size(); ++i) {
             const std::string shown = doc.outputs[i] + " @ " + sized.label;
             if (run.random.outputs.count(doc.outputs[i]))
                 report.outputs.push_back(byDistribution(run, back.loaded.document, doc.outputs[i],
@@ -412,8 +411,19 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
             else
                 report.outputs.push_back(toReport(
                     shown, compare(want[i], got.outputs.at(doc.outputs[i]), run.tolerance)));
-            allOk = allOk && report.outputs.back().ok;
-            sizesOk = sizesOk && report.outputs.back().ok;
+            sizedOk = sizedOk && report.outputs.back().ok;
+        }
+        allOk = allOk && sizedOk;
+        sizesOk = sizesOk && sizedOk;
+        if (!sizedOk && in.frozen && in.frozen->empty()) {
+            run.step(0.5, "finding where the sizes froze");
+            try {
+                *in.frozen = findFrozenSizes(in, *back.interpreter, sized, feed, other, inputs);
+            } catch (const Error& e) {
+                if (e.code() == ErrorCode::Cancelled)
+                    throw;
+                run.log(LogLevel::Warn, "could not find where the sizes froze: " + e.message());
+            }
         }
     }
     run.step(0.6, "comparing the outputs");

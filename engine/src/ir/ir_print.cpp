@@ -75,6 +75,18 @@ std::string constantText(const Value& v) {
 }
 } // namespace
 
+NodeId Graph::nodeFor(const NodeRef& ref) const {
+    for (const auto& n : nodes)
+        if (!ref.valueName.empty() && !n.outputs.empty() &&
+            value(n.outputs.front()).debugName == ref.valueName)
+            return n.id;
+    for (const auto& n : nodes)
+        if (n.where.kind == ref.kind && ref.sourceLine > 0 &&
+            n.where.sourceLine == ref.sourceLine && n.where.sourceFile == ref.sourceFile)
+            return n.id;
+    return -1;
+}
+
 std::string Graph::print(std::vector<int>* nodeLines) const {
     std::string out = "inputs:\n";
     for (ValueId id : inputs)
