@@ -161,6 +161,11 @@ Command addExportCommand(CLI::App& root) {
     CLI::App* app = root.add_subcommand("export", "export a TorchScript model to an NNEF artifact");
     addExportFlags(*app, *args, /*modelRequired=*/false);
     addExportCommandFlags(*app, *args);
+    app->footer("When the export fails (and the studio can show why), the recipe that reopens "
+                "it in t2n-studio is written under t2n's state folder ($XDG_STATE_HOME/t2n/failed, "
+                "else ~/.local/state/t2n/failed), never beside the target: a failed run writes "
+                "nothing among your files but the --debug-bundle and --report-html asked for. "
+                "The last line printed is the command that opens it.");
     return {
         app, [args, app] {
             ExportRecipe recipe = resolveRecipe(*args, *app);

@@ -117,6 +117,16 @@ private Q_SLOTS:
         QVERIFY(html.contains("aten::roll"));
         QVERIFY(html.contains("class=\"verdict failed\""));
     }
+
+    // The studio's help says where a failed run's recipe is, and that a
+    // report opens like a recipe.
+    void helpSaysWhatOpens() {
+        auto r = t2n::test::run(QStringLiteral(T2N_STUDIO_BINARY), {QStringLiteral("--help")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!r.out.contains("beside its target"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("state folder"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("--report-html"), qPrintable(r.out));
+    }
 };
 
 T2N_TEST_SUITE(ReportFlowsTest)
