@@ -24,9 +24,10 @@ void* graphvizContext() {
 namespace {
 
 // Drawn like the studio's IR graph: known values are not boxes, except
-// those that follow a symbolic axis (the archive computes them).
-bool drawn(const ir::Graph& g, const ir::Node& n) {
-    if (!n.folded)
+// those that follow a symbolic axis (the archive computes them) and the
+// marked ones (a size that froze is often such a value).
+bool drawn(const ir::Graph& g, const ir::Node& n, const std::map<ir::NodeId, Mark>& marked) {
+    if (!n.folded || marked.count(n.id))
         return true;
     return std::any_of(n.outputs.begin(), n.outputs.end(),
                        [&g](ir::ValueId o) { return g.value(o).varies; });
@@ -44,15 +45,16 @@ std::string valueText(const ir::Value& v) {
 }
 
 // Producer -> consumer edges between drawn nodes (inputs are -1 - index).
-std::vector<std::pair<int, int>> edgesOf(const ir::Graph& g) {
+std::vector<std::pair<int, int>> edgesOf(const ir::Graph& g,
+                                         const std::map<ir::NodeId, Mark>& marked) {
     std::vector<std::pair<int, int>> out;
     for (const ir::Node& n : g.nodes) {
-        if (!drawn(g, n))
+        if (!drawn(g, n, marked))
             continue;
         for (ir::ValueId in : n.inputs) {
             const ir::Value& v = g.value(in);
             if (v.producer >= 0) {
-                if (drawn(g, g.node(v.producer)))
+                if (drawn(g, g.node(v.producer), marked))
                     out.emplace_back(v.producer, n.id);
             } else if (auto it = std::find(g.inputs.begin(), g.inputs.end(), in);
                        it != g.inputs.end()) {
@@ -70,7 +72,7 @@ std::set<int> chooseNodes(const ir::Graph& g, const std::map<ir::NodeId, Mark>& 
     for (size_t i = 0; i < g.inputs.size(); ++i)
         all.insert(-1 - static_cast<int>(i));
     for (const ir::Node& n : g.nodes)
-        if (drawn(g, n))
+        if (drawn(g, n, marked))
             all.insert(n.id);
     total = static_cast<int>(all.size());
     if (total <= most)
@@ -124,7 +126,7 @@ std::string inlineSvg(std::string svg) {
 
 IrDrawing drawIr(const ir::Graph& graph, const std::map<ir::NodeId, Mark>& marked, int most) {
     IrDrawing out;
-    const auto edges = edgesOf(graph);
+    const auto edges = edgesOf(graph, marked);
     const std::set<int> chosen = chooseNodes(graph, marked, edges, most, out.total);
     out.drawn = static_cast<int>(chosen.size());
     if (chosen.empty()) {
