@@ -34,6 +34,19 @@ void printReport(const std::string& json) {
             "nothing was written; give --report FILE, or a working standard output");
 }
 
+ExportRecipe withAbsolutePaths(ExportRecipe recipe) {
+    std::error_code ec;
+    auto absolute = [&](const std::filesystem::path& p) {
+        return p.empty() ? p : std::filesystem::absolute(p, ec).lexically_normal();
+    };
+    recipe.model = absolute(recipe.model);
+    recipe.output = absolute(recipe.output);
+    for (auto& input : recipe.options.inputs)
+        input.valuesFile = absolute(input.valuesFile).string();
+    recipe.options.debugBundle = absolute(recipe.options.debugBundle).string();
+    return recipe;
+}
+
 namespace {
 
 // Every destination of the run, checked before any work; none may be a
@@ -53,21 +66,6 @@ void checkDestinations(const ExportFlags& a, const ExportRecipe& r) {
 /// Writes the recipe into t2n's state folder (never beside the target: a
 /// failed run writes nothing among the user's files) and prints, as the last
 /// line, the command that opens the same export in the studio.
-// Recipe paths are relative to the working directory of whoever runs the
-// recipe; this one lives under ~/.local/state and is opened from anywhere.
-ExportRecipe withAbsolutePaths(ExportRecipe recipe) {
-    std::error_code ec;
-    auto absolute = [&](const std::filesystem::path& p) {
-        return p.empty() ? p : std::filesystem::absolute(p, ec).lexically_normal();
-    };
-    recipe.model = absolute(recipe.model);
-    recipe.output = absolute(recipe.output);
-    for (auto& input : recipe.options.inputs)
-        input.valuesFile = absolute(input.valuesFile).string();
-    recipe.options.debugBundle = absolute(recipe.options.debugBundle).string();
-    return recipe;
-}
-
 void offerStudio(const ExportRecipe& recipe, const std::string& debugBundle) {
     // A bundle folder holds the archive and its recipe; a recipe opens anything.
     std::error_code ec;

@@ -54,6 +54,11 @@ int failedExport(const Error& e, const ExportRecipe& recipe, const RunReport& ru
 int failedCheck(const CheckReport& check, Observer& observer, const ExportRecipe& recipe,
                 const RunReport& run, bool exporting = false);
 
+/// `recipe` with absolute paths: recipe paths are relative to the working
+/// directory of whoever runs the recipe, and the recipes t2n writes for
+/// others (a failed run's, the HTML report's) are opened from anywhere.
+ExportRecipe withAbsolutePaths(ExportRecipe recipe);
+
 /// --report and --report-html: standard output ("-") must be open and taken
 /// by one of them; a file must pass checkDestination() (t2n/outputs.h) and
 /// be none of `taken` (the model, the recipe, the artifact, each other),

@@ -2,12 +2,19 @@
 
 #include "session/frozen_sizes_model.h"
 
+#include <algorithm>
+
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTableView>
 #include <QVBoxLayout>
 
 namespace t2n::ui {
+
+namespace {
+constexpr int kRowsShown = 8;
+} // namespace
 
 FrozenSizesView::FrozenSizesView(QWidget* parent)
     : QWidget(parent), model_(new FrozenSizesModel(this)) {
@@ -46,6 +53,15 @@ void FrozenSizesView::showState(const SessionState& state) {
             .arg(QString::fromStdString(table.exampleSizes).toHtmlEscaped(),
                  QString::fromStdString(table.secondSizes).toHtmlEscaped()));
     table_->resizeColumnsToContents();
+    // As tall as its rows (up to a screenful of them, then it scrolls):
+    // the window's spare height goes to the details and figures below.
+    const int rows = std::min(model_->rowCount(), kRowsShown);
+    int height = table_->horizontalHeader()->height() + 2 * table_->frameWidth();
+    for (int r = 0; r < rows; ++r)
+        height += table_->rowHeight(r);
+    // Room for the scroll bar a long cell (a source line) may need.
+    height += table_->horizontalScrollBar()->sizeHint().height();
+    table_->setFixedHeight(height);
     setVisible(!table.empty());
 }
 

@@ -32,10 +32,12 @@ std::optional<Divergence> findDivergence(const CheckInputs& in,
 std::unordered_map<std::string, const torch::jit::Value*> valuesByName(const torch::jit::Graph& g);
 
 /// The TorchScript value an NNEF identifier stands for, in a run of the
-/// hardened graph (as the real numbers a quantized value holds).
+/// hardened graph (as the real numbers a quantized value holds; `quantized`
+/// says whether it was one).
 std::optional<at::Tensor>
 referenceOf(const ManifestValue& value, const jit::Recorded& rec,
-            const std::unordered_map<std::string, const torch::jit::Value*>& byName);
+            const std::unordered_map<std::string, const torch::jit::Value*>& byName,
+            bool& quantized);
 
 struct ValueScan {
     std::optional<Divergence> first;

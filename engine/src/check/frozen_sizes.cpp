@@ -12,14 +12,14 @@ namespace t2n::check {
 namespace {
 
 // Enough to see where the sizes froze; the rest follows from those.
-constexpr size_t kMostRows = 50;
+constexpr size_t kMostFrozenRows = 50;
 
-std::string shapeText(at::IntArrayRef sizes) {
+std::string frozenShapeText(at::IntArrayRef sizes) {
     return fmt::format("[{}]", fmt::join(sizes, ", "));
 }
 
 // Operand alignment may add unit axes: shapes that agree without them agree.
-bool sameShape(at::IntArrayRef a, at::IntArrayRef b) {
+bool sameShapeUpToUnitAxes(at::IntArrayRef a, at::IntArrayRef b) {
     std::vector<int64_t> x, y;
     for (int64_t d : a)
         if (d != 1)
@@ -31,15 +31,15 @@ bool sameShape(at::IntArrayRef a, at::IntArrayRef b) {
 }
 
 // TorchScript's shape of each hardened-graph value on `inputs`, by debug name.
-std::unordered_map<std::string, std::string> torchShapes(const CheckInputs& in,
-                                                         const std::vector<at::Tensor>& inputs) {
+std::unordered_map<std::string, std::string>
+torchShapesByName(const CheckInputs& in, const std::vector<at::Tensor>& inputs) {
     jit::RunOptions run;
     run.stage = Stage::Check;
     const jit::Recorded rec = jit::runGraph(&in.prepared->module, *in.prepared->graph, inputs, run);
     std::unordered_map<std::string, std::string> out;
     for (const auto& [value, iv] : rec)
         if (iv.isTensor())
-            out.emplace(value->debugName(), shapeText(iv.toTensor().sizes()));
+            out.emplace(value->debugName(), frozenShapeText(iv.toTensor().sizes()));
     return out;
 }
 
@@ -53,7 +53,7 @@ FrozenSizes findFrozenSizes(const CheckInputs& in, const interp::Interpreter& in
     FrozenSizes table;
     table.exampleSizes = sized.exampleLabel;
     table.secondSizes = sized.label;
-    const auto atExample = torchShapes(in, exampleInputs);
+    const auto atExample = torchShapesByName(in, exampleInputs);
     jit::RunOptions torchRun;
     torchRun.stage = Stage::Check;
     const jit::Recorded rec =
@@ -63,7 +63,8 @@ FrozenSizes findFrozenSizes(const CheckInputs& in, const interp::Interpreter& in
     std::map<std::string, at::Tensor> references;
     for (const auto& v : in.manifest->values) {
         manifest.emplace(v.identifier, &v);
-        if (auto t = referenceOf(v, rec, byName))
+        bool quantized = false; // only shapes are compared here
+        if (auto t = referenceOf(v, rec, byName, quantized))
             references.emplace(v.identifier, *t);
     }
     auto row = [&](const ManifestValue& v, const std::string& archive) {
@@ -74,7 +75,7 @@ FrozenSizes findFrozenSizes(const CheckInputs& in, const interp::Interpreter& in
         if (auto it = atExample.find(v.torchValue); it != atExample.end())
             f.atExample = it->second;
         if (auto it = references.find(v.identifier); it != references.end())
-            f.atSecond = shapeText(it->second.sizes());
+            f.atSecond = frozenShapeText(it->second.sizes());
         f.archive = archive;
         return f;
     };
@@ -84,18 +85,18 @@ FrozenSizes findFrozenSizes(const CheckInputs& in, const interp::Interpreter& in
     options.substitutes = &references;
     const interp::RunResult run = interpreter.run(nnefInputs, options);
     for (const interp::TracedValue& tv : run.values) {
-        if (table.values.size() >= kMostRows)
+        if (table.values.size() >= kMostFrozenRows)
             break;
         auto found = manifest.find(tv.name);
         auto expected = references.find(tv.name);
         if (found == manifest.end() || expected == references.end())
             continue; // a helper value, or one with no TorchScript counterpart
-        if (!sameShape(expected->second.sizes(), tv.value.sizes()))
-            table.values.push_back(row(*found->second, shapeText(tv.value.sizes())));
+        if (!sameShapeUpToUnitAxes(expected->second.sizes(), tv.value.sizes()))
+            table.values.push_back(row(*found->second, frozenShapeText(tv.value.sizes())));
     }
     // The statement the archive stops at, fed TorchScript's operands: a
     // reshape to the example's sizes, typically.
-    if (run.failure && table.values.size() < kMostRows) {
+    if (run.failure && table.values.size() < kMostFrozenRows) {
         const auto& detail = run.failure->details();
         const std::string identifier =
             detail.empty() ? std::string() : detail.front().node.valueName;

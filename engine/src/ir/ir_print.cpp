@@ -76,10 +76,12 @@ std::string constantText(const Value& v) {
 } // namespace
 
 NodeId Graph::nodeFor(const NodeRef& ref) const {
+    // Any output: a report's row may name a node's second value.
     for (const auto& n : nodes)
-        if (!ref.valueName.empty() && !n.outputs.empty() &&
-            value(n.outputs.front()).debugName == ref.valueName)
-            return n.id;
+        if (!ref.valueName.empty())
+            for (ValueId out : n.outputs)
+                if (value(out).debugName == ref.valueName)
+                    return n.id;
     for (const auto& n : nodes)
         if (n.where.kind == ref.kind && ref.sourceLine > 0 &&
             n.where.sourceLine == ref.sourceLine && n.where.sourceFile == ref.sourceFile)

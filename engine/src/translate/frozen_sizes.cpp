@@ -3,31 +3,32 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 namespace t2n::translate {
 
 namespace {
 
-std::string shapeText(const std::vector<int64_t>& shape) {
+std::string listText(const std::vector<int64_t>& shape) {
     return fmt::format("[{}]", fmt::join(shape, ", "));
 }
 
 // A value at one of the two sizes: its number or list when it is known at
 // export time, else a tensor's shape.
-std::string valueText(const ir::Value& v, const std::optional<ir::Constant>& constant,
-                      const std::vector<int64_t>& shape) {
+std::string sizeAtText(const ir::Value& v, const std::optional<ir::Constant>& constant,
+                       const std::vector<int64_t>& shape) {
     if (constant) {
         std::string text = describeConstant(*constant);
         if (!text.empty())
             return text;
     }
     if (v.kind == ir::ValueKind::Tensor && !shape.empty())
-        return shapeText(shape);
+        return listText(shape);
     return {};
 }
 
-std::string archiveText(const FrozenRead& r, const std::string& example) {
+std::string archiveAtSecond(const FrozenRead& r, const std::string& example) {
     switch (r.why) {
     case FrozenRead::Why::CannotCompute:
         return "cannot be computed in the graph";
@@ -38,13 +39,26 @@ std::string archiveText(const FrozenRead& r, const std::string& example) {
     return example.empty() ? "fixed at its example value" : "fixed at the example's " + example;
 }
 
+// The reader in a table cell: the error above the table names it in full.
+std::string readerCell(const NodeRef& n) {
+    std::string text = n.kind;
+    if (!n.valueName.empty())
+        text += " (%" + n.valueName + ")";
+    if (!n.modulePath.empty())
+        text += " in " + n.modulePath;
+    if (n.sourceLine > 0)
+        text += fmt::format(" at {}:{}", std::filesystem::path(n.sourceFile).filename().string(),
+                            n.sourceLine);
+    return text;
+}
+
 } // namespace
 
 std::string describeConstant(const ir::Constant& c) {
     if (auto* i = std::get_if<int64_t>(&c))
         return std::to_string(*i);
     if (auto* l = std::get_if<std::vector<int64_t>>(&c))
-        return shapeText(*l);
+        return listText(*l);
     if (auto* d = std::get_if<double>(&c))
         return fmt::format("{}", *d);
     if (auto* b = std::get_if<bool>(&c))
@@ -83,13 +97,22 @@ FrozenSizes frozenSizeTable(const ir::Graph& graph, const std::vector<FrozenRead
         row.value = v.debugName;
         if (v.producer >= 0)
             row.node = graph.node(v.producer).where;
-        row.atExample = valueText(v, v.constant, v.shape);
-        row.atSecond = probed ? valueText(v, v.probeConstant, v.probeShape) : std::string();
+        row.atExample = sizeAtText(v, v.constant, v.shape);
+        row.atSecond = probed ? sizeAtText(v, v.probeConstant, v.probeShape) : std::string();
         if (row.atSecond.empty())
             row.atSecond = "unknown (the model did not run at other sizes)";
-        row.archive = archiveText(r, row.atExample);
-        if (r.reader >= 0 && r.reader != v.producer)
-            row.readBy = graph.node(r.reader).where.describe();
+        row.archive = archiveAtSecond(r, row.atExample);
+        if (r.reader >= 0 && r.reader != v.producer) {
+            const NodeRef& reader = graph.node(r.reader).where;
+            row.readBy = readerCell(reader);
+            // A list TorchScript builds for a call (roll's shifts=[s - 2])
+            // has no line of its own: it is written where the call is.
+            if (row.node.sourceLine <= 0 && reader.sourceLine > 0) {
+                row.node.sourceFile = reader.sourceFile;
+                row.node.sourceLine = reader.sourceLine;
+                row.node.sourceText = reader.sourceText;
+            }
+        }
         table.values.push_back(std::move(row));
     }
     return table;
