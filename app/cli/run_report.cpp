@@ -53,7 +53,8 @@ void printFrozenSizes(const FrozenSizes& table) {
 std::string htmlReport(const RunReport& run, const ExportRecipe& recipe, const Error* error) {
     report::HtmlReportInputs in;
     in.command = std::string(run.command);
-    in.recipe = recipe;
+    in.checkOnly = run.command == "t2n check";
+    in.recipe = withAbsolutePaths(recipe); // reopened from wherever the report goes
     in.report = &run.session->report();
     in.error = error;
     try {

@@ -21,12 +21,36 @@ void* graphvizContext() {
     return gvc;
 }
 
+std::string escapeMarkup(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char ch : text) {
+        switch (ch) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += ch;
+        }
+    }
+    return out;
+}
+
 namespace {
 
 // Drawn like the studio's IR graph: known values are not boxes, except
 // those that follow a symbolic axis (the archive computes them) and the
 // marked ones (a size that froze is often such a value).
-bool drawn(const ir::Graph& g, const ir::Node& n, const std::map<ir::NodeId, Mark>& marked) {
+bool drawn(const ir::Graph& g, const ir::Node& n, const std::map<int, Mark>& marked) {
     if (!n.folded || marked.count(n.id))
         return true;
     return std::any_of(n.outputs.begin(), n.outputs.end(),
@@ -45,8 +69,7 @@ std::string valueText(const ir::Value& v) {
 }
 
 // Producer -> consumer edges between drawn nodes (inputs are -1 - index).
-std::vector<std::pair<int, int>> edgesOf(const ir::Graph& g,
-                                         const std::map<ir::NodeId, Mark>& marked) {
+std::vector<std::pair<int, int>> edgesOf(const ir::Graph& g, const std::map<int, Mark>& marked) {
     std::vector<std::pair<int, int>> out;
     for (const ir::Node& n : g.nodes) {
         if (!drawn(g, n, marked))
@@ -66,7 +89,7 @@ std::vector<std::pair<int, int>> edgesOf(const ir::Graph& g,
 }
 
 // The nodes to draw: all of them, or those within `steps` edges of a marked one.
-std::set<int> chooseNodes(const ir::Graph& g, const std::map<ir::NodeId, Mark>& marked,
+std::set<int> chooseNodes(const ir::Graph& g, const std::map<int, Mark>& marked,
                           const std::vector<std::pair<int, int>>& edges, int most, int& total) {
     std::set<int> all;
     for (size_t i = 0; i < g.inputs.size(); ++i)
@@ -105,8 +128,10 @@ char* c(const std::string& s) {
 
 // Graphviz's SVG as an element for inline HTML: no XML prolog, doctype or
 // comments, and no namespace declarations (HTML knows <svg>; they would be
-// the only URLs in the report).
-std::string inlineSvg(std::string svg) {
+// the only URLs in the report). A browser shows an element's <title> on
+// hover: a node's says what it is (`tips`, by node name), and the others
+// (Graphviz's names of the graph, clusters and edges) are dropped.
+std::string inlineSvg(std::string svg, const std::map<std::string, std::string>& tips) {
     const auto start = svg.find("<svg");
     if (start == std::string::npos)
         return {};
@@ -119,12 +144,38 @@ std::string inlineSvg(std::string svg) {
         const auto end = svg.find("-->", at);
         svg.erase(at, end == std::string::npos ? std::string::npos : end + 3 - at);
     }
+    constexpr std::string_view open = "<title>", close = "</title>";
+    for (size_t at = 0; (at = svg.find(open, at)) != std::string::npos;) {
+        const auto end = svg.find(close, at);
+        if (end == std::string::npos)
+            break;
+        std::string name = svg.substr(at + open.size(), end - at - open.size());
+        for (size_t dash; (dash = name.find("&#45;")) != std::string::npos;)
+            name.replace(dash, 5, "-");
+        const auto tip = tips.find(name);
+        const std::string title = tip == tips.end()
+                                      ? std::string()
+                                      : fmt::format("<title>{}</title>", escapeMarkup(tip->second));
+        svg.replace(at, end + close.size() - at, title);
+        at += title.size();
+    }
     return svg;
+}
+
+// What a box is, shown on hover: "aten::sub (%10) in module 'shift' at
+// models.py:148" and the statement's first line.
+std::string tipOf(const NodeRef& where) {
+    std::string tip = where.describe();
+    std::string text = where.sourceText.substr(0, where.sourceText.find('\n'));
+    text.erase(0, text.find_first_not_of(" \t"));
+    if (!text.empty())
+        tip += "\n" + text;
+    return tip;
 }
 
 } // namespace
 
-IrDrawing drawIr(const ir::Graph& graph, const std::map<ir::NodeId, Mark>& marked, int most) {
+IrDrawing drawIr(const ir::Graph& graph, const std::map<int, Mark>& marked, int most) {
     IrDrawing out;
     const auto edges = edgesOf(graph, marked);
     const std::set<int> chosen = chooseNodes(graph, marked, edges, most, out.total);
@@ -184,13 +235,16 @@ IrDrawing drawIr(const ir::Graph& graph, const std::map<ir::NodeId, Mark>& marke
         return parent;
     };
     std::map<int, Agnode_t*> nodes;
+    std::map<std::string, std::string> tips;
     for (int id : chosen) {
-        std::string name, label, where;
+        std::string name, label;
         Agraph_t* into = g;
         if (id < 0) {
             const ir::Value& v = graph.value(graph.inputs.at(static_cast<size_t>(-1 - id)));
             name = "input-" + std::to_string(-1 - id);
             label = (v.name.empty() ? v.debugName : v.name) + "\n" + valueText(v);
+            tips[name] = fmt::format("graph input %{}{}", v.debugName,
+                                     v.name.empty() ? "" : " (NNEF " + v.name + ")");
         } else {
             const ir::Node& n = graph.node(id);
             name = "ir-" + std::to_string(id);
@@ -198,6 +252,7 @@ IrDrawing drawIr(const ir::Graph& graph, const std::map<ir::NodeId, Mark>& marke
             if (!n.outputs.empty())
                 label += "\n" + valueText(graph.value(n.outputs.front()));
             into = clusterOf(n.where.modulePath);
+            tips[name] = tipOf(n.where);
         }
         Agnode_t* node = agnode(into, c(name), 1);
         agset(node, c("label"), c(label));
@@ -205,7 +260,8 @@ IrDrawing drawIr(const ir::Graph& graph, const std::map<ir::NodeId, Mark>& marke
         if (id < 0) {
             agset(node, c("shape"), c("ellipse"));
             agset(node, c("fillcolor"), c("#dcefdc"));
-        } else if (auto m = marked.find(id); m != marked.end()) {
+        }
+        if (auto m = marked.find(id); m != marked.end()) {
             const bool failed = m->second == Mark::Failed;
             agset(node, c("fillcolor"), c(failed ? "#f9d4d4" : "#ffe2b0"));
             agset(node, c("color"), c(failed ? "#c62828" : "#e07000"));
@@ -220,7 +276,7 @@ IrDrawing drawIr(const ir::Graph& graph, const std::map<ir::NodeId, Mark>& marke
     char* data = nullptr;
     unsigned int length = 0;
     if (gvRenderData(gvc, g, "svg", &data, &length) == 0 && data)
-        out.svg = inlineSvg(std::string(data, length));
+        out.svg = inlineSvg(std::string(data, length), tips);
     gvFreeRenderData(data);
     gvFreeLayout(gvc, g);
     agclose(g);

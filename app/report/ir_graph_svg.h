@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 namespace t2n::report {
 
@@ -20,6 +21,9 @@ std::mutex& graphvizMutex();
 /// the process: one context, as Graphviz's plugins and globals expect.
 void* graphvizContext();
 
+/// `text` for HTML or SVG markup: & < > " written as entities.
+std::string escapeMarkup(std::string_view text);
+
 /// How a node is marked on the drawing.
 enum class Mark { Failed, Frozen };
 
@@ -30,11 +34,13 @@ struct IrDrawing {
 };
 
 /// Draws the IR's computing nodes (folded constants left out, as in the
-/// studio), graph inputs, and module paths as clusters. `marked` nodes are
-/// filled red (failed) or orange (a frozen size) and carry the element id
-/// "ir-ID" for links. A graph of more than `most` nodes is drawn around the
-/// marked nodes only (those within a few steps of one), or not at all when
-/// none is marked.
-IrDrawing drawIr(const ir::Graph& graph, const std::map<ir::NodeId, Mark>& marked, int most = 400);
+/// studio), graph inputs, and module paths as clusters. Boxes carry the
+/// element ids "ir-ID" (node ID) and "input-I" (graph input I) for links.
+/// `marked` boxes (node ids, and -1 - I for graph input I) are filled red
+/// (failed) or orange (a frozen size). A graph of more than `most` nodes is
+/// drawn around the marked ones only (those within a few steps of one), or
+/// not at all when none is marked. Hovering a box shows what it is (kind,
+/// value, module path, source line and statement).
+IrDrawing drawIr(const ir::Graph& graph, const std::map<int, Mark>& marked, int most = 400);
 
 } // namespace t2n::report

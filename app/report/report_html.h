@@ -21,8 +21,9 @@
 namespace t2n::report {
 
 struct HtmlReportInputs {
-    std::string command; ///< what ran ("t2n export", "t2n check", "t2n-studio")
-    ExportRecipe recipe; ///< reopened by the studio
+    std::string command;    ///< what ran ("t2n export", "t2n check", "t2n-studio")
+    bool checkOnly = false; ///< the run checked an archive it did not write (t2n check)
+    ExportRecipe recipe;    ///< reopened by the studio
     const ExportReport* report = nullptr;
     const Error* error = nullptr;     ///< the failure, when the run stopped with one
     const ir::Graph* graph = nullptr; ///< t2n's IR, when the run got that far

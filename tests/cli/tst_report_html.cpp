@@ -44,9 +44,10 @@ QString readAll(const QString& path) {
 /// Every attribute or CSS value that makes a browser fetch something: src,
 /// href (but in-page "#..."), url(), @import, and any scheme://.
 QStringList externalReferences(const QString& html) {
+    // Not a raw string: moc cannot read one holding parentheses.
     static const QRegularExpression refs(
-        QStringLiteral(
-            R"((?:\bsrc\s*=|\bhref\s*=\s*["']?(?!#)|\burl\s*\(|@import|[a-z]+://)[^\s>]{0,40})"),
+        QStringLiteral("(?:\\bsrc\\s*=|\\bhref\\s*=\\s*(?![\"']?#)|\\burl\\s*\\(|@import|"
+                       "[a-z]+://)[^\\s>]{0,40}"),
         QRegularExpression::CaseInsensitiveOption);
     QStringList found;
     for (auto it = refs.globalMatch(html); it.hasNext();)
@@ -105,6 +106,9 @@ private Q_SLOTS:
         QVERIFY(html.contains("id=\"frozen-table\""));
         QVERIFY(html.contains("<svg"));
         QVERIFY(html.contains("aten::roll"));
+        // Hovering a box names its node and source line.
+        QVERIFY2(html.contains("<title>aten::roll (%"), qPrintable(html));
+        QVERIFY(html.contains("Red: the nodes the failure names; orange: where a size froze"));
         QVERIFY(html.contains("id=\"versions\""));
         QVERIFY(html.contains("LibTorch") || html.contains("libtorch"));
         // The recipe inside is the export's.
@@ -136,7 +140,8 @@ private Q_SLOTS:
                       "--user-data-dir=" + out("chromium-profile"), "--dump-dom", "file://" + html},
                      120000);
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("<tr class=\"frozen\" data-node=\"ir-"),
+        // The script ran and found the rows' nodes on the drawing.
+        QVERIFY2(r.out.contains("<tr class=\"frozen linked\" data-node=\"ir-"),
                  qPrintable(r.out.left(2000)));
         QVERIFY(r.out.contains("<svg"));
         QVERIFY(r.out.contains("class=\"node\""));
@@ -159,6 +164,9 @@ private Q_SLOTS:
         QVERIFY(html.contains("class=\"verdict passed\""));
         QVERIFY(!html.contains("id=\"frozen-table\""));
         QVERIFY(externalReferences(html).isEmpty());
+        // The check's figures are shown when it passes too; no legend for marks not drawn.
+        QVERIFY(html.contains("<table id=\"outputs\">"));
+        QVERIFY(!html.contains("Red: ") && !html.contains("Orange: "));
         // t2n check of the same archive, with the same flag.
         auto c = runT2n(QStringList{"check", out("ok.nnef.tgz"), "--model", model(name)} +
                         fixtureArgs(name) + QStringList{"--report-html", out("check.html")});
@@ -179,9 +187,14 @@ private Q_SLOTS:
                         fixtureArgs(name) + QStringList{"--report-html", out("static.html")});
         QCOMPARE(c.exitCode, 1);
         QVERIFY2(c.err.contains("where a size froze"), qPrintable(c.err));
+        // The archive's input kept the example's size: the row names it as such.
+        QVERIFY2(c.err.contains("graph input"), qPrintable(c.err));
         const QString html = readAll(out("static.html"));
         QVERIFY(html.contains("id=\"frozen-table\""));
         QVERIFY(html.contains("class=\"verdict failed\""));
+        // Its recipe checks the archive again; exporting over it is not offered.
+        QVERIFY(html.contains("to check the same archive again"));
+        QVERIFY(!html.contains("t2n export --recipe"));
     }
 
     // --report-html is a destination like --report: refused before any work.

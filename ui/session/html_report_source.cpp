@@ -7,6 +7,8 @@
 #include "t2n/outputs.h"
 #include "t2n/runtime_info.h"
 
+#include <QFileInfo>
+
 namespace t2n::ui {
 
 namespace {
@@ -44,8 +46,13 @@ std::string HtmlReportSource::render(const std::string& fileName) const {
     const SessionState& st = *controller_->state();
     report::HtmlReportInputs in;
     in.command = "t2n-studio";
-    in.recipe.model = st.modelPath.toStdString();
-    in.recipe.output = st.artifactPath.toStdString();
+    in.checkOnly = st.checkOnly;
+    // Absolute: the report is reopened from wherever it was saved or sent.
+    auto absolute = [](const QString& p) {
+        return p.isEmpty() ? std::string() : QFileInfo(p).absoluteFilePath().toStdString();
+    };
+    in.recipe.model = absolute(st.modelPath);
+    in.recipe.output = absolute(st.artifactPath);
     in.recipe.options = st.options;
     in.report = &st.report;
     in.graph = st.traced ? &st.graph : nullptr;
@@ -64,8 +71,13 @@ std::string HtmlReportSource::render(const std::string& fileName) const {
 void HtmlReportSource::save(const QString& path) const {
     const std::filesystem::path to = path.toStdString();
     const SessionState& st = *controller_->state();
-    checkDestination(to, Stage::Report, "HTML report",
-                     {st.modelPath.toStdString(), st.artifactPath.toStdString()});
+    // As for `t2n export --report-html`: never over a file the run reads or wrote.
+    std::vector<std::filesystem::path> taken{st.modelPath.toStdString(),
+                                             st.artifactPath.toStdString()};
+    for (const auto& input : st.options.inputs)
+        if (!input.valuesFile.empty())
+            taken.emplace_back(input.valuesFile);
+    checkTextDestination(to, Stage::Report, "HTML report", taken);
     PendingOutputs pending;
     pending.addText(to, render(to.filename().string()), Stage::Report, "HTML report");
     pending.publish();
