@@ -12,6 +12,7 @@
     X(export_options, ExportOptionsTest)                                                           \
     X(f16_graphs, F16GraphsTest)                                                                   \
     X(export_errors, ExportErrorsTest)                                                             \
+    X(frozen_sizes, FrozenSizesTest)                                                               \
     X(harden_eliminate_dead_code, EliminateDeadCodeTest)                                           \
     X(harden_fold_constant_ifs, FoldConstantIfsTest)                                               \
     X(harden_fold_dict_writes, FoldDictWritesTest)                                                 \
@@ -45,6 +46,7 @@
     X(tract_cli, TractCliTest)                                                                     \
     X(debug_bundle, DebugBundleTest)                                                               \
     X(cli, CliTest)                                                                                \
+    X(report_html, ReportHtmlTest)                                                                 \
     X(bad_inputs, BadInputsTest)                                                                   \
     X(write_protocol, WriteProtocolTest)                                                           \
     X(node_identity, NodeIdentityTest)                                                             \

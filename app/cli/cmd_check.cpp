@@ -7,6 +7,7 @@
 #include "export_flags.h"
 #include "process_guard.h"
 #include "proposed_inputs.h"
+#include "run_report.h"
 
 #include "t2n/error.h"
 #include "t2n/outputs.h"
@@ -39,6 +40,7 @@ Command addCheckCommand(CLI::App& root) {
     addExportOptionFlags(*app, args->flags);
     addCheckFlags(*app, args->flags);
     app->add_option("--report", args->report, "write the JSON report to FILE ('-' for stdout)");
+    addReportHtmlFlag(*app, args->flags);
     return {app, [args] {
                 ExportOptions options = toOptions(args->flags);
                 std::error_code ec;
@@ -53,16 +55,12 @@ Command addCheckCommand(CLI::App& root) {
                 validateCheck(options, taken);
                 if (!options.debugBundle.empty())
                     taken.emplace_back(options.debugBundle);
-                if (!args->report.empty() && args->report != "-")
-                    checkTextDestination(args->report, Stage::Report, "report", taken);
-                if (args->report == "-" && stdoutWasClosed())
-                    throw Error(Stage::Report, ErrorCode::OutputPath,
-                                "cannot write the report to standard output: it is closed",
-                                "give --report FILE, or run t2n with a standard output");
-                if (args->report == "-")
+                checkReportDestinations(args->report, args->flags.reportHtml, taken);
+                if (args->report == "-" || args->flags.reportHtml == "-")
                     keepStdoutForReport();
                 CliObserver observer(options.logLevel);
                 Session session(&observer);
+                const RunReport run{&session, args->flags.reportHtml, "t2n check"};
                 const CheckReport* ran = nullptr;
                 try {
                     session.load(args->flags.model);
@@ -71,7 +69,7 @@ Command addCheckCommand(CLI::App& root) {
                     // Translates unless the archive's manifest lies beside it.
                     ran = &session.check(args->archive, options);
                 } catch (const Error& e) {
-                    return failedExport(e, recipe);
+                    return failedExport(e, recipe, run);
                 }
                 const CheckReport& check = *ran;
                 if (!args->report.empty()) {
@@ -84,10 +82,14 @@ Command addCheckCommand(CLI::App& root) {
                         pending.publish();
                     }
                 }
-                if (check.passed)
+                if (check.passed) {
+                    PendingOutputs pending;
+                    addHtmlReport(run, recipe, pending);
+                    pending.publish();
                     observer.log(LogLevel::Info, fmt::format("{} matches the model at {}",
                                                              args->archive, check.tolerance));
-                return failedCheck(check, observer, recipe);
+                }
+                return failedCheck(check, observer, recipe, run);
             }};
 }
 

@@ -2,6 +2,7 @@
 // a tract binary) and how fast a matrix product runs, so that a slow export
 // explains itself. Exit 0 when nothing needs fixing, 1 when advice was given.
 #include "commands.h"
+#include "report/runtime_json.h"
 
 #include "t2n/runtime_info.h"
 
@@ -10,24 +11,6 @@
 #include <nlohmann/json.hpp>
 
 namespace t2n::cli {
-
-namespace {
-const char* kindName(BlasInfo::Kind k) {
-    switch (k) {
-    case BlasInfo::Kind::OpenBlas:
-        return "openblas";
-    case BlasInfo::Kind::Blis:
-        return "blis";
-    case BlasInfo::Kind::Mkl:
-        return "mkl";
-    case BlasInfo::Kind::Reference:
-        return "reference";
-    case BlasInfo::Kind::Unknown:
-        break;
-    }
-    return "unknown";
-}
-} // namespace
 
 Command addDoctorCommand(CLI::App& root) {
     auto json = std::make_shared<bool>(false);
@@ -42,25 +25,10 @@ Command addDoctorCommand(CLI::App& root) {
                 const double gflops = 2.0 * n * n * n / seconds / 1e9;
                 auto advice = runtimeAdvice(info);
                 if (*json) {
-                    nlohmann::json j{{"t2n", info.t2nVersion},
-                                     {"libtorch", info.torchVersion},
-                                     {"blas",
-                                      {{"kind", kindName(info.blas.kind)},
-                                       {"library", info.blas.library},
-                                       {"version", info.blas.version},
-                                       {"threads", info.blas.threads},
-                                       {"optimised", info.blas.optimised()}}},
-                                     {"aten_threads", info.intraOpThreads},
-                                     {"aten_threads_source", info.intraOpSource},
-                                     {"interop_threads", info.interOpThreads},
-                                     {"parallel_backend", info.parallelBackend},
-                                     {"cpus", info.cpus},
-                                     {"tensor_block_cache", tensorBlockCacheInstalled()},
-                                     {"matmul_512_seconds", seconds},
-                                     {"matmul_512_gflops", gflops},
-                                     {"tract", info.tract},
-                                     {"tract_note", info.tractNote},
-                                     {"advice", advice ? *advice : ""}};
+                    nlohmann::json j = report::runtimeJson(info);
+                    j["matmul_512_seconds"] = seconds;
+                    j["matmul_512_gflops"] = gflops;
+                    j["advice"] = advice ? *advice : "";
                     fmt::print("{}\n", j.dump(2));
                     return advice ? 1 : 0;
                 }

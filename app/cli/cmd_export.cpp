@@ -5,6 +5,7 @@
 #include "export_flags.h"
 #include "process_guard.h"
 #include "proposed_inputs.h"
+#include "run_report.h"
 
 #include "t2n/error.h"
 #include "t2n/outputs.h"
@@ -17,6 +18,7 @@
 #include <fmt/format.h>
 #include <memory>
 #include <span>
+#include <tuple>
 
 namespace t2n::cli {
 
@@ -32,32 +34,6 @@ void printReport(const std::string& json) {
             "nothing was written; give --report FILE, or a working standard output");
 }
 
-namespace {
-
-// Every destination of the run, checked before any work; none may be a
-// file the run reads or another destination.
-void checkDestinations(const ExportFlags& a, const ExportRecipe& r) {
-    std::vector<std::filesystem::path> taken = filesRead(r, a.recipe);
-    taken.push_back(validateExport(r.output, r.options, taken).path);
-    if (r.options.check && !r.options.debugBundle.empty())
-        taken.emplace_back(r.options.debugBundle);
-    if (!a.saveRecipe.empty()) {
-        checkTextDestination(a.saveRecipe, Stage::Write, "recipe", taken);
-        taken.emplace_back(a.saveRecipe);
-    }
-    if (a.report == "-" && stdoutWasClosed())
-        throw Error(Stage::Report, ErrorCode::OutputPath,
-                    "cannot write the report to standard output: it is closed",
-                    "give --report FILE, or run t2n with a standard output");
-    if (!a.report.empty() && a.report != "-")
-        checkTextDestination(a.report, Stage::Report, "report", taken);
-}
-
-/// Writes the recipe into t2n's state folder (never beside the target: a
-/// failed run writes nothing among the user's files) and prints, as the last
-/// line, the command that opens the same export in the studio.
-// Recipe paths are relative to the working directory of whoever runs the
-// recipe; this one lives under ~/.local/state and is opened from anywhere.
 ExportRecipe withAbsolutePaths(ExportRecipe recipe) {
     std::error_code ec;
     auto absolute = [&](const std::filesystem::path& p) {
@@ -71,6 +47,25 @@ ExportRecipe withAbsolutePaths(ExportRecipe recipe) {
     return recipe;
 }
 
+namespace {
+
+// Every destination of the run, checked before any work; none may be a
+// file the run reads or another destination.
+void checkDestinations(const ExportFlags& a, const ExportRecipe& r) {
+    std::vector<std::filesystem::path> taken = filesRead(r, a.recipe);
+    taken.push_back(validateExport(r.output, r.options, taken).path);
+    if (r.options.check && !r.options.debugBundle.empty())
+        taken.emplace_back(r.options.debugBundle);
+    if (!a.saveRecipe.empty()) {
+        checkTextDestination(a.saveRecipe, Stage::Write, "recipe", taken);
+        taken.emplace_back(a.saveRecipe);
+    }
+    checkReportDestinations(a.report, a.reportHtml, taken);
+}
+
+/// Writes the recipe into t2n's state folder (never beside the target: a
+/// failed run writes nothing among the user's files) and prints, as the last
+/// line, the command that opens the same export in the studio.
 void offerStudio(const ExportRecipe& recipe, const std::string& debugBundle) {
     // A bundle folder holds the archive and its recipe; a recipe opens anything.
     std::error_code ec;
@@ -117,19 +112,45 @@ int checkExitCode(const CheckReport& check, Observer& observer, bool exporting) 
     return 1;
 }
 
-int failedExport(const Error& raised, const ExportRecipe& recipe) {
+void checkReportDestinations(const std::string& report, const std::string& reportHtml,
+                             std::vector<std::filesystem::path>& taken) {
+    for (const auto& [path, what, flag] :
+         {std::tuple{report, "report", "--report"},
+          std::tuple{reportHtml, "HTML report", "--report-html"}}) {
+        if (path == "-" && stdoutWasClosed())
+            throw Error(Stage::Report, ErrorCode::OutputPath,
+                        fmt::format("cannot write the {} to standard output: it is closed", what),
+                        fmt::format("give {} FILE, or run t2n with a standard output", flag));
+        if (!path.empty() && path != "-") {
+            checkTextDestination(path, Stage::Report, what, taken);
+            taken.emplace_back(path);
+        }
+    }
+    if (report == "-" && reportHtml == "-")
+        throw Error(Stage::Report, ErrorCode::Usage,
+                    "--report and --report-html cannot both go to standard output",
+                    "give one of them a FILE");
+}
+
+int failedExport(const Error& raised, const ExportRecipe& recipe, const RunReport& run) {
     const Error e = cancelledBySignal(raised);
     printError(e);
+    // A request refused before the work, or stopped on request, has nothing to report.
+    if (e.code() != ErrorCode::Usage && e.code() != ErrorCode::OutputPath &&
+        e.code() != ErrorCode::Cancelled)
+        reportFailedRun(run, recipe, &e);
     if (studioCanShow(e.code()))
         offerStudio(recipe, {});
     return static_cast<int>(e.code());
 }
 
 int failedCheck(const CheckReport& check, Observer& observer, const ExportRecipe& recipe,
-                bool exporting) {
+                const RunReport& run, bool exporting) {
     const int code = checkExitCode(check, observer, exporting);
-    if (code != 0)
+    if (code != 0) {
+        reportFailedRun(run, recipe, nullptr);
         offerStudio(recipe, check.debugBundle);
+    }
     return code;
 }
 
@@ -138,6 +159,11 @@ Command addExportCommand(CLI::App& root) {
     CLI::App* app = root.add_subcommand("export", "export a TorchScript model to an NNEF artifact");
     addExportFlags(*app, *args, /*modelRequired=*/false);
     addExportCommandFlags(*app, *args);
+    app->footer("When the export fails (and the studio can show why), the recipe that reopens "
+                "it in t2n-studio is written under t2n's state folder ($XDG_STATE_HOME/t2n/failed, "
+                "else ~/.local/state/t2n/failed), never beside the target: a failed run writes "
+                "nothing among your files but the --debug-bundle and --report-html asked for. "
+                "The last line printed is the command that opens it.");
     return {
         app, [args, app] {
             ExportRecipe recipe = resolveRecipe(*args, *app);
@@ -149,7 +175,8 @@ Command addExportCommand(CLI::App& root) {
                             "give -o OUT.nnef.tgz, or a --recipe that names one");
             const ExportOptions& options = recipe.options;
             checkDestinations(*args, recipe);
-            if (args->report == "-")
+            // What the model prints goes to stderr: stdout holds the report alone.
+            if (args->report == "-" || args->reportHtml == "-")
                 keepStdoutForReport();
             CliObserver observer(options.logLevel);
             Session session(&observer);
@@ -157,19 +184,21 @@ Command addExportCommand(CLI::App& root) {
             // together, and only when the export succeeded.
             PendingOutputs pending;
             ExportReport report;
+            const RunReport run{&session, args->reportHtml, "t2n export"};
             try {
                 session.load(recipe.model);
                 proposeMissingInputs(session, recipe.options, observer);
                 report = session.exportModel(recipe.output, options, pending);
             } catch (const Error& e) {
-                return failedExport(e, recipe);
+                return failedExport(e, recipe, run);
             }
             if (!report.written)
-                return failedCheck(report.check, observer, recipe, /*exporting=*/true);
+                return failedCheck(report.check, observer, recipe, run, /*exporting=*/true);
             if (!args->saveRecipe.empty())
                 pending.addText(args->saveRecipe, toJson(recipe) + "\n", Stage::Write, "recipe");
             if (!args->report.empty() && args->report != "-")
                 pending.addText(args->report, report.toJson() + "\n", Stage::Report, "report");
+            addHtmlReport(run, recipe, pending);
             if (args->report == "-")
                 printReport(report.toJson());
             if (observer.cancelRequested())

@@ -4,8 +4,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace t2n {
 struct CheckReport;
@@ -15,6 +17,8 @@ class Observer;
 } // namespace t2n
 
 namespace t2n::cli {
+
+struct RunReport;
 
 struct Command {
     CLI::App* app = nullptr;
@@ -45,8 +49,21 @@ void printError(const Error& e);
 /// (failedRecipePath: never beside the target) and, as the last line, the
 /// command that opens it (or the debug bundle folder) in the studio. Return
 /// the exit code.
-int failedExport(const Error& e, const ExportRecipe& recipe);
+/// Both also print where sizes froze and write the HTML report `run` asks for.
+int failedExport(const Error& e, const ExportRecipe& recipe, const RunReport& run);
 int failedCheck(const CheckReport& check, Observer& observer, const ExportRecipe& recipe,
-                bool exporting = false);
+                const RunReport& run, bool exporting = false);
+
+/// `recipe` with absolute paths: recipe paths are relative to the working
+/// directory of whoever runs the recipe, and the recipes t2n writes for
+/// others (a failed run's, the HTML report's) are opened from anywhere.
+ExportRecipe withAbsolutePaths(ExportRecipe recipe);
+
+/// --report and --report-html: standard output ("-") must be open and taken
+/// by one of them; a file must pass checkDestination() (t2n/outputs.h) and
+/// be none of `taken` (the model, the recipe, the artifact, each other),
+/// to which it is added.
+void checkReportDestinations(const std::string& report, const std::string& reportHtml,
+                             std::vector<std::filesystem::path>& taken);
 
 } // namespace t2n::cli

@@ -117,7 +117,15 @@ void addExportCommandFlags(CLI::App& app, ExportFlags& f) {
                    "also write the export's recipe (model, output, every option) to FILE; t2n "
                    "export writes it with the artifact, and not at all when the export fails");
     app.add_option("--report", f.report, "write the JSON report to FILE ('-' for stdout)");
+    addReportHtmlFlag(app, f);
     addRowFlag(app, f, *findOption("check"));
+}
+
+void addReportHtmlFlag(CLI::App& app, ExportFlags& f) {
+    app.add_option("--report-html", f.reportHtml,
+                   "write a one-file HTML report (the failure, where sizes froze, the graph, the "
+                   "recipe, the versions) to FILE, to attach to a bug report; written when the "
+                   "run fails too ('-' for stdout)");
 }
 
 ExportOptions toOptions(const ExportFlags& f) {

@@ -32,6 +32,7 @@ struct ExportFlags {
     std::string recipe;
     std::string saveRecipe;
     std::string report;
+    std::string reportHtml; ///< --report-html (export, check, the studio)
 };
 
 /// The flags of the options the load stage reads: --input, --seed, --log-level.
@@ -47,9 +48,11 @@ void addCheckFlags(CLI::App& app, ExportFlags& f);
 /// The model, the inputs, every export option and the check flags.
 void addExportFlags(CLI::App& app, ExportFlags& f, bool modelRequired = true);
 
-/// -o, --recipe, --save-recipe, --report, --no-check: with addExportFlags,
-/// every flag of `t2n export`.
+/// -o, --recipe, --save-recipe, --report, --report-html, --no-check: with
+/// addExportFlags, every flag of `t2n export`.
 void addExportCommandFlags(CLI::App& app, ExportFlags& f);
+/// --report-html FILE (`t2n export`, `t2n check`).
+void addReportHtmlFlag(CLI::App& app, ExportFlags& f);
 
 /// Throws t2n::Error (Usage) with a hint for malformed values.
 ExportOptions toOptions(const ExportFlags& f);

@@ -4,6 +4,7 @@
 // form; with --screenshot, a tour of the main views written as PNGs, then exit
 // (works with QT_QPA_PLATFORM=offscreen).
 #include "cli/export_flags.h"
+#include "session/html_report_source.h"
 #include "session/ui_version.h"
 #include "studio/main_window.h"
 #include "studio/screenshot_tour.h"
@@ -32,7 +33,8 @@ void addStudioFlags(CLI::App& cli, StudioArgs& a) {
     t2n::cli::addExportCommandFlags(cli, a.flags);
     cli.get_option("model")->description(
         "what to open: a TorchScript model, an export recipe (.json, e.g. the one a failed "
-        "t2n export writes beside its target) or a debug bundle folder");
+        "t2n export writes under t2n's state folder), a report of --report-html (.html: its "
+        "recipe) or a debug bundle folder");
     cli.add_option("--screenshot", a.screenshot,
                    "write one PNG per main view into DIR and exit (exit status 1 when the "
                    "export failed; the views then show why)");
@@ -48,7 +50,7 @@ t2n::ExportRecipe resolve(StudioArgs& a, const CLI::App& cli) {
     fs::path bundle;
     const fs::path given = a.flags.model;
     std::error_code ec;
-    if (given.extension() == ".json") {
+    if (given.extension() == ".json" || given.extension() == ".html") { // .html: a report's recipe
         a.flags.recipe = given.string();
         a.flags.model.clear();
     } else if (fs::is_directory(given, ec) && fs::exists(given / "recipe.json", ec)) {
@@ -114,6 +116,8 @@ int main(int argc, char** argv) {
 
     t2n::ui::MainWindow window;
     window.setReportPath(QString::fromStdString(args.flags.report));
+    t2n::ui::HtmlReportSource htmlReport(window.controller());
+    htmlReport.writeAfterEachRun(QString::fromStdString(args.flags.reportHtml));
     if (!args.screenshot.empty()) {
         if (model.isEmpty()) {
             std::fprintf(stderr, "t2n-studio: --screenshot needs a MODEL, a recipe or a bundle\n");

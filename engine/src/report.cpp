@@ -1,5 +1,6 @@
 #include "t2n/report.h"
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 namespace t2n {
@@ -22,6 +23,35 @@ std::string Divergence::toJson() const {
                      {"source_line", node.sourceLine},
                      {"detail", detail}};
     return j.dump(2);
+}
+
+std::vector<std::string> FrozenSizes::columns() const {
+    const std::string example = exampleSizes.empty() ? "the example sizes" : exampleSizes;
+    const std::string second = secondSizes.empty() ? "the second sizes" : secondSizes;
+    return {"value",         "node",         "source line",
+            "at " + example, "at " + second, "the archive at " + second};
+}
+
+std::vector<std::string> FrozenSizes::cells(const FrozenSize& f) const {
+    std::string value = f.value.empty() ? f.identifier : "%" + f.value;
+    if (!f.value.empty() && !f.identifier.empty())
+        value += " (NNEF " + f.identifier + ")";
+    std::string node = f.node.kind;
+    if (!f.node.modulePath.empty())
+        node += " in " + f.node.modulePath;
+    std::string source;
+    if (f.node.sourceLine > 0) {
+        source = std::filesystem::path(f.node.sourceFile).filename().string() + ":" +
+                 std::to_string(f.node.sourceLine);
+        std::string text = f.node.sourceText.substr(0, f.node.sourceText.find('\n'));
+        text.erase(0, text.find_first_not_of(" \t"));
+        if (!text.empty())
+            source += "  " + text;
+    }
+    std::string archive = f.archive;
+    if (!f.readBy.empty())
+        archive += "; read by " + f.readBy;
+    return {value, node, source, f.atExample, f.atSecond, archive};
 }
 
 std::string ExportReport::toJson() const {
@@ -157,6 +187,29 @@ std::string ExportReport::toJson() const {
             c["value_errors"] = values;
         }
         j["check"] = c;
+    }
+    if (!frozenSizes.empty()) {
+        json values = json::array();
+        for (const auto& f : frozenSizes.values) {
+            json e{{"value", f.value},
+                   {"torch_node", f.node.describe()},
+                   {"torch_kind", f.node.kind},
+                   {"module_path", f.node.modulePath},
+                   {"source_file", f.node.sourceFile},
+                   {"source_line", f.node.sourceLine},
+                   {"source_text", f.node.sourceText},
+                   {"at_example", f.atExample},
+                   {"at_second", f.atSecond},
+                   {"archive", f.archive}};
+            if (!f.identifier.empty())
+                e["identifier"] = f.identifier;
+            if (!f.readBy.empty())
+                e["read_by"] = f.readBy;
+            values.push_back(std::move(e));
+        }
+        j["frozen_sizes"] = {{"example_sizes", frozenSizes.exampleSizes},
+                             {"second_sizes", frozenSizes.secondSizes},
+                             {"values", values}};
     }
     return j.dump(2);
 }

@@ -341,7 +341,19 @@ void Session::translate(const ExportOptions& options) {
     props.modelFile = d->modelPath.filename().string();
     // The translator runs as one call: a cancel is honoured before and after it.
     d->step(Stage::Translate, 0, "translating the IR");
-    auto translation = translate::translateGraph(*d->graph, options, props);
+    d->report.frozenSizes = {};
+    std::vector<translate::FrozenRead> frozen;
+    std::optional<translate::Translation> made;
+    try {
+        made = translate::translateGraph(*d->graph, options, props, &frozen);
+    } catch (const Error&) {
+        // A dynamic axis the translation could not follow: which values
+        // kept their example size, for every front end to show.
+        if (!frozen.empty())
+            d->report.frozenSizes = translate::frozenSizeTable(*d->graph, frozen);
+        throw;
+    }
+    translate::Translation& translation = *made;
     d->checkCancel(Stage::Translate);
     if (options.weightsQ4_0) {
         std::vector<std::string> refused;
@@ -501,6 +513,8 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
             d->observer->progress(Stage::Check, f, status);
     };
     in.cancelled = [this] { return d->observer && d->observer->cancelRequested(); };
+    in.frozen = &d->report.frozenSizes;
+    d->report.frozenSizes = {};
     d->report.check = check::runCheck(in);
     const CheckReport& c = d->report.check;
     for (const auto& o : c.outputs)

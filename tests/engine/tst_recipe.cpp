@@ -146,6 +146,44 @@ private Q_SLOTS:
         expectUsage(json.toStdString(), part.toStdString());
     }
 
+    /// An HTML report (--report-html, File > Save report) holds its recipe in
+    /// a JSON data block, '<' written as \u003c; loadRecipe() reads it back,
+    /// and an HTML file without a whole block is a usage error naming it.
+    void htmlReportsHoldARecipe_data() {
+        QTest::addColumn<QString>("html");
+        QTest::addColumn<QString>("error"); // "" when the recipe is read
+        const QString open = QStringLiteral(R"(<script type="application/json" id="t2n-recipe">)");
+        const QString recipe = QStringLiteral(R"({"t2n_recipe": 1, "model": "m\u003c1\u003e.pt"})");
+        QTest::newRow("report") << "\n <!DOCTYPE html><p>x</p>" + open + recipe +
+                                       "</script><script>var a = '</script>';</script>"
+                                << "";
+        QTest::newRow("no block") << "<!DOCTYPE html><p>no recipe</p>"
+                                  << "an HTML file without a t2n recipe";
+        QTest::newRow("unterminated")
+            << "<html>" + open + recipe << "an HTML file without a t2n recipe";
+        QTest::newRow("not a recipe") << "<html>" + open + "{\"t2n_recipe\": 1, \"x\": 2}</script>"
+                                      << "$.x is not a recipe key";
+        QTest::newRow("empty block") << "<html>" + open + "</script>"
+                                     << "$ is not JSON";
+    }
+    void htmlReportsHoldARecipe() {
+        QFETCH(QString, html);
+        QFETCH(QString, error);
+        const auto path = freshDir("recipe_html") / "report.html";
+        std::ofstream(path, std::ios::binary) << html.toStdString();
+        try {
+            const auto r = t2n::loadRecipe(path);
+            QVERIFY2(error.isEmpty(), "accepted");
+            QCOMPARE(r.model.string(), std::string("m<1>.pt"));
+        } catch (const t2n::Error& e) {
+            QVERIFY2(!error.isEmpty(), e.what());
+            QCOMPARE(e.code(), t2n::ErrorCode::Usage);
+            QVERIFY2(e.message().find(error.toStdString()) != std::string::npos,
+                     e.message().c_str());
+            QVERIFY2(e.message().find(path.string()) != std::string::npos, e.message().c_str());
+        }
+    }
+
     /// The CLI: an export saved as a recipe and replayed from it writes identical bytes;
     /// a flag given with --recipe overrides the recipe's value.
     void cliRecipeSameBytes() {

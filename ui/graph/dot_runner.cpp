@@ -1,8 +1,8 @@
 #include "graph/dot_runner.h"
 
+#include "report/ir_graph_svg.h"
+
 #include <QByteArray>
-#include <QMutex>
-#include <QMutexLocker>
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
@@ -11,14 +11,9 @@ namespace t2n::ui {
 
 namespace {
 
-QMutex& graphvizLock() {
-    static QMutex lock;
-    return lock;
-}
-
+// One lock and one context with the HTML report's drawings (report/ir_graph_svg.h).
 GVC_t* context() {
-    static GVC_t* gvc = gvContext(); // lives for the process; freed by the OS
-    return gvc;
+    return static_cast<GVC_t*>(report::graphvizContext());
 }
 
 char* c(const char* text) {
@@ -43,7 +38,7 @@ DotBlock runDot(const QVector<QSizeF>& sizes, const QVector<QPair<int, int>>& ed
     if (sizes.isEmpty())
         return block;
 
-    QMutexLocker locker(&graphvizLock());
+    std::lock_guard<std::mutex> lock(report::graphvizMutex());
     Agraph_t* g = agopen(c("block"), Agdirected, nullptr);
     declare(g, AGRAPH, "rankdir", "TB");
     declare(g, AGRAPH, "nodesep", "0.25");

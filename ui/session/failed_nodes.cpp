@@ -60,15 +60,7 @@ void addIrNode(const SessionState& st, FailedNodes& out, int id, const QString& 
 } // namespace
 
 int irNodeFor(const ir::Graph& graph, const NodeRef& node) {
-    for (const auto& n : graph.nodes)
-        if (!node.valueName.empty() && !n.outputs.empty() &&
-            graph.value(n.outputs.front()).debugName == node.valueName)
-            return n.id;
-    for (const auto& n : graph.nodes)
-        if (n.where.kind == node.kind && node.sourceLine > 0 &&
-            n.where.sourceLine == node.sourceLine && n.where.sourceFile == node.sourceFile)
-            return n.id;
-    return -1;
+    return graph.nodeFor(node);
 }
 
 FailedNodes failedNodes(const SessionState& st, const std::vector<Diagnostic>& details) {

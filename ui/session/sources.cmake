@@ -5,9 +5,13 @@ target_sources(t2n_ui PRIVATE
   session/export_form_models.cpp
   session/export_form_models.h
   session/failed_nodes.cpp
+  session/failed_nodes.h
   session/form_history.cpp
   session/form_history.h
-  session/failed_nodes.h
+  session/frozen_sizes_model.cpp
+  session/frozen_sizes_model.h
+  session/html_report_source.cpp
+  session/html_report_source.h
   session/graph_adapters.cpp
   session/graph_adapters.h
   session/operator_table_model.cpp

@@ -7,6 +7,7 @@
 #include "studio/inputs_bar.h"
 #include "studio/pass_stepper.h"
 #include "studio/results_panel.h"
+#include "studio/save_report_action.h"
 #include "text/code_view.h"
 
 #include <QAction>
@@ -386,8 +387,8 @@ void MainWindow::buildMenus() {
             checkArchive(path);
     });
     file->addAction(tr("&Load export recipe…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Load an export recipe"),
-                                                          QString(), tr("Export recipes (*.json)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Load an export recipe"), QString(), tr("Export recipes (*.json *.html)"));
         if (path.isEmpty())
             return;
         try {
@@ -412,6 +413,7 @@ void MainWindow::buildMenus() {
         }
     });
     file->addAction(tr("Save graph &image…"), this, &MainWindow::saveGraphImage);
+    addSaveReportAction(file, controller_, this);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -431,9 +433,22 @@ void MainWindow::buildMenus() {
 void MainWindow::askForModel() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open a TorchScript model"), QString(),
-        tr("TorchScript models (*.pt *.pth *.jit *.torchscript);;All files (*)"));
+        tr("TorchScript models (*.pt *.pth *.jit *.torchscript);;Recipes and reports "
+           "(*.json *.html);;All files (*)"));
     if (!path.isEmpty())
+        openFile(path);
+}
+
+void MainWindow::openFile(const QString& path) {
+    if (!path.endsWith(QLatin1String(".json")) && !path.endsWith(QLatin1String(".html"))) {
         openModel(path);
+        return;
+    }
+    try { // a recipe, or the HTML report of File > Save report holding one
+        openRecipe(t2n::loadRecipe(path.toStdString()));
+    } catch (const Error& e) {
+        QMessageBox::warning(this, tr("Cannot open"), QString::fromStdString(e.render()));
+    }
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -444,7 +459,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     const auto urls = event->mimeData()->urls();
     if (!urls.isEmpty() && urls.first().isLocalFile())
-        openModel(urls.first().toLocalFile());
+        openFile(urls.first().toLocalFile());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

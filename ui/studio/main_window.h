@@ -128,10 +128,12 @@ private:
     void buildMenus();
     void buildHelpMenu();
     void fitToScreen();
-    /// File > Open model: a file dialog, then openModel().
+    /// File > Open model: a file dialog, then openFile().
     void askForModel();
     /// Edit > Undo / Redo of the export form's edits.
     void buildEditMenu();
+    /// A model, or a recipe (.json) or HTML report (.html) whose recipe is opened.
+    void openFile(const QString& path);
     /// The View menu (docks, minimap, tabs, search); returns its Find action.
     QAction* buildViewMenu();
     /// Next (+1) or previous (-1) search match, selected in every view, with "n of m".

@@ -398,6 +398,7 @@ void MainWindow::onState(const StatePtr& state) {
     applyOverlay();
     if (st.exported)
         results_->showState(st);
+    results_->showFrozenSizes(st);
     selectedIrNode_ = -1;
     showSummary();
     // A new state has not failed (yet): a failure that follows marks its nodes.

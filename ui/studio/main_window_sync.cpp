@@ -17,6 +17,18 @@
 
 namespace t2n::ui {
 
+namespace {
+// "f32 2x6x3" for a tensor; "int", "int[]" for the sizes a frozen-size row
+// names (the IR's own words: a dtype would say f32 of an int).
+QString typeText(const ir::Value& v) {
+    if (v.kind != ir::ValueKind::Tensor)
+        return QString::fromLatin1(ir::valueKindName(v.kind).data(),
+                                   static_cast<int>(ir::valueKindName(v.kind).size()));
+    return QStringLiteral("%1 %2").arg(QString::fromLatin1(dtypeName(v.dtype).data()),
+                                       shapeText(v.shape));
+}
+} // namespace
+
 void MainWindow::indexLines() {
     // The engine says where each node is printed: no text is read here.
     const SessionState& st = *state_;
@@ -142,16 +154,13 @@ void MainWindow::showProperties(int id) {
         rows.emplace_back(tr("statement"), QString::fromStdString(n.where.sourceText));
     for (ir::ValueId o : n.outputs) {
         const ir::Value& v = g.value(o);
-        rows.emplace_back(tr("output %%1").arg(QString::fromStdString(v.debugName)),
-                          QStringLiteral("%1 %2 (NNEF: %3)")
-                              .arg(QString::fromLatin1(dtypeName(v.dtype).data()),
-                                   shapeText(v.shape), QString::fromStdString(v.name)));
+        rows.emplace_back(
+            tr("output %%1").arg(QString::fromStdString(v.debugName)),
+            QStringLiteral("%1 (NNEF: %2)").arg(typeText(v), QString::fromStdString(v.name)));
     }
     for (ir::ValueId i : n.inputs) {
         const ir::Value& v = g.value(i);
-        rows.emplace_back(tr("input %%1").arg(QString::fromStdString(v.debugName)),
-                          QStringLiteral("%1 %2").arg(
-                              QString::fromLatin1(dtypeName(v.dtype).data()), shapeText(v.shape)));
+        rows.emplace_back(tr("input %%1").arg(QString::fromStdString(v.debugName)), typeText(v));
     }
     QStringList nnefOps;
     const QStringList nnefLines = QString::fromStdString(state_->nnefText).split(QLatin1Char('\n'));
@@ -202,6 +211,19 @@ void MainWindow::selectNodeRef(const NodeRef& node, const QString& nnefIdentifie
         selectIrNode(id);
         irGraph_->setHighlightSet(QStringLiteral("diverging"), {irNodeKey(id)},
                                   QColor(0xd0, 0x00, 0x20));
+        return;
+    }
+    // A graph input (an archive that kept the example's size of one): its
+    // box on the IR and TorchScript graphs, which both draw inputs.
+    for (ir::ValueId in : state_->graph.inputs) {
+        const ir::Value& v = state_->graph.value(in);
+        if (node.valueName.empty() || v.debugName != node.valueName)
+            continue;
+        const QString key = QStringLiteral("input:%1")
+                                .arg(QString::fromStdString(v.name.empty() ? v.debugName : v.name));
+        irGraph_->selectNode(key);
+        irGraph_->setHighlightSet(QStringLiteral("diverging"), {key}, QColor(0xd0, 0x00, 0x20));
+        tsGraph_->selectNode(QStringLiteral("input:%1").arg(QString::fromStdString(v.debugName)));
     }
 }
 

@@ -2,7 +2,9 @@
 
 #include "session/operator_table_model.h"
 #include "session/report_models.h"
+#include "studio/frozen_sizes_view.h"
 
+#include "t2n/coverage.h"
 #include "t2n/error.h"
 
 #include <QClipboard>
@@ -40,6 +42,17 @@ QString where(const NodeRef& n) {
     return QString::fromStdString(n.describe());
 }
 
+// The operator kinds that have a lowering (t2n's registry).
+const QSet<QString>& translated() {
+    static const QSet<QString> kinds = [] {
+        QSet<QString> out;
+        for (const auto& op : supportedOperators())
+            out.insert(QString::fromStdString(op.kind));
+        return out;
+    }();
+    return kinds;
+}
+
 QTableView* table(QAbstractItemModel* model, const QString& name, QWidget* parent) {
     auto* view = new QTableView(parent);
     view->setObjectName(name);
@@ -70,9 +83,19 @@ ResultsPanel::ResultsPanel(QWidget* parent)
             [this] { Q_EMIT nodeRequested(divergenceNode_, divergenceIdentifier_); });
     layout->addWidget(divergence_);
 
+    // Where a size froze: under the verdict, as tall as its rows, since it
+    // says in a few lines what the list of details below says at length.
+    frozen_ = new FrozenSizesView(this);
+    connect(frozen_, &FrozenSizesView::nodeRequested, this, &ResultsPanel::nodeRequested);
+    layout->addWidget(frozen_);
+
     problems_ = new QListWidget(this);
     problems_->setObjectName(QStringLiteral("problemList"));
     problems_->setMaximumHeight(120);
+    // Details are sentences with hints: wrapped, not cut at the pane's edge.
+    problems_->setWordWrap(true);
+    problems_->setResizeMode(QListView::Adjust);
+    problems_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // One click selects and centres the node (a double click or Enter too).
     auto requestNode = [this](QListWidgetItem* item) {
         const int i = problems_->row(item);
@@ -185,7 +208,12 @@ void ResultsPanel::showState(const SessionState& st) {
         if (!st.checkOnly && !check.debugBundle.empty())
             advice += QLatin1Char(' ') + tr("The debug bundle %1 holds the archive.")
                                              .arg(QString::fromStdString(check.debugBundle));
-        if (check.diverged)
+        // A failure at the second size of a dynamic axis puts its message
+        // among the structure problems; the table above says what it is.
+        if (!st.report.frozenSizes.empty())
+            advice += QLatin1Char(' ') +
+                      tr("It fails at other sizes of the dynamic axes: see where a size froze.");
+        else if (check.diverged)
             advice += QLatin1Char(' ') + tr("Follow the first diverging operation below.");
         else if (!check.structureProblems.empty())
             advice += QLatin1Char(' ') + tr("The archive breaks NNEF rules: see the problems.");
@@ -214,6 +242,10 @@ void ResultsPanel::showState(const SessionState& st) {
     }
 }
 
+void ResultsPanel::showFrozenSizes(const SessionState& state) {
+    frozen_->showState(state);
+}
+
 void ResultsPanel::showError(const JobError& e) {
     clear();
     // Under the write protocol a failed or cancelled job leaves every
@@ -237,9 +269,12 @@ void ResultsPanel::showError(const JobError& e) {
         QString text = QString::fromStdString(d.message);
         if (d.hasNode)
             text += QStringLiteral(" — ") + where(d.node);
-        // Once per operator: what t2n does translate that is near it.
+        // Once per operator t2n has no lowering for: what it does translate
+        // that is near it. A supported operator refused for another reason
+        // (a size that follows a dynamic axis) gets no such line.
         const QString kind = QString::fromStdString(d.node.kind);
-        if (unsupported && d.hasNode && !kind.isEmpty() && !kinds.contains(kind)) {
+        if (unsupported && d.hasNode && !kind.isEmpty() && !translated().contains(kind) &&
+            !kinds.contains(kind)) {
             kinds.insert(kind);
             text += QStringLiteral("\n    ") + nearestOperatorsText(kind);
         }
@@ -248,7 +283,8 @@ void ResultsPanel::showError(const JobError& e) {
     }
     problems_->setVisible(problems_->count() > 0);
     problems_->setMaximumHeight(QWIDGETSIZE_MAX);
-    operators_->setVisible(unsupported);
+    // The list of what t2n translates helps only when an operator has no lowering.
+    operators_->setVisible(unsupported && !kinds.isEmpty());
 }
 
 } // namespace t2n::ui

@@ -15,6 +15,7 @@ class QTableView;
 
 namespace t2n::ui {
 
+class FrozenSizesView;
 class OutputComparisonModel;
 class VariablesModel;
 
@@ -26,6 +27,10 @@ public:
     void showState(const SessionState& state);
     void showError(const JobError& error);
     void clear();
+    /// Where sizes froze in `state`'s last run, failed or not (kept by
+    /// clear(): a failed job's state comes before its error).
+    void showFrozenSizes(const SessionState& state);
+    FrozenSizesView* frozenSizes() const { return frozen_; }
 
     /// The one-sentence verdict currently shown (for tests and screenshots).
     QString verdict() const;
@@ -44,6 +49,7 @@ private:
     QLabel* banner_;
     QLabel* divergence_;
     QListWidget* problems_;
+    FrozenSizesView* frozen_;
     QTableView* outputsView_;
     QTableView* variablesView_;
     OutputComparisonModel* outputs_;

@@ -1,9 +1,11 @@
 #include "studio/screenshot_tour.h"
 
 #include "graph/graph_view.h"
+#include "session/frozen_sizes_model.h"
 #include "session/node_change_model.h"
 #include "session/pass_list_model.h"
 #include "session/session_controller.h"
+#include "studio/frozen_sizes_view.h"
 #include "studio/main_window.h"
 #include "studio/pass_scrubber.h"
 #include "studio/pass_stepper.h"
@@ -209,6 +211,18 @@ ScreenshotResult runScreenshotTour(MainWindow& w, const QString& dir, const Expo
         shootPassesAndForm();
     w.tabs()->setCurrentIndex(MainWindow::ResultsTab);
     shoot(QStringLiteral("04-validation-result.png"));
+    // A dynamic axis that failed: the table of values whose sizes froze, its
+    // first row picked, then that value's node as the click shows it.
+    FrozenSizesView* frozen = w.results()->frozenSizes();
+    if (frozen->model()->rowCount() > 0) {
+        const QModelIndex first = frozen->model()->index(0, 0);
+        frozen->table()->selectRow(0);
+        shoot(QStringLiteral("11-frozen-sizes.png"));
+        Q_EMIT frozen->table()->clicked(first);
+        w.tabs()->setCurrentIndex(MainWindow::ModelTab);
+        waitFor([&] { return !w.irGraph()->isLayoutPending(); }, 60000);
+        shoot(QStringLiteral("12-frozen-size-node.png"));
+    }
     shootThemesAndSizes(w, shoot);
 
     if (failure) {

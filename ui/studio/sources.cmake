@@ -4,6 +4,8 @@ target_sources(t2n_ui PRIVATE
   studio/export_form.h
   studio/inputs_bar.cpp
   studio/inputs_bar.h
+  studio/frozen_sizes_view.cpp
+  studio/frozen_sizes_view.h
   studio/main_window.cpp
   studio/main_window.h
   studio/main_window_flows.cpp
@@ -16,6 +18,8 @@ target_sources(t2n_ui PRIVATE
   studio/pass_stepper.h
   studio/results_panel.cpp
   studio/results_panel.h
+  studio/save_report_action.cpp
+  studio/save_report_action.h
   studio/screenshot_tour.cpp
   studio/screenshot_tour.h
   studio/studio_bench.cpp

@@ -120,6 +120,10 @@ struct Graph {
     const Value& value(ValueId id) const { return values.at(static_cast<size_t>(id)); }
     Value& value(ValueId id) { return values.at(static_cast<size_t>(id)); }
     const Node& node(NodeId id) const { return nodes.at(static_cast<size_t>(id)); }
+    /// The node `ref` names (an error's, a report's): the node with an
+    /// output of its value name, else the same kind at the same source
+    /// line; -1 for none.
+    NodeId nodeFor(const NodeRef& ref) const;
     /// Readable listing with dtypes, shapes and module paths (t2n inspect).
     /// `nodeLines`, when given, receives the 1-based line of each node.
     std::string print(std::vector<int>* nodeLines = nullptr) const;

@@ -37,6 +37,11 @@ std::string toJson(const ExportRecipe& recipe, int indent = 2);
 /// for unknown keys, values of the wrong type or bad values, with a hint.
 ExportRecipe recipeFromJson(std::string_view json);
 
+/// The id of the JSON data block (<script type="application/json">) that
+/// holds the recipe in an HTML report (`--report-html`).
+inline constexpr std::string_view kReportRecipeBlock = "t2n-recipe";
+
+/// A recipe file, or an HTML report holding one (its kReportRecipeBlock).
 /// Throws t2n::Error (Load, Usage) when the file cannot be read or is no recipe.
 ExportRecipe loadRecipe(const std::filesystem::path& file);
 /// Throws t2n::Error (Write, OutputPath) when the file cannot be written.

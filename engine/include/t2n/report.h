@@ -129,6 +129,43 @@ struct QuantizedCheck {
     std::string worstKind;                      ///< the TorchScript kind that made it
 };
 
+/// A value of a dynamic export that should have followed a symbol (a
+/// dynamic axis) but kept its example size: "where a size froze". Found by
+/// the translation (a size it needs fixed at export time, or cannot compute
+/// in the graph) or by the check's run at the second size (an NNEF value
+/// whose shape is not TorchScript's there, though its operands' were).
+struct FrozenSize {
+    std::string value;      ///< debug name of the TorchScript value ("len.1")
+    std::string identifier; ///< the NNEF identifier standing for it, when there is one
+    NodeRef node;           ///< the TorchScript node computing it
+    std::string atExample;  ///< TorchScript's value or shape at the example sizes: "4", "[2, 6, 3]"
+    std::string atSecond;   ///< the same at the second sizes
+    /// What the archive does at the second sizes: "[2, 6, 3]", "holds the
+    /// example's 6", "cannot compute it", "fails: ...".
+    std::string archive;
+    std::string readBy; ///< the node that needs it fixed (translation), "" otherwise
+};
+
+struct FrozenSizes {
+    std::string exampleSizes;       ///< the symbols at the example sizes: "S=6"
+    std::string secondSizes;        ///< and at the second sizes: "S=7"
+    std::vector<FrozenSize> values; ///< in graph order
+    bool empty() const { return values.empty(); }
+
+    /// The table as every front end shows it (CLI, HTML report, studio):
+    /// the column titles, then one cell per column for a value.
+    std::vector<std::string> columns() const;
+    std::vector<std::string> cells(const FrozenSize& f) const;
+    enum Column {
+        ValueColumn,
+        NodeColumn,
+        SourceColumn,
+        ExampleColumn,
+        SecondColumn,
+        ArchiveColumn
+    };
+};
+
 struct CheckReport {
     bool ran = false;
     bool passed = false;
@@ -175,6 +212,9 @@ struct ExportReport {
     int graphNodes = 0;
     harden::HardenDiagnostics harden;
     CheckReport check;
+    /// Filled when a dynamic axis failed: by the translation or by the
+    /// check at the second size.
+    FrozenSizes frozenSizes;
 
     std::string toJson() const;
 };

@@ -5,6 +5,7 @@
 #include "check/debug_bundle.h"
 #include "check/divergence.h"
 #include "check/dynamic_sizes.h"
+#include "check/frozen_sizes.h"
 #include "check/npz_writer.h"
 #include "check/random_outputs.h"
 #include "check/structure_check.h"
@@ -394,6 +395,7 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
     // Dynamic exports run again at a second size of every symbolic axis;
     // those comparisons are reported as "<output> @ B=3".
     bool sizesOk = true; // the comparisons at other sizes of dynamic axes
+    const bool atExampleOk = allOk;
     for (const auto& sized : otherSizes(options, in.secondSizes)) {
         auto other = load::makeExampleInputs(sized.specs, options.seed + 1);
         std::map<std::string, at::Tensor> feed;
@@ -401,13 +403,11 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
             feed[doc.inputs[k]] = forArchive(other.at(doc.inputIndices.at(k)));
         std::vector<at::Tensor> want = referenceOutputs(*in.model, clones(other));
         interp::RunResult got = back.interpreter->run(feed, runOptions);
-        if (got.failure) {
+        bool sizedOk = !got.failure;
+        if (got.failure)
             report.structureProblems.push_back(fmt::format("at {}: the interpreter failed: {}",
                                                            sized.label, got.failure->message()));
-            allOk = sizesOk = false;
-            continue;
-        }
-        for (size_t i = 0; i < doc.outputs.size() && i < want.size(); ++i) {
+        for (size_t i = 0; !got.failure && i < doc.outputs.size() && i < want.size(); ++i) {
             const std::string shown = doc.outputs[i] + " @ " + sized.label;
             if (run.random.outputs.count(doc.outputs[i]))
                 report.outputs.push_back(byDistribution(run, back.loaded.document, doc.outputs[i],
@@ -416,8 +416,19 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
             else
                 report.outputs.push_back(toReport(
                     shown, compare(want[i], got.outputs.at(doc.outputs[i]), run.tolerance)));
-            allOk = allOk && report.outputs.back().ok;
-            sizesOk = sizesOk && report.outputs.back().ok;
+            sizedOk = sizedOk && report.outputs.back().ok;
+        }
+        allOk = allOk && sizedOk;
+        sizesOk = sizesOk && sizedOk;
+        if (!sizedOk && in.frozen && in.frozen->empty()) {
+            run.step(0.5, "finding where the sizes froze");
+            try {
+                *in.frozen = findFrozenSizes(in, *back.interpreter, sized, feed, other, inputs);
+            } catch (const Error& e) {
+                if (e.code() == ErrorCode::Cancelled)
+                    throw;
+                run.log(LogLevel::Warn, "could not find where the sizes froze: " + e.message());
+            }
         }
     }
     run.step(0.6, "comparing the outputs");
@@ -465,7 +476,9 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
             report.diverged = true;
             report.divergence = *values.first;
         }
-    } else if (!allOk) {
+    } else if (!allOk && !atExampleOk) {
+        // (When only the other sizes failed, a search at the example's sizes
+        // finds nothing: "where a size froze" says what did.)
         // Only outputs that depend on a draw differ: no operation fed the
         // model's sample can show why, the draw itself does (their notes).
         const bool onlyDraws =

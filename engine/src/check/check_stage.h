@@ -62,6 +62,9 @@ struct CheckInputs {
     std::function<void(double, const std::string&)> progress;
     /// Polled between the steps: true stops the check with Error (Cancelled).
     std::function<bool()> cancelled;
+    /// Filled when a dynamic export fails at the second size: the values
+    /// whose sizes froze (check/frozen_sizes.h). Null: not looked for.
+    FrozenSizes* frozen = nullptr;
 };
 
 /// forward()'s result as a flat list of tensors (tuples and lists unfolded in

@@ -14,10 +14,6 @@
 
 namespace t2n::check {
 
-namespace {
-
-// The hardened graph's values by debug name: the graph inputs and the
-// outputs of its top-level nodes (what a run records).
 std::unordered_map<std::string, const torch::jit::Value*> valuesByName(const torch::jit::Graph& g) {
     std::unordered_map<std::string, const torch::jit::Value*> out;
     for (const torch::jit::Value* v : g.inputs())
@@ -28,7 +24,6 @@ std::unordered_map<std::string, const torch::jit::Value*> valuesByName(const tor
     return out;
 }
 
-// The TorchScript value an NNEF identifier stands for, on the check inputs.
 std::optional<at::Tensor>
 referenceOf(const ManifestValue& value, const jit::Recorded& rec,
             const std::unordered_map<std::string, const torch::jit::Value*>& byName,
@@ -47,6 +42,8 @@ referenceOf(const ManifestValue& value, const jit::Recorded& rec,
     quantized = t.is_quantized();
     return quantized ? t.dequantize() : t;
 }
+
+namespace {
 
 // Compares an NNEF value with its reference; operand alignment may have
 // added unit axes, so equal element counts compare flattened. Fills the

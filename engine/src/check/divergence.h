@@ -7,8 +7,10 @@
 #include "check/compare.h"
 #include "interp/interpreter.h"
 #include "interp/quant.h"
+#include "jit/graph_runner.h"
 
 #include <optional>
+#include <unordered_map>
 
 namespace t2n::check {
 
@@ -24,6 +26,18 @@ std::optional<Divergence> findDivergence(const CheckInputs& in,
                                          const std::vector<at::Tensor>& modelInputs,
                                          const Tolerance& tolerance,
                                          const interp::QuantTable* quant = nullptr);
+
+/// The hardened graph's values by debug name: the graph inputs and the
+/// outputs of its top-level nodes (what a run records).
+std::unordered_map<std::string, const torch::jit::Value*> valuesByName(const torch::jit::Graph& g);
+
+/// The TorchScript value an NNEF identifier stands for, in a run of the
+/// hardened graph (as the real numbers a quantized value holds; `quantized`
+/// says whether it was one).
+std::optional<at::Tensor>
+referenceOf(const ManifestValue& value, const jit::Recorded& rec,
+            const std::unordered_map<std::string, const torch::jit::Value*>& byName,
+            bool& quantized);
 
 struct ValueScan {
     std::optional<Divergence> first;

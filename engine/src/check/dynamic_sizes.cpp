@@ -9,7 +9,8 @@ std::vector<SizedInputs> otherSizes(const ExportOptions& options,
                                     const std::map<std::string, int64_t>& probed) {
     SizedInputs sized;
     sized.specs = options.inputs;
-    std::map<std::string, int64_t> size; // symbol -> second size
+    std::map<std::string, int64_t> size;    // symbol -> second size
+    std::map<std::string, int64_t> example; // symbol -> example size
     for (const auto& d : options.dynamicAxes) {
         for (size_t i = 0; i < options.inputs.size(); ++i) {
             const bool named = options.inputs[i].name == d.tensor ||
@@ -25,14 +26,19 @@ std::vector<SizedInputs> otherSizes(const ExportOptions& options,
                                                      : options.inputs[i].shape[axis] + 1)
                           .first;
             shape[static_cast<size_t>(axis)] = it->second;
+            example.try_emplace(d.symbol, options.inputs[i].shape[axis]);
         }
     }
     if (size.empty())
         return {};
-    std::vector<std::string> parts;
-    for (const auto& [symbol, n] : size)
-        parts.push_back(fmt::format("{}={}", symbol, n));
-    sized.label = fmt::format("{}", fmt::join(parts, ", "));
+    auto label = [](const std::map<std::string, int64_t>& sizes) {
+        std::vector<std::string> parts;
+        for (const auto& [symbol, n] : sizes)
+            parts.push_back(fmt::format("{}={}", symbol, n));
+        return fmt::format("{}", fmt::join(parts, ", "));
+    };
+    sized.label = label(size);
+    sized.exampleLabel = label(example);
     return {sized};
 }
 

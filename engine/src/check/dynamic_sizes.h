@@ -14,6 +14,7 @@ namespace t2n::check {
 
 struct SizedInputs {
     std::string label;            ///< "B=3, T=9"
+    std::string exampleLabel;     ///< the same symbols at the example sizes: "B=2, T=8"
     std::vector<InputSpec> specs; ///< the example specs with every symbolic axis resized
 };
 

@@ -75,6 +75,20 @@ std::string constantText(const Value& v) {
 }
 } // namespace
 
+NodeId Graph::nodeFor(const NodeRef& ref) const {
+    // Any output: a report's row may name a node's second value.
+    for (const auto& n : nodes)
+        if (!ref.valueName.empty())
+            for (ValueId out : n.outputs)
+                if (value(out).debugName == ref.valueName)
+                    return n.id;
+    for (const auto& n : nodes)
+        if (n.where.kind == ref.kind && ref.sourceLine > 0 &&
+            n.where.sourceLine == ref.sourceLine && n.where.sourceFile == ref.sourceFile)
+            return n.id;
+    return -1;
+}
+
 std::string Graph::print(std::vector<int>* nodeLines) const {
     std::string out = "inputs:\n";
     for (ValueId id : inputs)

@@ -1,15 +1,20 @@
 #include "translate/check_manifest.h"
 
+#include <algorithm>
+
 namespace t2n::translate {
 
 namespace {
-// Where an IR value comes from: its node, or the parameter or constant it is.
+// Where an IR value comes from: its node, or the graph input, parameter or
+// constant it is.
 NodeRef whereOf(const ir::Graph& graph, ir::ValueId id) {
     const ir::Value& v = graph.value(id);
     if (v.producer >= 0)
         return graph.node(v.producer).where;
     NodeRef ref;
-    ref.kind = v.paramName.empty() ? "prim::Constant" : "parameter";
+    const bool input =
+        std::find(graph.inputs.begin(), graph.inputs.end(), id) != graph.inputs.end();
+    ref.kind = input ? "graph input" : v.paramName.empty() ? "prim::Constant" : "parameter";
     ref.valueName = v.paramName.empty() ? v.debugName : v.paramName;
     return ref;
 }

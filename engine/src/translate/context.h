@@ -10,6 +10,7 @@
 #include "t2n/ir.h"
 #include "t2n/options.h"
 #include "target/inference_target.h"
+#include "translate/frozen_sizes.h"
 #include "translate/symbolic_sizes.h"
 
 #include <deque>
@@ -149,6 +150,9 @@ public:
     [[noreturn]] void unsupported(const std::string& why, const std::string& hint = {}) const;
     void warn(const std::string& message);
     std::vector<std::string> takeWarnings() { return std::move(warnings_); }
+    /// The values a lowering refused because they follow a dynamic axis
+    /// (frozenArgument, cannotFollow), for the report's frozen-size table.
+    const std::vector<FrozenRead>& frozenReads() const { return frozenReads_; }
 
     /// The IR value each NNEF identifier stands for (the first binding wins:
     /// identity lowerings rebind an existing identifier to an equal value).
@@ -199,6 +203,8 @@ private:
     std::map<std::pair<ir::ValueId, int64_t>, Expr> dims_; // one axis of it
     std::set<size_t> sizeStatements_;                      // see readsSize()
     std::map<ir::ValueId, PackedSequence> packed_;         // see packed()
+    // Recorded by the const refusals just before they throw.
+    mutable std::vector<FrozenRead> frozenReads_;
 };
 
 } // namespace t2n::translate

@@ -18,21 +18,15 @@ std::string symbolList(const ir::Graph& g) {
 }
 
 std::string exampleValue(const ir::Value& v) {
-    if (!v.constant)
-        return "its example value";
-    if (auto* i = std::get_if<int64_t>(&*v.constant))
-        return fmt::format("the example's {}", *i);
-    if (auto* l = std::get_if<std::vector<int64_t>>(&*v.constant))
-        return fmt::format("the example's [{}]", fmt::join(*l, ", "));
-    if (auto* d = std::get_if<double>(&*v.constant))
-        return fmt::format("the example's {}", *d);
-    return "its example value";
+    const std::string text = v.constant ? describeConstant(*v.constant) : std::string();
+    return text.empty() ? "its example value" : "the example's " + text;
 }
 
 } // namespace
 
 void Context::frozenArgument(size_t i) const {
     const ir::Value& v = in(i);
+    frozenReads_.push_back({node_->inputs.at(i), node_->id, FrozenRead::Why::NeededFixed});
     unsupported(fmt::format("argument {} (%{}) changes with {}, but {} needs it fixed at export "
                             "time: the archive would hold {} and fail at other sizes",
                             i, v.debugName, symbolList(graph_), node_->kind, exampleValue(v)),
@@ -43,6 +37,7 @@ void Context::frozenArgument(size_t i) const {
 
 void Context::cannotFollow(size_t i) const {
     const ir::Value& v = in(i);
+    frozenReads_.push_back({node_->inputs.at(i), node_->id, FrozenRead::Why::CannotCompute});
     std::string where;
     if (const ir::Node* b = sizes_.blocker())
         where = fmt::format(" at {}", b->where.describe());

@@ -281,11 +281,12 @@ void addCustomExtensions(nnef::Document& doc, const ExportOptions& o,
 // error naming the node. Called once every node is lowered: a lowering may
 // have re-derived the value from the symbolic shapes (a size read with
 // Context::sizeArg, a recurrent layer's default zero state).
-bool frozenVarying(Context& ctx, const ir::Graph& g, const ir::Node& n) {
+std::vector<ir::ValueId> frozenVarying(Context& ctx, const ir::Graph& g, const ir::Node& n) {
+    std::vector<ir::ValueId> out;
     for (ir::ValueId id : n.outputs)
         if (g.value(id).varies && ctx.isUsed(id) && !ctx.isRederived(id))
-            return true;
-    return false;
+            out.push_back(id);
+    return out;
 }
 
 // An operation a lowering emitted without declaring it (OpEntry::emits):
@@ -342,7 +343,8 @@ const OpEntry* entryFor(Context& ctx, const ir::Graph& g, const ir::Node& n, con
 } // namespace
 
 Translation translateGraph(const ir::Graph& recorded, const ExportOptions& options,
-                           const target::PropertyContext& props) {
+                           const target::PropertyContext& props,
+                           std::vector<FrozenRead>* frozenReadsOut) {
     // --compute f16: an f16 copy of the f32 recording is what gets written.
     Translation tr;
     std::optional<ir::Graph> half;
@@ -472,8 +474,12 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
             poisoned.insert(node.outputs.begin(), node.outputs.end());
         }
     }
-    for (const ir::Node* n : frozen)
-        if (frozenVarying(ctx, graph, *n))
+    std::vector<FrozenRead> frozenReads = ctx.frozenReads();
+    for (const ir::Node* n : frozen) {
+        const std::vector<ir::ValueId> varying = frozenVarying(ctx, graph, *n);
+        for (ir::ValueId id : varying)
+            frozenReads.push_back({id, -1, FrozenRead::Why::ReadAsConstant});
+        if (!varying.empty())
             failures.addDetail(Diagnostic{
                 fmt::format("{} computes a value from a dynamic axis that a translated node reads "
                             "as a constant; the archive would hold the example's value (hint: "
@@ -482,6 +488,9 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
                             "export without that --dynamic-axis)",
                             n->kind),
                 n->where, true});
+    }
+    if (frozenReadsOut)
+        *frozenReadsOut = std::move(frozenReads);
     if (!failures.details().empty()) {
         Error err(Stage::Translate, ErrorCode::Unsupported,
                   fmt::format("{} node(s) could not be translated for {}",

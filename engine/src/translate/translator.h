@@ -6,6 +6,7 @@
 #include "t2n/options.h"
 #include "target/inference_target.h"
 #include "translate/compute_type.h"
+#include "translate/frozen_sizes.h"
 
 #include <map>
 #include <string>
@@ -41,8 +42,11 @@ class Registry;
 bool hasLowering(const ir::Graph& g, const ir::Node& n, const Registry& reg);
 
 /// Throws t2n::Error: Unsupported listing every unsupported node of the model
-/// at once, InvalidOption for inconsistent names or dynamic axes.
+/// at once, InvalidOption for inconsistent names or dynamic axes. `frozen`,
+/// when given, receives the values that follow a dynamic axis but that the
+/// translation needed fixed or could not compute (set before it throws).
 Translation translateGraph(const ir::Graph& graph, const ExportOptions& options,
-                           const target::PropertyContext& props);
+                           const target::PropertyContext& props,
+                           std::vector<FrozenRead>* frozen = nullptr);
 
 } // namespace t2n::translate

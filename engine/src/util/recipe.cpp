@@ -100,6 +100,28 @@ ExportRecipe recipeFromJson(std::string_view text) {
     return r;
 }
 
+namespace {
+
+// The recipe's JSON: the file itself, or the data block of an HTML report
+// (its JSON has '<' written as \u003c, so the block ends at the first "</").
+std::string recipeText(const std::string& text, const std::filesystem::path& file) {
+    const auto start = text.find_first_not_of(" \t\r\n");
+    if (start == std::string::npos || text[start] != '<')
+        return text;
+    const std::string open =
+        fmt::format("<script type=\"application/json\" id=\"{}\">", kReportRecipeBlock);
+    const auto at = text.find(open);
+    const auto end = at == std::string::npos ? at : text.find("</script>", at);
+    if (end == std::string::npos)
+        throw Error(Stage::Load, ErrorCode::Usage,
+                    fmt::format("'{}' is an HTML file without a t2n recipe", file.string()),
+                    "give a report written by --report-html or the studio's File > Save report, "
+                    "or a recipe (.json)");
+    return text.substr(at + open.size(), end - at - open.size());
+}
+
+} // namespace
+
 ExportRecipe loadRecipe(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
     if (!in)
@@ -108,8 +130,9 @@ ExportRecipe loadRecipe(const std::filesystem::path& file) {
                     "check the path (recipes are written by --save-recipe or the studio)");
     std::stringstream text;
     text << in.rdbuf();
+    const std::string json = recipeText(text.str(), file);
     try {
-        return recipeFromJson(text.str());
+        return recipeFromJson(json);
     } catch (const Error& e) {
         throw Error(Stage::Load, ErrorCode::Usage, file.string() + ": " + e.message(), e.hint());
     }

@@ -8,6 +8,7 @@ target_sources(t2n_ui_tests PRIVATE
   studio/tst_desktop_conventions.cpp
   studio/tst_pass_scrubber.cpp
   studio/tst_form_undo.cpp
+  studio/tst_report_flows.cpp
 )
 t2n_ui_suite(session_models NEEDS_MODELS)
 t2n_ui_suite(selection_index)
@@ -17,3 +18,4 @@ t2n_ui_suite(one_session NEEDS_MODELS TIMEOUT 900)
 t2n_ui_suite(desktop_conventions TIMEOUT 600)
 t2n_ui_suite(pass_scrubber)
 t2n_ui_suite(form_undo)
+t2n_ui_suite(report_flows NEEDS_MODELS TIMEOUT 600)

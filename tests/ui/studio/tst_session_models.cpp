@@ -3,6 +3,7 @@
 // validation against the engine's parsers, and the worker-thread controller
 // (open, prepare, export with check, cancel).
 #include "session/export_form_models.h"
+#include "session/frozen_sizes_model.h"
 #include "session/pass_list_model.h"
 #include "session/session_controller.h"
 #include "studio/export_form.h"
@@ -78,6 +79,42 @@ private Q_SLOTS:
         QCOMPARE(filter.rowCount(), changed + 1);
         filter.setHideNoOp(false);
         QCOMPARE(filter.rowCount(), model.rowCount());
+    }
+
+    /// "Where a size froze": the engine's columns and cells, one row per
+    /// value, and the row's node named by its value (which a click selects).
+    void frozenSizesTable() {
+        FrozenSizesModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(m.rowCount(), 0);
+        t2n::FrozenSizes table;
+        table.exampleSizes = "S=6";
+        table.secondSizes = "S=7";
+        t2n::FrozenSize f;
+        f.value = "11";
+        f.node.kind = "prim::ListConstruct";
+        f.node.valueName = "12"; // the node's first output is another value
+        f.node.modulePath = "shift";
+        f.atExample = "[4]";
+        f.atSecond = "[5]";
+        f.archive = "fixed at the example's [4]";
+        f.readBy = "aten::roll (%13)";
+        table.values = {f, f};
+        table.values[1].value = "10";
+        table.values[1].identifier = "shift_sub";
+        m.setTable(table);
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(m.columnCount(), static_cast<int>(table.columns().size()));
+        QCOMPARE(m.headerData(t2n::FrozenSizes::SecondColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("at S=7"));
+        QCOMPARE(m.index(0, t2n::FrozenSizes::NodeColumn).data().toString(),
+                 QStringLiteral("prim::ListConstruct in shift"));
+        QCOMPARE(m.index(0, t2n::FrozenSizes::ArchiveColumn).data().toString(),
+                 QStringLiteral("fixed at the example's [4]; read by aten::roll (%13)"));
+        QCOMPARE(m.nodeOf(0).valueName, std::string("11"));
+        QCOMPARE(m.identifierOf(1), QStringLiteral("shift_sub"));
+        m.setTable({});
+        QCOMPARE(m.rowCount(), 0);
     }
 
     /// Shape and dtype errors are the engine parser's; names must be unique.
