@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <fstream>
+#include <sstream>
 
 using namespace t2n::test;
 namespace fs = std::filesystem;
@@ -154,6 +155,24 @@ private Q_SLOTS:
         QCOMPARE(e.code(), t2n::ErrorCode::ModelFile);
         QVERIFY(QString::fromStdString(e.message()).contains("not a TorchScript archive"));
         QVERIFY2(QString::fromStdString(e.hint()).contains(hint), e.hint().c_str());
+
+        // The same bytes from memory: the same refusal, naming what the
+        // caller called them.
+        const std::vector<std::byte> bytes = fileBytes(fixtureModel(fixture));
+        std::istringstream in(
+            std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+        t2n::Session s;
+        try {
+            s.load(in, "<buffer>");
+            QFAIL("loaded");
+        } catch (const t2n::Error& m) {
+            QCOMPARE(m.code(), t2n::ErrorCode::ModelFile);
+            std::string expected = e.message();
+            const std::string path = fixtureModel(fixture).string();
+            expected.replace(expected.find(path), path.size(), "<buffer>");
+            QCOMPARE(m.message(), expected);
+            QCOMPARE(m.hint(), e.hint());
+        }
     }
 
     void wrongNumberOfInputs() {
