@@ -6,7 +6,10 @@
 // engine's log lines to a Python callable and turns a t2n::Error into
 // EngineError(code, stage, message, hint, text, nodes) for the package to
 // raise as the class of its exit category.
+#include "proposed_inputs.h"
+
 #include "t2n/error.h"
+#include "t2n/input_proposal.h"
 #include "t2n/options.h"
 #include "t2n/recipe.h"
 #include "t2n/session.h"
@@ -18,6 +21,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <istream>
 #include <mutex>
 #include <optional>
@@ -126,10 +130,59 @@ private:
     throw py::error_already_set();
 }
 
-// One export. `recipe` is t2n's recipe JSON (model and output included; its
-// inputs carry no values), `values` one float64 buffer per input (None: the
-// engine's seeded random values), `model` the TorchScript bytes or None to
-// read the recipe's model file, `name` what the archive calls the model.
+// The model as the package hands it over: TorchScript bytes (the buffer of a
+// torch.jit.save to memory), or None to read `path`; `name` is what the
+// archive calls a module from memory.
+struct ModelSource {
+    std::optional<py::buffer_info> bytes;
+    std::filesystem::path path;
+    std::string name;
+
+    ModelSource(const py::object& model, std::filesystem::path file, std::string modelName)
+        : path(std::move(file)), name(std::move(modelName)) {
+        if (!model.is_none())
+            bytes = py::buffer(model).request();
+    }
+    void loadInto(t2n::Session& session) const {
+        if (!bytes) {
+            session.load(path);
+            return;
+        }
+        MemoryBuffer buffer(static_cast<const char*>(bytes->ptr),
+                            static_cast<size_t>(bytes->size * bytes->itemsize));
+        std::istream in(&buffer);
+        session.load(in, name);
+    }
+};
+
+// Runs `work` on a session holding the model, with the GIL released; a
+// t2n::Error (or anything else, as an internal error) is raised to Python
+// once the GIL is back.
+template <class Work>
+void withSession(const ModelSource& model, PythonObserver& observer, Work work) {
+    std::optional<t2n::Error> failed;
+    {
+        py::gil_scoped_release release;
+        try {
+            t2n::Session session(&observer);
+            model.loadInto(session);
+            work(session);
+        } catch (const t2n::Error& e) {
+            failed = e;
+        } catch (const std::exception& e) {
+            failed = t2n::Error(t2n::Stage::Report, t2n::ErrorCode::Internal,
+                                std::string("unexpected error: ") + e.what(),
+                                "this is a bug in t2n: please report it with the model");
+        }
+    }
+    if (failed)
+        raise(*failed);
+}
+
+// One export. `recipe` is t2n's recipe JSON (the model's path and the output
+// included; its inputs carry no values, and none at all when the engine is
+// to propose them), `values` one float64 buffer per input (None: the
+// engine's seeded random values).
 std::string exportModel(const std::string& recipeJson, const std::vector<py::object>& values,
                         const py::object& model, const std::string& name, const py::object& log) {
     t2n::ExportRecipe recipe;
@@ -150,37 +203,24 @@ std::string exportModel(const std::string& recipeJson, const std::vector<py::obj
         const auto* data = static_cast<const double*>(b.ptr);
         recipe.options.inputs[i].values.assign(data, data + b.size);
     }
-    std::optional<py::buffer_info> bytes;
-    if (!model.is_none())
-        bytes = py::buffer(model).request();
-
     PythonObserver observer(log, recipe.options.logLevel);
     t2n::ExportReport report;
-    std::optional<t2n::Error> failed;
-    {
-        py::gil_scoped_release release;
-        try {
-            t2n::Session session(&observer);
-            if (bytes) {
-                MemoryBuffer buffer(static_cast<const char*>(bytes->ptr),
-                                    static_cast<size_t>(bytes->size * bytes->itemsize));
-                std::istream in(&buffer);
-                session.load(in, name);
-            } else {
-                session.load(recipe.model);
-            }
-            report = session.exportModel(recipe.output, recipe.options);
-        } catch (const t2n::Error& e) {
-            failed = e;
-        } catch (const std::exception& e) {
-            failed = t2n::Error(t2n::Stage::Report, t2n::ErrorCode::Internal,
-                                std::string("unexpected error: ") + e.what(),
-                                "this is a bug in t2n: please report it with the model");
-        }
-    }
-    if (failed)
-        raise(*failed);
+    withSession(ModelSource(model, recipe.model, name), observer, [&](t2n::Session& session) {
+        // No args: the inputs the engine proposes, said as `t2n export` says them.
+        t2n::cli::proposeMissingInputs(session, recipe.options, observer);
+        report = session.exportModel(recipe.output, recipe.options);
+    });
     return report.toJson();
+}
+
+// The engine's proposal of inputs for the model (t2n/input_proposal.h), as JSON.
+std::string proposeInputs(const py::object& model, const std::string& path, const std::string& name,
+                          const t2n::ProposalLimits& limits, const py::object& log, int logLevel) {
+    PythonObserver observer(log, static_cast<t2n::LogLevel>(logLevel));
+    t2n::InputProposal proposal;
+    withSession(ModelSource(model, path, name), observer,
+                [&](t2n::Session& session) { proposal = session.proposeInputs(limits); });
+    return proposal.toJson();
 }
 
 } // namespace
@@ -189,6 +229,18 @@ PYBIND11_MODULE(_engine, m) {
     m.doc() = "t2n's engine (use the t2n package, not this module)";
     m.def("export_model", &exportModel, py::arg("recipe"), py::arg("values"), py::arg("model"),
           py::arg("name"), py::arg("log"));
+    m.def(
+        "propose_inputs",
+        [](const py::object& model, const std::string& path, const std::string& name, uint64_t seed,
+           int maxAttempts, double maxSeconds, const py::object& log, int logLevel) {
+            t2n::ProposalLimits limits;
+            limits.seed = seed;
+            limits.maxAttempts = maxAttempts;
+            limits.maxSeconds = maxSeconds;
+            return proposeInputs(model, path, name, limits, log, logLevel);
+        },
+        py::arg("model"), py::arg("path"), py::arg("name"), py::arg("seed"),
+        py::arg("max_attempts"), py::arg("max_seconds"), py::arg("log"), py::arg("log_level"));
     m.def("version", [] { return std::string(t2n::version()); });
     m.def("known_tract_versions", [] { return t2n::knownTractVersions(); });
     m.def("exit_codes", [] {

@@ -77,7 +77,7 @@ if [ -d "$build/python/t2n" ]; then
   site=$root/usr/lib/python3/dist-packages
   engine=$(ls "$site"/t2n/_engine.cpython-*.so 2>/dev/null || true)
   [ -n "$engine" ] || fail "package lacks the extension t2n/_engine.cpython-*.so"
-  for f in __init__.py _errors.py export.py inference_target.py; do
+  for f in __init__.py _errors.py _model.py export.py inference_target.py inputs.py; do
     grep -qxF "./usr/lib/python3/dist-packages/t2n/$f" <<<"$contents" || fail "package lacks t2n/$f"
   done
   if [ -n "$engine" ]; then

@@ -87,7 +87,8 @@ class ExportTest(FolderTest):
         reference = self.dir / "resnet18.pt"
         with torch.no_grad():
             torch.jit.save(torch.jit.trace(my_model, (x,)), str(reference))
-        checked = run_cli("check", archive, "--model", reference, "--input", "inp:1x3x224x224:f32")
+        checked = run_cli("check", archive, "--model", reference, "--input", "inp:1x3x224x224:f32",
+                          "--output-name", "out")  # fmt: skip
         self.assertEqual(checked.returncode, 0, checked.stderr)
         verified = subprocess.run(
             [sys.executable, str(VERIFY), str(archive), "--model", str(reference)],
@@ -136,7 +137,11 @@ class ExportTest(FolderTest):
     # and the default input names are torch_to_nnef's input_0, input_1, ...
     def test_defaults(self):
         x = torch.randn(2, 3, 8, 8)
+        quantized_engine = torch.backends.quantized.engine
         out = export_model_to_nnef(small(), x, self.dir / "m.nnef", TractNNEF.latest())
+        # The engine's choice of qnnpack for its own loading is not left to
+        # the caller's PyTorch.
+        self.assertEqual(torch.backends.quantized.engine, quantized_engine)
         self.assertEqual(out, self.dir / "m.nnef.tar")  # compression_level 0: a .tar
         text = graph_text(out)
         self.assertIn('("exported_model", "Small")', text)
@@ -167,12 +172,40 @@ class ExportTest(FolderTest):
         out = export_model_to_nnef(small(), x, self.dir / "d.nnef.tgz", target, input_names=["x"])
         text = graph_text(out)
         self.assertIn("extension tract_symbol B;", text)
-        self.assertRegex(text, r"x = tract_core_external\(shape = \[B, 3, 8, 8\]")
+        self.assertIn("x = external<scalar>(shape = [B, 3, 8, 8]);", text)
         target = TractNNEF.latest(dynamic_axes={"x": [0]})
         out = export_model_to_nnef(small(), x, self.dir / "l.nnef.tgz", target, input_names=["x"])
         text = graph_text(out)
         self.assertIn("extension tract_symbol x_dynamic_axes_1;", text)
         self.assertIn("shape = [x_dynamic_axes_1, 3, 8, 8]", text)
+
+    # Without args the engine proposes the inputs, as `t2n export` does
+    # without --input: infer_inputs gives the same proposal as `t2n inspect
+    # --inputs --json` on the module's file (3 channels: the conv's weight),
+    # and the export uses it, named by input_names.
+    def test_inputs_proposed(self):
+        import json
+
+        scripted = torch.jit.script(small())
+        proposal = t2n.infer_inputs(scripted)
+        self.assertTrue(proposal.confirmed)
+        self.assertEqual([(i.name, i.dtype) for i in proposal.inputs], [("x", "f32")])
+        self.assertEqual(proposal.inputs[0].shape[1], 3)
+        self.assertTrue(proposal.inputs[0].reason)
+        path = self.dir / "s.pt"
+        torch.jit.save(scripted, str(path))
+        cli = run_cli("inspect", path, "--inputs", "--json")
+        self.assertEqual(cli.returncode, 0, cli.stderr)
+        self.assertEqual(json.loads(cli.stdout)["flags"], proposal.flags)
+        self.assertEqual(t2n.infer_inputs(path).flags, proposal.flags)
+
+        out = export_model_to_nnef(scripted, None, self.dir / "p.nnef.tgz", TractNNEF.latest(),
+                                   input_names=["image"])  # fmt: skip
+        shape = ", ".join(map(str, proposal.inputs[0].shape))
+        self.assertIn(f"image = external<scalar>(shape = [{shape}]);", graph_text(out))
+        # An nn.Module without args is scripted (nothing to trace it with).
+        out = export_model_to_nnef(small(), None, self.dir / "m.nnef.tgz", TractNNEF.latest())
+        self.assertIn(f"x = external<scalar>(shape = [{shape}]);", graph_text(out))
 
     def test_khronos_target(self):
         out = export_model_to_nnef(small(), torch.randn(1, 3, 8, 8), self.dir / "k.nnef.tgz",

@@ -30,6 +30,7 @@ from ._errors import (
     UsageError,
 )
 from .export import export_model_to_nnef
+from .inputs import InputProposal, ProposedInput, infer_inputs
 from .inference_target import (
     InferenceTarget,
     KhronosNNEF,
@@ -44,12 +45,14 @@ __all__ = [
     "CheckMismatchError",
     "ExportCancelled",
     "InferenceTarget",
+    "InputProposal",
     "InternalError",
     "InvalidOptionError",
     "KhronosNNEF",
     "ModelFileError",
     "ModelRunError",
     "OutputPathError",
+    "ProposedInput",
     "SemanticVersion",
     "T2NError",
     "T2NErrorIOPytorchTractNotISO",
@@ -61,4 +64,5 @@ __all__ = [
     "UnsupportedOperatorError",
     "UsageError",
     "export_model_to_nnef",
+    "infer_inputs",
 ]

@@ -6,6 +6,11 @@ name, so that `except T2NError` written for torch_to_nnef keeps working);
 the upstream names of the categories that mean the same are aliases.
 """
 
+from . import _engine
+
+# The engine's ErrorCode values (t2n/error.h): the CLI's exit codes.
+_CODES = _engine.exit_codes()
+
 
 class _Details:
     """What the engine says about a failure, beside the text."""
@@ -41,7 +46,7 @@ class CheckMismatchError(T2NError):
     read back); nothing was written. `report` is the export report (dict),
     its "check" entry says which output differs and where first."""
 
-    exit_code = 1
+    exit_code = 1  # the CLI's exit code for a failed check
 
     def __init__(self, message, *, report=None, **kwargs):
         super().__init__(message, **kwargs)
@@ -51,43 +56,43 @@ class CheckMismatchError(T2NError):
 class UsageError(T2NError, ValueError):
     """A bad argument: an input spec, a name, a value of the wrong type."""
 
-    exit_code = 2
+    exit_code = _CODES["usage"]
 
 
 class ModelFileError(T2NError):
     """The model is missing, unreadable or not TorchScript."""
 
-    exit_code = 3
+    exit_code = _CODES["model_file"]
 
 
 class UnsupportedOperatorError(T2NError, NotImplementedError):
     """Operators the target cannot express; `nodes` lists every one."""
 
-    exit_code = 4
+    exit_code = _CODES["unsupported"]
 
 
 class OutputPathError(T2NError):
     """The artifact or debug bundle path is not writable or has a bad suffix."""
 
-    exit_code = 5
+    exit_code = _CODES["output_path"]
 
 
 class ModelRunError(T2NError):
     """The model failed on the example inputs (or could not be traced)."""
 
-    exit_code = 6
+    exit_code = _CODES["model_run"]
 
 
 class InvalidOptionError(T2NError, ValueError):
     """An option inconsistent with the model or the target."""
 
-    exit_code = 7
+    exit_code = _CODES["invalid_option"]
 
 
 class InternalError(T2NError):
     """A bug in t2n: please report it."""
 
-    exit_code = 10
+    exit_code = _CODES["internal"]
 
 
 class ExportCancelled(_Details, KeyboardInterrupt):
@@ -95,7 +100,7 @@ class ExportCancelled(_Details, KeyboardInterrupt):
     nothing. A KeyboardInterrupt (not a T2NError), so that `except
     Exception` around an export does not swallow the user's Ctrl+C."""
 
-    exit_code = 8
+    exit_code = _CODES["cancelled"]
 
     def __init__(self, message, *, stage=None, hint="", nodes=(), text=None):
         KeyboardInterrupt.__init__(self, message)

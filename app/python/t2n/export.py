@@ -8,7 +8,6 @@ arguments become a t2n recipe (the JSON form of the engine's ExportOptions,
 whose reader validates every value) plus the values of `args`.
 """
 
-import io
 import json
 import logging
 import os
@@ -20,9 +19,9 @@ from ._errors import (
     CheckMismatchError,
     EngineError,
     InvalidOptionError,
-    ModelRunError,
     UsageError,
 )
+from ._model import torch_settings_kept, torchscript
 from .inference_target import InferenceTarget
 
 LOGGER = logging.getLogger("t2n")
@@ -46,7 +45,8 @@ _DTYPES = {
 }
 
 
-def _engine_log_level(level):
+def engine_log_level(level):
+    """(the Python level, the engine's name for it)."""
     if isinstance(level, str):
         named = logging.getLevelName(level.upper())
         if not isinstance(named, int):
@@ -69,7 +69,7 @@ def _engine_log_level(level):
     return level, "off"
 
 
-def _log(level, message):
+def log(level, message):
     LOGGER.log(_PY_LEVELS[min(level, len(_PY_LEVELS) - 1)], message)
 
 
@@ -135,49 +135,6 @@ def _dynamic_axes(dynamic_axes):
     return out
 
 
-def _trace(model, args):
-    """torch.jit.trace in eval mode without gradients, as torch_to_nnef
-    traces; every submodule's training flag is restored afterwards."""
-    import torch
-
-    modes = [(m, m.training) for m in model.modules()]
-    model.eval()
-    try:
-        with torch.no_grad():
-            return torch.jit.trace(model, args, check_trace=False)
-    except Exception as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise ModelRunError(
-            f"torch.jit.trace failed on the {type(model).__name__} with args: {first}",
-            hint="the model must run on args and be traceable (tensors in, tensors or tuples "
-            "of tensors out)",
-        ) from e
-    finally:
-        for m, training in modes:
-            m.training = training
-
-
-def _torchscript(model, args, model_name):
-    """(model path or "", TorchScript bytes or None, the model's name)."""
-    if isinstance(model, (str, os.PathLike)):
-        path = os.fspath(model)
-        return path, None, model_name or os.path.basename(path)
-    torch = sys.modules.get("torch")
-    if torch is None or not isinstance(model, torch.nn.Module):
-        raise UsageError(
-            f"model is a {type(model).__name__}",
-            hint="give an nn.Module, a torch.jit.ScriptModule or the path of a TorchScript file",
-        )
-    if isinstance(model, torch.jit.ScriptModule):
-        name = model_name or model.original_name
-    else:
-        name = model_name or type(model).__name__
-        model = _trace(model, args)
-    buffer = io.BytesIO()
-    torch.jit.save(model, buffer)
-    return "", buffer.getbuffer(), name
-
-
 def export_model_to_nnef(
     model,
     args,
@@ -204,7 +161,8 @@ def export_model_to_nnef(
     its path (pathlib.Path). See docs/python.md for each argument and how
     it differs from torch_to_nnef's; `model_name` (t2n only) is the name
     the archive's exported_model property gives the model (default: the
-    file name, or the module's class name).
+    file name, or the module's class name). Without `args` (t2n only) the
+    engine proposes the inputs (see infer_inputs) and says which.
 
     Raises a T2NError subclass per failure category (ExportCancelled on
     Ctrl+C); nothing is written when it raises."""
@@ -225,7 +183,7 @@ def export_model_to_nnef(
     if input_names is None:
         input_names = [f"input_{i}" for i in range(len(args))]
     input_names = [str(n) for n in input_names]
-    if len(input_names) != len(args):
+    if args and len(input_names) != len(args):
         raise UsageError(
             f"{len(input_names)} input_names for {len(args)} args",
             hint="give one name per tensor of args, in order",
@@ -250,16 +208,18 @@ def export_model_to_nnef(
         raise UsageError(
             "custom_extensions is not a list", hint="give a list: the order matters to tract"
         )
-    level, engine_level = _engine_log_level(log_level)
+    level, engine_level = engine_log_level(log_level)
     LOGGER.setLevel(level)
 
     specs, values = _input_specs(args, input_names)
-    path, torchscript, name = _torchscript(model, args, model_name)
+    path, script, name = torchscript(model, args, model_name)
     recipe = {
         "t2n_recipe": 1,
         "model": path,
         "output": os.fspath(file_path_export),
         "inputs": specs,
+        # Without args the engine proposes the inputs; these names replace its.
+        "input_names": [] if args else input_names,
         "output_names": [str(n) for n in (output_names or [])],
         "dynamic_axes": _dynamic_axes(getattr(inference_target, "dynamic_axes", None)),
         "naming": scheme,
@@ -272,7 +232,8 @@ def export_model_to_nnef(
     }
     recipe.update(inference_target._recipe())
     try:
-        report = _engine.export_model(json.dumps(recipe), values, torchscript, name, _log)
+        with torch_settings_kept():
+            report = _engine.export_model(json.dumps(recipe), values, script, name, log)
     except EngineError as e:
         raise e.as_t2n_error() from None
     report = json.loads(report)
