@@ -73,7 +73,12 @@ public:
         try {
             log_(static_cast<int>(level), message);
         } catch (py::error_already_set& e) {
-            e.discard_as_unraisable("t2n log callback");
+            // Ctrl+C while the callback ran Python code raised there: it is
+            // the user's cancel, not the callback's failure.
+            if (e.matches(PyExc_KeyboardInterrupt))
+                interrupted_ = true;
+            else
+                e.discard_as_unraisable("t2n log callback");
         }
     }
 
@@ -215,8 +220,12 @@ std::string exportModel(const std::string& recipeJson, const std::vector<py::obj
 
 // The engine's proposal of inputs for the model (t2n/input_proposal.h), as JSON.
 std::string proposeInputs(const py::object& model, const std::string& path, const std::string& name,
-                          const t2n::ProposalLimits& limits, const py::object& log, int logLevel) {
-    PythonObserver observer(log, static_cast<t2n::LogLevel>(logLevel));
+                          const t2n::ProposalLimits& limits, const py::object& log,
+                          const std::string& logLevel) {
+    const std::optional<t2n::LogLevel> level = t2n::parseLogLevel(logLevel);
+    if (!level)
+        throw py::value_error("log level " + logLevel + " is not one of the engine's");
+    PythonObserver observer(log, *level);
     t2n::InputProposal proposal;
     withSession(ModelSource(model, path, name), observer,
                 [&](t2n::Session& session) { proposal = session.proposeInputs(limits); });
@@ -232,7 +241,7 @@ PYBIND11_MODULE(_engine, m) {
     m.def(
         "propose_inputs",
         [](const py::object& model, const std::string& path, const std::string& name, uint64_t seed,
-           int maxAttempts, double maxSeconds, const py::object& log, int logLevel) {
+           int maxAttempts, double maxSeconds, const py::object& log, const std::string& logLevel) {
             t2n::ProposalLimits limits;
             limits.seed = seed;
             limits.maxAttempts = maxAttempts;

@@ -244,6 +244,38 @@ private Q_SLOTS:
         QCOMPARE(e.code(), t2n::ErrorCode::InvalidOption);
         QVERIFY(!fs::exists(work_ / "m.nnef.tar"));
     }
+
+    // A check given other output names than the export (`t2n check` without
+    // the export's --output-name) says which names differ, with the check's
+    // usage error, instead of comparing by names the archive lacks; given
+    // the export's names, the same check passes.
+    void checkGivenOtherNames() {
+        const fs::path archive = work_ / "named.nnef.tgz";
+        t2n::ExportOptions exported = fixtureOptions("naming_blocks");
+        exported.outputNames = {"logits"};
+        {
+            t2n::Session s;
+            s.load(fixtureModel("naming_blocks"));
+            QVERIFY(s.exportModel(archive, exported).written);
+        }
+        const t2n::ExportOptions unnamed = fixtureOptions("naming_blocks");
+        t2n::Session s;
+        s.load(fixtureModel("naming_blocks"));
+        try {
+            s.check(archive, unnamed);
+            QFAIL("checked with other output names");
+        } catch (const t2n::Error& e) {
+            QCOMPARE(e.code(), t2n::ErrorCode::Usage);
+            QCOMPARE(e.stage(), t2n::Stage::Check);
+            const QString message = QString::fromStdString(e.message());
+            QVERIFY2(message.contains("-> (logits)") && message.contains("outputs (output_0)"),
+                     qPrintable(message));
+            QVERIFY(QString::fromStdString(e.hint()).contains("--output-name"));
+        }
+        t2n::Session again;
+        again.load(fixtureModel("naming_blocks"));
+        QVERIFY(again.check(archive, exported).passed);
+    }
 };
 
 T2N_TEST_SUITE(ExportErrorsTest)

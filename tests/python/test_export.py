@@ -97,6 +97,26 @@ class ExportTest(FolderTest):
         )
         self.assertEqual(verified.returncode, 0, verified.stdout + verified.stderr)
 
+    # The seeds' doctest (shared/seeds/000, export_model_to_nnef's
+    # docstring), import changed and the archive read without chdir: a .tgz
+    # path with compression_level=0 is still an archive tarfile opens.
+    def test_seed_doctest(self):
+        import tempfile
+
+        mod = nn.Sequential(nn.Linear(1, 5), nn.ReLU())
+        export_path = tempfile.mktemp(suffix=".nnef.tgz", dir=self.dir)
+        inference_target = TractNNEF.latest()
+        _ = export_model_to_nnef(
+            mod,
+            torch.rand(3, 1),
+            export_path,
+            inference_target,
+            compression_level=0,
+            input_names=["inp"],
+            output_names=["out"],
+        )
+        self.assertIn("graph network(inp) -> (out)", graph_text(export_path))
+
     # An nn.Module, the same module scripted, and its TorchScript file: each
     # gives the archive the CLI writes for that file with the same options,
     # byte for byte (the module named as the file with model_name).
