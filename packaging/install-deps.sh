@@ -25,6 +25,8 @@ packages=(
   # studio
   qt6-base-dev qt6-svg-dev qt6-tools-dev libgraphviz-dev extra-cmake-modules
   xvfb xauth
+  # the Python module t2n (app/python/; built when pybind11 is found)
+  python3-dev pybind11-dev python3-pybind11
   # fixtures and independent test readers (never needed by the product)
   python3-torch python3-torchvision python3-torchaudio python3-numpy
 )

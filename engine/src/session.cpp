@@ -69,7 +69,10 @@ std::string graphText(const std::shared_ptr<torch::jit::Graph>& g) {
 
 struct Session::Impl {
     Observer* observer = nullptr;
+    /// The model's file; empty for a module loaded from memory.
     std::filesystem::path modelPath;
+    /// Its file name (or the name given with the bytes): exported_model.
+    std::string modelName;
     std::optional<torch::jit::Module> module;
     std::optional<harden::PreparedModule> prepared;
     /// Weights rounded through Q4_0 for the current options (--weights-q4-0).
@@ -120,6 +123,19 @@ struct Session::Impl {
         if (observer)
             observer->progress(s, fraction, status);
     }
+    /// A module read from `path` (empty when it came from memory), called
+    /// `name` in the report and the archive's properties.
+    void adopt(torch::jit::Module m, const std::filesystem::path& path, const std::string& name) {
+        module = std::move(m);
+        modelPath = path;
+        modelName = name;
+        prepared.reset();
+        graph.reset();
+        translation.reset();
+        manifest.reset();
+        report.model = path.empty() ? name : path.string();
+        log(LogLevel::Info, fmt::format("loaded {}", report.model));
+    }
     const torch::jit::Module& requireModule() const {
         if (!module)
             throw Error(Stage::Load, ErrorCode::Internal, "no model loaded",
@@ -138,14 +154,15 @@ void Session::load(const std::filesystem::path& model) {
     d->checkCancel(Stage::Load);
     auto loaded = load::loadTorchScript(model);
     d->checkCancel(Stage::Load);
-    d->module = std::move(loaded);
-    d->modelPath = model;
-    d->prepared.reset();
-    d->graph.reset();
-    d->translation.reset();
-    d->manifest.reset();
-    d->report.model = model.string();
-    d->log(LogLevel::Info, fmt::format("loaded {}", model.string()));
+    d->adopt(std::move(loaded), model, model.filename().string());
+}
+
+void Session::load(std::istream& in, const std::string& name) {
+    StageScope scope(Stage::Load, d->observer, d->report);
+    d->checkCancel(Stage::Load);
+    auto loaded = load::loadTorchScript(in, name);
+    d->checkCancel(Stage::Load);
+    d->adopt(std::move(loaded), {}, name);
 }
 
 std::string Session::torchScriptText() const {
@@ -338,7 +355,7 @@ void Session::translate(const ExportOptions& options) {
     target::PropertyContext props;
     props.torchVersion =
         fmt::format("{}.{}.{}", TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR, TORCH_VERSION_PATCH);
-    props.modelFile = d->modelPath.filename().string();
+    props.modelFile = d->modelName;
     // The translator runs as one call: a cancel is honoured before and after it.
     d->step(Stage::Translate, 0, "translating the IR");
     d->report.frozenSizes = {};

@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <fstream>
+#include <sstream>
 
 using namespace t2n::test;
 namespace fs = std::filesystem;
@@ -154,6 +155,24 @@ private Q_SLOTS:
         QCOMPARE(e.code(), t2n::ErrorCode::ModelFile);
         QVERIFY(QString::fromStdString(e.message()).contains("not a TorchScript archive"));
         QVERIFY2(QString::fromStdString(e.hint()).contains(hint), e.hint().c_str());
+
+        // The same bytes from memory: the same refusal, naming what the
+        // caller called them.
+        const std::vector<std::byte> bytes = fileBytes(fixtureModel(fixture));
+        std::istringstream in(
+            std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+        t2n::Session s;
+        try {
+            s.load(in, "<buffer>");
+            QFAIL("loaded");
+        } catch (const t2n::Error& m) {
+            QCOMPARE(m.code(), t2n::ErrorCode::ModelFile);
+            std::string expected = e.message();
+            const std::string path = fixtureModel(fixture).string();
+            expected.replace(expected.find(path), path.size(), "<buffer>");
+            QCOMPARE(m.message(), expected);
+            QCOMPARE(m.hint(), e.hint());
+        }
     }
 
     void wrongNumberOfInputs() {
@@ -224,6 +243,38 @@ private Q_SLOTS:
         e = exportError(fixtureModel("naming_blocks"), work_ / "m.nnef.tar", options);
         QCOMPARE(e.code(), t2n::ErrorCode::InvalidOption);
         QVERIFY(!fs::exists(work_ / "m.nnef.tar"));
+    }
+
+    // A check given other output names than the export (`t2n check` without
+    // the export's --output-name) says which names differ, with the check's
+    // usage error, instead of comparing by names the archive lacks; given
+    // the export's names, the same check passes.
+    void checkGivenOtherNames() {
+        const fs::path archive = work_ / "named.nnef.tgz";
+        t2n::ExportOptions exported = fixtureOptions("naming_blocks");
+        exported.outputNames = {"logits"};
+        {
+            t2n::Session s;
+            s.load(fixtureModel("naming_blocks"));
+            QVERIFY(s.exportModel(archive, exported).written);
+        }
+        const t2n::ExportOptions unnamed = fixtureOptions("naming_blocks");
+        t2n::Session s;
+        s.load(fixtureModel("naming_blocks"));
+        try {
+            s.check(archive, unnamed);
+            QFAIL("checked with other output names");
+        } catch (const t2n::Error& e) {
+            QCOMPARE(e.code(), t2n::ErrorCode::Usage);
+            QCOMPARE(e.stage(), t2n::Stage::Check);
+            const QString message = QString::fromStdString(e.message());
+            QVERIFY2(message.contains("-> (logits)") && message.contains("outputs (output_0)"),
+                     qPrintable(message));
+            QVERIFY(QString::fromStdString(e.hint()).contains("--output-name"));
+        }
+        t2n::Session again;
+        again.load(fixtureModel("naming_blocks"));
+        QVERIFY(again.check(archive, exported).passed);
     }
 };
 

@@ -10,6 +10,8 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <sstream>
+
 using namespace t2n::test;
 
 namespace {
@@ -136,6 +138,36 @@ private Q_SLOTS:
         o.customExtensions = {};
         o.properties = {{"bad key", "v"}};
         QVERIFY_THROWS_EXCEPTION(t2n::Error, translate("naming_blocks", o));
+    }
+
+    // A module read from memory (the Python module's torch.jit.save to a
+    // buffer) exports to the same bytes as the same module read from its
+    // file, and the archive names the module as it was named with the bytes.
+    void modelFromMemory() {
+        const t2n::ExportOptions o = fixtureOptions("naming_blocks");
+        const auto dir = freshDir(QStringLiteral("from-memory"));
+        t2n::Session fromFile;
+        fromFile.load(fixtureModel("naming_blocks"));
+        fromFile.exportModel(dir / "file.nnef.tgz", o);
+
+        const std::vector<std::byte> bytes = fileBytes(fixtureModel("naming_blocks"));
+        QVERIFY(!bytes.empty());
+        std::istringstream in(
+            std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+        t2n::Session fromMemory;
+        fromMemory.load(in, "naming_blocks.pt");
+        const t2n::ExportReport r = fromMemory.exportModel(dir / "memory.nnef.tgz", o);
+        QVERIFY(r.written && r.check.passed);
+        QCOMPARE(r.model, std::string("naming_blocks.pt"));
+        QVERIFY(fileBytes(dir / "memory.nnef.tgz") == fileBytes(dir / "file.nnef.tgz"));
+
+        std::istringstream again(
+            std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+        t2n::Session named;
+        named.load(again, "NamingBlocks");
+        named.translate(o);
+        QVERIFY(QString::fromStdString(named.nnefText())
+                    .contains("(\"exported_model\", \"NamingBlocks\")"));
     }
 
     // Operator choices follow the target version through the version table:

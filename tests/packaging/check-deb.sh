@@ -5,6 +5,7 @@
 # dpkg-shlibdeps), its file list (both programs, desktop entry, metainfo, icon,
 # both man pages, the private KSyntaxHighlighting), that the unpacked programs
 # run and find their libraries in the package rather than in the build tree,
+# that the Python module imports from the package and exports (when built),
 # that each man page documents every flag its program's --help lists, and,
 # when the tools are installed, appstreamcli, desktop-file-validate and lintian.
 #
@@ -66,6 +67,33 @@ if [ "$has_ksh" -gt 0 ]; then
 fi
 QT_QPA_PLATFORM=offscreen "$root/usr/bin/t2n-studio" --help >/dev/null || fail "t2n-studio --help"
 ! ldd "$root/usr/bin/t2n-studio" "$root/usr/bin/t2n" | grep "not found" || fail "unresolved libraries"
+
+# The Python module, when this tree builds it: imported by Debian's Python
+# from the unpacked package alone (not from the build tree: a clean
+# environment, another working directory), its extension resolving every
+# library outside the build tree, and one small export.
+if [ -d "$build/python/t2n" ]; then
+  step "python module"
+  site=$root/usr/lib/python3/dist-packages
+  engine=$(ls "$site"/t2n/_engine.cpython-*.so 2>/dev/null || true)
+  [ -n "$engine" ] || fail "package lacks the extension t2n/_engine.cpython-*.so"
+  for f in __init__.py _errors.py _model.py export.py inference_target.py inputs.py; do
+    grep -qxF "./usr/lib/python3/dist-packages/t2n/$f" <<<"$contents" || fail "package lacks t2n/$f"
+  done
+  if [ -n "$engine" ]; then
+    ! ldd "$engine" | grep -E "not found|$build" || fail "the extension resolves libraries in the build tree or not at all"
+    ! readelf -d "$engine" | grep -E "R(UN)?PATH" || fail "the extension has a RUNPATH"
+  fi
+  (cd "$work" && env -i HOME="$work" PYTHONPATH="$site" /usr/bin/python3 -c '
+import os, sys, torch, t2n
+assert t2n.__file__.startswith(sys.argv[1]), t2n.__file__
+out = t2n.export_model_to_nnef(torch.nn.Linear(4, 2), torch.randn(1, 4), "lin.nnef.tgz",
+                               t2n.TractNNEF.latest())
+assert out.is_file(), out
+os.remove(out)
+print("import t2n from the package:", t2n.__file__, "version", t2n.__version__)
+' "$site") || fail "the packaged t2n does not import or export"
+fi
 
 step "man pages hold every flag of --help"
 # help FLAGS: each --long-flag that `$@ --help` prints.

@@ -17,6 +17,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,6 +55,11 @@ public:
 
     /// Stage load: read a TorchScript archive (torch.jit.save output).
     void load(const std::filesystem::path& model);
+    /// Stage load from memory: the bytes torch.jit.save wrote (the Python
+    /// module saves to a buffer, never to a temporary file), read from `in`.
+    /// `name` stands for the model file in messages, the report and the
+    /// archive's exported_model property.
+    void load(std::istream& in, const std::string& name);
     /// TorchScript graph of forward() as loaded.
     std::string torchScriptText() const;
     /// Names of forward()'s tensor arguments, as TorchScript recorded them.

@@ -28,37 +28,28 @@ void selectQuantizedEngine() {
         }
 }
 
-bool looksLikeZip(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
+bool startsLikeZip(std::istream& in) {
     char magic[4] = {};
     in.read(magic, 4);
     return in.gcount() == 4 && magic[0] == 'P' && magic[1] == 'K';
 }
-} // namespace
 
-torch::jit::Module loadTorchScript(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        throw Error(Stage::Load, ErrorCode::ModelFile,
-                    fmt::format("model file '{}' does not exist", path.string()),
-                    "check the path; t2n reads files written by torch.jit.save");
-    if (std::filesystem::is_directory(path, ec))
-        throw Error(Stage::Load, ErrorCode::ModelFile,
-                    fmt::format("'{}' is a directory, not a TorchScript file", path.string()),
-                    "pass the .pt/.jit file written by torch.jit.save");
-    if (!looksLikeZip(path))
-        throw Error(
-            Stage::Load, ErrorCode::ModelFile,
-            fmt::format("'{}' is not a TorchScript archive (it is not a zip file)", path.string()),
-            "save the model with torch.jit.save(torch.jit.trace(model, example), path) "
-            "or torch.jit.script; t2n cannot read plain pickles, ONNX or safetensors");
+bool looksLikeZip(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return startsLikeZip(in);
+}
+
+// torch::jit::load through `read` (from a file or from memory), in eval mode,
+// with LibTorch's refusals turned into errors that name `shown` and say what
+// to do.
+template <class Read> torch::jit::Module loadChecked(const std::string& shown, Read read) {
     try {
         selectQuantizedEngine();
-        auto m = torch::jit::load(path.string());
+        torch::jit::Module m = read();
         m.eval();
         if (!m.find_method("forward"))
             throw Error(Stage::Load, ErrorCode::ModelFile,
-                        fmt::format("'{}' has no forward() method", path.string()),
+                        fmt::format("'{}' has no forward() method", shown),
                         "export a module whose forward() is the inference entry point");
         return m;
     } catch (const c10::Error& e) {
@@ -67,7 +58,7 @@ torch::jit::Module loadTorchScript(const std::filesystem::path& path) {
                       what.find("code/") != std::string::npos;
         std::string first = what.substr(0, what.find('\n'));
         throw Error(Stage::Load, ErrorCode::ModelFile,
-                    fmt::format("'{}' is not a TorchScript archive: {}", path.string(), first),
+                    fmt::format("'{}' is not a TorchScript archive: {}", shown, first),
                     pickle ? "this looks like a torch.save() pickle (e.g. a state_dict); save the "
                              "module with torch.jit.save(torch.jit.trace(model, example), path)"
                            : "save the model with torch.jit.save; the file may be truncated or "
@@ -95,13 +86,46 @@ torch::jit::Module loadTorchScript(const std::filesystem::path& path) {
         std::string where;
         if (const auto file = what.find("File \""); file != std::string::npos)
             where = " (" + what.substr(file, what.find('\n', file) - file) + ")";
-        throw Error(Stage::Load, ErrorCode::ModelFile,
-                    fmt::format("LibTorch cannot compile the code of '{}': {}{}", path.string(),
-                                first, where),
-                    "the file's TorchScript code is rejected by this LibTorch; save the model "
-                    "again with the PyTorch version t2n was built with, or with torch.jit.script "
-                    "instead of torch.jit.trace");
+        throw Error(
+            Stage::Load, ErrorCode::ModelFile,
+            fmt::format("LibTorch cannot compile the code of '{}': {}{}", shown, first, where),
+            "the file's TorchScript code is rejected by this LibTorch; save the model "
+            "again with the PyTorch version t2n was built with, or with torch.jit.script "
+            "instead of torch.jit.trace");
     }
+}
+
+Error notAZip(const std::string& shown) {
+    return Error(Stage::Load, ErrorCode::ModelFile,
+                 fmt::format("'{}' is not a TorchScript archive (it is not a zip file)", shown),
+                 "save the model with torch.jit.save(torch.jit.trace(model, example), path) "
+                 "or torch.jit.script; t2n cannot read plain pickles, ONNX or safetensors");
+}
+} // namespace
+
+torch::jit::Module loadTorchScript(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        throw Error(Stage::Load, ErrorCode::ModelFile,
+                    fmt::format("model file '{}' does not exist", path.string()),
+                    "check the path; t2n reads files written by torch.jit.save");
+    if (std::filesystem::is_directory(path, ec))
+        throw Error(Stage::Load, ErrorCode::ModelFile,
+                    fmt::format("'{}' is a directory, not a TorchScript file", path.string()),
+                    "pass the .pt/.jit file written by torch.jit.save");
+    if (!looksLikeZip(path))
+        throw notAZip(path.string());
+    return loadChecked(path.string(), [&] { return torch::jit::load(path.string()); });
+}
+
+torch::jit::Module loadTorchScript(std::istream& in, const std::string& name) {
+    const auto start = in.tellg();
+    const bool zip = startsLikeZip(in);
+    in.clear();
+    in.seekg(start);
+    if (!zip)
+        throw notAZip(name);
+    return loadChecked(name, [&] { return torch::jit::load(in); });
 }
 
 std::vector<std::string> forwardArgumentNames(const torch::jit::Module& m) {

@@ -7,6 +7,8 @@
 #include <torch/script.h>
 
 #include <filesystem>
+#include <istream>
+#include <string>
 #include <vector>
 
 namespace t2n::load {
@@ -14,6 +16,9 @@ namespace t2n::load {
 /// torch::jit::load in eval mode. Throws t2n::Error (Load, ModelFile) with a
 /// hint that tells a torch.save() pickle or a stray file from a TorchScript file.
 torch::jit::Module loadTorchScript(const std::filesystem::path& path);
+/// The same from the bytes torch.jit.save wrote (to a file or a buffer), read
+/// from `in`'s current position; `name` stands for the file in messages.
+torch::jit::Module loadTorchScript(std::istream& in, const std::string& name);
 
 /// Names of forward()'s arguments after `self`.
 std::vector<std::string> forwardArgumentNames(const torch::jit::Module& m);
