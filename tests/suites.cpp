@@ -99,6 +99,7 @@
     X(translate_rnn, TranslateRnnTest)                                                             \
     X(translate_attention, TranslateAttentionTest)                                                 \
     X(translate_transformer, TranslateTransformerTest)                                             \
+    X(translate_quantized, TranslateQuantizedTest)                                                 \
     X(memory, MemoryTest)
 
 namespace t2n::test {

@@ -239,17 +239,39 @@ void lowerChannelShuffle(Context& ctx) {
 
 // Tensor.unfold(dim, size, step): frames gathered as [.., frames, size, ..],
 // the size axis then moved last.
+//
+// Along a dynamic axis the frame starts are tract_core_range(0, n - size + 1,
+// step), computed from the axis's symbol, plus the offsets 0..size-1: the
+// table follows the length instead of holding the example's frame count.
 void lowerUnfold(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const int64_t r = rankOf(x);
     const int64_t d = ctx.axis(ctx.intArg(1), r), size = ctx.intArg(2), step = ctx.intArg(3);
-    const int64_t n = x.shape[static_cast<size_t>(d)];
-    const int64_t frames = (n - size) / step + 1;
-    std::vector<int64_t> idx;
-    for (int64_t w = 0; w < frames; ++w)
-        for (int64_t k = 0; k < size; ++k)
-            idx.push_back(w * step + k);
-    Expr table = indexTable(ctx, idx, {frames, size}, "frames");
+    if (size <= 0 || step <= 0)
+        ctx.unsupported(fmt::format("unfold with size {} and step {}", size, step));
+    Expr table;
+    if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(d)].empty()) {
+        Expr n = ctx.dimExpr(ctx.node().inputs[0], d);
+        Expr end = Expr::binary("+", Expr::binary("-", n, Expr::i(size)), Expr::i(1));
+        Expr starts =
+            ctx.emitTemp("tract_core_range", {Expr::i(0), end, Expr::i(step)}, {}, "starts");
+        // TDim items before tract 0.21.12 (lower_factories.cpp): made i64.
+        starts =
+            ctx.emitTemp("tract_core_cast", {starts}, {{"to", Expr::str("i64")}}, "starts_i64");
+        starts = ctx.emitTemp("unsqueeze", {starts}, {{"axes", Expr::ints({1})}}, "starts_col");
+        std::vector<int64_t> offsets(static_cast<size_t>(size));
+        std::iota(offsets.begin(), offsets.end(), 0);
+        table = ctx.emitTemp("add", {starts, indexTable(ctx, offsets, {1, size}, "offsets")}, {},
+                             "frames");
+    } else {
+        const int64_t n = x.shape[static_cast<size_t>(d)];
+        const int64_t frames = (n - size) / step + 1;
+        std::vector<int64_t> idx;
+        for (int64_t w = 0; w < frames; ++w)
+            for (int64_t k = 0; k < size; ++k)
+                idx.push_back(w * step + k);
+        table = indexTable(ctx, idx, {frames, size}, "frames");
+    }
     const bool last = d == r - 1;
     Expr g = emitStep(ctx, last, "tract_core_gather", {ctx.input(0), table}, {{"axis", Expr::i(d)}},
                       "frames");
@@ -617,7 +639,6 @@ void registerLayoutOps(Registry& r) {
     r.beginFamily("shape");
     r.add("aten::reshape_as", lowerReshapeToOutput, "reshape to the recorded shape");
     r.add("aten::view_as", lowerReshapeToOutput, "reshape to the recorded shape");
-    r.add("aten::unflatten", lowerReshapeToOutput, "reshape to the recorded shape");
     r.add("aten::flip", lowerFlip, "a reversed tract_core_gather per axis; static axes");
     r.add("aten::fliplr", lowerFlipFixed<1>, "a reversed tract_core_gather on axis 1; static",
           "tract_core_gather");
@@ -635,8 +656,12 @@ void registerLayoutOps(Registry& r) {
     r.add("aten::pixel_shuffle", lowerPixelShuffle<true>, "[N, C, H, W]; N, H, W may be dynamic");
     r.add("aten::pixel_unshuffle", lowerPixelShuffle<false>,
           "[N, C, H, W]; N may be dynamic, H and W fixed");
-    r.add("aten::unfold", lowerUnfold, "frames gathered with tract_core_gather; static axis");
-    r.add("aten::unfold_copy", lowerUnfold, "as unfold", "tract_core_gather +transpose");
+    r.add("aten::unfold", lowerUnfold,
+          "frames gathered with tract_core_gather; along a dynamic axis the frame table is "
+          "computed from its size",
+          "tract_core_gather +transpose +tract_core_range +tract_core_cast +unsqueeze +add");
+    r.add("aten::unfold_copy", lowerUnfold, "as unfold",
+          "tract_core_gather +transpose +tract_core_range +tract_core_cast +unsqueeze +add");
     r.add("aten::im2col", lowerIm2col, "static channels and plane: pad, tract_core_gather",
           "+pad reshape tract_core_gather");
     r.add("aten::col2im", lowerCol2im,

@@ -117,6 +117,18 @@ void lowerFlatten(Context& ctx) {
                  {"axis_count", Expr::i(e - s + 1)}});
 }
 
+// unflatten(x, dim, sizes): axis `dim` split into `sizes` (one may be -1) by
+// a reshape of that axis alone, so the other axes keep their symbols.
+void lowerUnflatten(Context& ctx) {
+    const int64_t r = rankOf(ctx.in(0));
+    const int64_t d = ctx.axis(ctx.intArg(1), r);
+    std::vector<Expr> sizes = ctx.sizesArg(2);
+    ctx.emitOut("reshape", {ctx.input(0)},
+                {{"shape", Expr::array(std::move(sizes))},
+                 {"axis_start", Expr::i(d)},
+                 {"axis_count", Expr::i(1)}});
+}
+
 void lowerPermute(Context& ctx) {
     const int64_t r = rankOf(ctx.in(0));
     std::vector<int64_t> perm;
@@ -437,6 +449,8 @@ void registerShapeOps(Registry& r) {
     r.add("aten::view", lowerReshape, "sizes computed from a dynamic axis become expressions");
     r.add("aten::reshape", lowerReshape, "sizes computed from a dynamic axis become expressions");
     r.add("aten::flatten", lowerFlatten);
+    r.add("aten::unflatten", lowerUnflatten, "one axis reshaped; sizes may follow a dynamic axis",
+          "reshape");
     r.add("aten::permute", lowerPermute);
     r.add("aten::transpose", lowerTranspose);
     r.add("aten::squeeze", lowerSqueeze);
