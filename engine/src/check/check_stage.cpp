@@ -303,22 +303,6 @@ OutputComparison byDistribution(CheckRun& run, const nnef::ast::Document& doc,
     return o;
 }
 
-// The archive's graph has the inputs and outputs the options name, in order:
-// the tiers feed and compare tensors by those names. A check given other
-// names than the export (an --output-name left out) stops here, saying both.
-void requireSameInterface(const nnef::ast::Graph& graph, const CheckManifest& doc) {
-    if (graph.inputs == doc.inputs && graph.outputs == doc.outputs)
-        return;
-    throw Error(Stage::Check, ErrorCode::Usage,
-                fmt::format("the archive's graph is {}({}) -> ({}), but the options name its "
-                            "inputs ({}) and outputs ({})",
-                            graph.name, fmt::join(graph.inputs, ", "),
-                            fmt::join(graph.outputs, ", "), fmt::join(doc.inputs, ", "),
-                            fmt::join(doc.outputs, ", ")),
-                "give the check the names the export was given (--input NAME:..., "
-                "--output-name NAME, --naming), or check with the export's recipe");
-}
-
 // Tier 1: the reference interpreter against the TorchScript model, at the
 // example inputs and at a second size of every dynamic axis; on a mismatch,
 // the first diverging operation.
@@ -327,7 +311,6 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
     const ExportOptions& options = run.options;
     const CheckManifest& doc = *in.manifest;
     CheckReport& report = run.report;
-    requireSameInterface(back.loaded.document.graph, doc);
     Compared out;
     const std::vector<at::Tensor> inputs =
         in.exampleInputs.empty() ? load::makeExampleInputs(options.inputs, options.seed)
