@@ -120,6 +120,10 @@ ProcessResult run(const QString& program, const QStringList& args, int timeoutMs
     return r;
 }
 
+ProcessResult runT2n(const QStringList& args) {
+    return run(QString::fromStdString(t2nBinary()), args);
+}
+
 std::vector<std::byte> fileBytes(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
     std::vector<char> c((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -40,6 +40,8 @@ struct ProcessResult {
     bool timedOut = false;
 };
 ProcessResult run(const QString& program, const QStringList& args, int timeoutMs = 600000);
+/// The CLI under test (t2nBinary()) run with `args`.
+ProcessResult runT2n(const QStringList& args);
 
 /// Makes an archive folder wrong on purpose: the first `relu(` of its
 /// graph.nnef becomes `sigmoid(`. Returns the NNEF identifier that operation

@@ -24,9 +24,6 @@ using namespace t2n::test;
 namespace fs = std::filesystem;
 
 namespace {
-ProcessResult runT2n(const QStringList& args) {
-    return run(QString::fromStdString(t2nBinary()), args);
-}
 QString model(const QString& fixture) {
     return QString::fromStdString(fixtureModel(fixture));
 }

@@ -21,10 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-ProcessResult runT2n(const QStringList& args) {
-    return run(QString::fromStdString(t2nBinary()), args);
-}
-
 QString model(const QString& fixture) {
     return QString::fromStdString(fixtureModel(fixture));
 }

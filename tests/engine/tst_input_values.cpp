@@ -45,10 +45,6 @@ QString errorOf(const char* text) {
     return {};
 }
 
-ProcessResult runT2n(const QStringList& args) {
-    return run(QString::fromStdString(t2nBinary()), args);
-}
-
 } // namespace
 
 class InputValuesTest : public QObject {
