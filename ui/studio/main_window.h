@@ -1,39 +1,38 @@
-// t2n-studio's main window: the model side by side (TorchScript text, t2n IR
-// graph and text, NNEF text), the pass stepper, the export form and the
-// results, over one SessionController. The window only arranges views and
-// forwards requests; every stage runs in the engine on the worker thread.
+// t2n-studio's main window: the panes of a PaneRegistry (the model side by
+// side, the pass stepper, the export form, the results, Properties, the log)
+// placed as tabs and docks over one SessionController, with the menus, the
+// status bar and the flows (open, export, recipes). The panes share the
+// selection through a PaneHost; the window only places them and runs what
+// they ask for. Every stage runs in the engine on the worker thread.
 #pragma once
 
 #include "session/failed_nodes.h"
-#include "session/selection_index.h"
 #include "session/session_state.h"
 #include "session/value_overlay.h"
+#include "studio/pane.h"
 
 #include "t2n/recipe.h"
 
 #include <QMainWindow>
-#include <QSet>
 
 #include <vector>
 
 class QAction;
-class QCheckBox;
-class QComboBox;
 class QLabel;
-class QLineEdit;
 class QMenu;
 class QProgressBar;
-class QPlainTextEdit;
 class QPushButton;
 class QTabWidget;
-class QTableWidget;
 
 namespace t2n::ui {
 
 class CodeView;
 class ExportForm;
+class ExportPane;
 class InputsBar;
 class GraphView;
+class ModelPane;
+class PaneHost;
 class PassStepper;
 class ResultsPanel;
 class SessionController;
@@ -41,9 +40,14 @@ class SessionController;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    /// The tabs of studioPanes(), in its order.
     enum Tab { ModelTab, PassesTab, ExportTab, ResultsTab };
 
+    /// The studio's panes (studioPanes()).
     explicit MainWindow(QWidget* parent = nullptr);
+    /// The panes of `panes`, which must include the studio's own (the flows
+    /// use the Model, Export, Passes and Results panes).
+    explicit MainWindow(const PaneRegistry& panes, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     /// Opens `model`; `inputs` fill the input table (`inputsFrom` says from
@@ -78,6 +82,12 @@ public:
     QString searchCountText() const;
 
     SessionController* controller() const { return controller_; }
+    /// What the panes share: the selection, the state shown.
+    PaneHost* paneHost() const { return host_; }
+    /// The pane registered as `id` (null: none).
+    Pane* pane(const QString& id) const;
+    /// Makes pane `id` visible: its tab current, its dock shown and raised.
+    void showPane(const QString& id);
     /// The strip above the model's panes: proposed inputs, a failed open.
     InputsBar* inputsBar() const { return inputsBar_; }
     /// The inputs last used with `model` (remembered with its recent-files entry).
@@ -85,26 +95,26 @@ public:
     ExportForm* exportForm() const { return form_; }
     PassStepper* passStepper() const { return stepper_; }
     ResultsPanel* results() const { return results_; }
-    GraphView* irGraph() const { return irGraph_; }
+    GraphView* irGraph() const;
     /// The hardened TorchScript graph and the written NNEF graph, laid out
     /// (the "Graph" tabs beside their texts).
-    GraphView* torchScriptGraph() const { return tsGraph_; }
-    GraphView* nnefGraph() const { return nnefGraph_; }
-    CodeView* torchScriptView() const { return torchText_; }
-    CodeView* irTextView() const { return irText_; }
-    CodeView* nnefView() const { return nnefText_; }
+    GraphView* torchScriptGraph() const;
+    GraphView* nnefGraph() const;
+    CodeView* torchScriptView() const;
+    CodeView* irTextView() const;
+    CodeView* nnefView() const;
     QTabWidget* tabs() const { return tabs_; }
     enum ColourBy { ColourByFamily, ColourByError };
     /// Switches the IR graph's fill between op families and per-op numeric error.
     void setColourBy(ColourBy mode);
     /// Per IR graph node, the check's worst value error (after a check that
     /// compared every value).
-    const QHash<QString, NodeError>& nodeErrors() const { return errors_; }
+    const QHash<QString, NodeError>& nodeErrors() const;
     /// The IR node shown as selected everywhere (-1: none).
-    int selectedIrNode() const { return selectedIrNode_; }
+    int selectedIrNode() const;
     /// The nodes the last failure is about (unsupported operators, the node a
     /// run or check stopped at, ops out of tolerance), marked on the graphs.
-    const FailedNodes& failedNodes() const { return failed_; }
+    const FailedNodes& failedNodes() const;
     /// Fades every node but the failed ones on the IR and TorchScript graphs.
     void setOnlyFailedShown(bool only);
 
@@ -118,13 +128,17 @@ public Q_SLOTS:
     bool selectGraphNode(const QString& key);
 
 protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
     void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /// Creates the panes, as tabs and docks; the host tells each what it follows.
+    void installPanes(const PaneRegistry& panes);
+    /// The requests of the panes, to the flows below.
+    void connectHost();
+    ModelPane* modelPane() const;
     void buildMenus();
     void buildHelpMenu();
     void fitToScreen();
@@ -134,72 +148,51 @@ private:
     void buildEditMenu();
     /// A model, or a recipe (.json) or HTML report (.html) whose recipe is opened.
     void openFile(const QString& path);
-    /// The View menu (docks, minimap, tabs, search); returns its Find action.
+    /// The View menu: the panes' own actions, a Ctrl+N per tab and a toggle
+    /// per dock (all from the registry); returns the Find action, if any.
     QAction* buildViewMenu();
-    /// Next (+1) or previous (-1) search match, selected in every view, with "n of m".
-    void stepSearch(int direction);
 
     void showSupportedOperators();
     /// After an open: the inputs (given, remembered or proposed) into the
     /// form, the note that says where they came from, and the next step.
     void fillOpenedInputs();
     void rememberInputs();
-    QWidget* buildModelTab();
-    QWidget* buildExportTab();
     void onState(const StatePtr& state);
     void onJobFinished(int job, bool ok);
     void onJobFailed(int job, const JobError& error);
     void prepareIfReady();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
-    /// Prints the IR text and builds index_ from the engine's node lines.
-    void indexLines();
-    void showProperties(int irNode);
-    /// The model's summary in the properties dock (nothing selected).
-    void showSummary();
-    void selectNodeRef(const NodeRef& node, const QString& nnefIdentifier, bool showModel = true);
     void saveGraphImage();
     void writeReport();
-    /// Marks `nodes` on both graphs, selects and centres the first one.
+    /// Marks `nodes` in every view, selects the first one, says why.
     void markFailed(const FailedNodes& nodes, const QString& reason);
-    void applyFailedFilter();
-    void applyOverlay();
+
+    struct Placed {
+        QString id;
+        QString title; ///< with its '&' mnemonic
+        Place place;
+        Pane* pane;
+        QWidget* frame; ///< the widget in the tab, or the dock
+    };
 
     SessionController* controller_;
+    PaneHost* host_;
+    std::vector<Placed> panes_;
     QTabWidget* tabs_;
-    CodeView* torchText_;
-    CodeView* irText_;
-    CodeView* nnefText_;
-    GraphView* irGraph_;
-    GraphView* tsGraph_;
-    GraphView* nnefGraph_;
-    QLineEdit* search_;
-    QLabel* searchCount_ = nullptr;
-    QString lastSearch_;
-    QProgressBar* exportProgress_ = nullptr;
-    QPushButton* exportCancel_ = nullptr;
     bool fitOnShow_ = false;
-    QComboBox* colourBy_;
-    QCheckBox* onlyFailed_;
-    QTabWidget* tsTabs_; ///< the TorchScript pane: Text | Graph
-    FailedNodes failed_;
-    QHash<QString, NodeError> errors_;
-    PassStepper* stepper_;
-    ExportForm* form_;
-    QPushButton* exportButton_;
-    ResultsPanel* results_;
-    QTableWidget* properties_;
-    QPlainTextEdit* log_;
+    // The panes the flows use.
+    InputsBar* inputsBar_ = nullptr;
+    PassStepper* stepper_ = nullptr;
+    ExportPane* exportPane_ = nullptr;
+    ExportForm* form_ = nullptr;
+    ResultsPanel* results_ = nullptr;
     QProgressBar* progress_;
     QPushButton* cancel_;
     QLabel* stage_;
     QMenu* recentMenu_ = nullptr;
     QAction* exportAction_ = nullptr;
     StatePtr state_;
-    int selectedIrNode_ = -1;
-    /// Per line of each text view, the IR node it shows; and back.
-    SelectionIndex index_;
-    InputsBar* inputsBar_ = nullptr;
     std::vector<InputSpec> pendingInputs_;
     QString pendingInputsFrom_;
     QString lastOutput_;

@@ -9,24 +9,22 @@
 #include "studio/export_form.h"
 #include "studio/inputs_bar.h"
 #include "studio/main_window.h"
+#include "studio/pane_host.h"
 #include "studio/pass_stepper.h"
 #include "studio/results_panel.h"
 #include "text/code_view.h"
 
 #include "t2n/recipe.h"
 
-#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QTabWidget>
-#include <QTableWidget>
 
 #include <filesystem>
 #include <utility>
@@ -37,7 +35,7 @@ void MainWindow::openModel(const QString& model, const std::vector<InputSpec>& i
                            const QString& inputsFrom) {
     pendingInputs_ = inputs;
     pendingInputsFrom_ = inputsFrom;
-    log_->appendPlainText(tr("Opening %1").arg(model));
+    Q_EMIT host_->logMessage(tr("Opening %1").arg(model));
     // Without inputs, the engine proposes them while the model opens.
     controller_->open(model, inputs.empty());
 }
@@ -145,7 +143,7 @@ void MainWindow::fillOpenedInputs() {
         prepareIfReady();
         stage_->setText(tr("%1 opened: press Export to write the archive").arg(name));
     } else {
-        tabs_->setCurrentIndex(ExportTab);
+        showPane(QStringLiteral("export"));
         form_->focusFirstShape();
         stage_->setText(tr("Fill in the input shapes, then press Export"));
     }
@@ -153,7 +151,7 @@ void MainWindow::fillOpenedInputs() {
 
 void MainWindow::exportTo(const QString& requested) {
     if (!form_->valid()) {
-        tabs_->setCurrentIndex(ExportTab);
+        showPane(QStringLiteral("export"));
         return;
     }
     QString output = requested.isEmpty() ? form_->outputPath() : requested;
@@ -193,9 +191,9 @@ void MainWindow::saveRecipe(const QString& path) {
 void MainWindow::loadRecipe(const QString& path) {
     const ExportRecipe r = t2n::loadRecipe(path.toStdString());
     if (!r.ignoredTractBinary.empty()) // recipes name no program to run (issue 26)
-        log_->appendPlainText(tr("The recipe names the tract binary %1: ignored; start the "
-                                 "studio with --tract-bin to use it")
-                                  .arg(QString::fromStdString(r.ignoredTractBinary)));
+        Q_EMIT host_->logMessage(tr("The recipe names the tract binary %1: ignored; start the "
+                                    "studio with --tract-bin to use it")
+                                     .arg(QString::fromStdString(r.ignoredTractBinary)));
     form_->setOptions(r.options);
     lastOutput_ = QString::fromStdString(r.output.string());
     form_->setOutputPath(lastOutput_);
@@ -228,10 +226,7 @@ void MainWindow::prepareIfReady() {
 
 void MainWindow::onJobFinished(int job, bool ok) {
     progress_->hide();
-    cancel_->hide();
-    exportProgress_->hide();
-    exportCancel_->hide();
-    Q_EMIT form_->changed(); // re-enables Export
+    cancel_->hide(); // the Export pane re-enables Export
     if (!ok)
         return; // onJobFailed said why in the status bar
     stage_->setText(tr("Ready"));
@@ -247,13 +242,13 @@ void MainWindow::onJobFinished(int job, bool ok) {
         if (state_->report.written && !state_->checkOnly)
             QSettings().setValue(QStringLiteral("lastOutputDir"),
                                  QFileInfo(state_->artifactPath).absolutePath());
-        tabs_->setCurrentIndex(ResultsTab);
-        if (!errors_.isEmpty())
+        showPane(QStringLiteral("results"));
+        if (!host_->nodeErrors().isEmpty())
             setColourBy(ColourByError);
         // The first diverging op (and every op out of tolerance) is marked,
         // and the first is selected in every view straight away.
         if (state_->report.check.ran && !state_->report.check.passed)
-            markFailed(failedCheckNodes(*state_, errors_), results_->verdictHeadline());
+            markFailed(failedCheckNodes(*state_, host_->nodeErrors()), results_->verdictHeadline());
         break;
     case SessionController::Job::Prepare:
         rememberInputs();
@@ -261,7 +256,7 @@ void MainWindow::onJobFinished(int job, bool ok) {
             checkArchive(std::exchange(pendingCheck_, QString()));
         break;
     case SessionController::Job::Bisect:
-        tabs_->setCurrentIndex(PassesTab);
+        showPane(QStringLiteral("passes"));
         if (state_->bisect)
             stepper_->showBisect(*state_->bisect);
         break;
@@ -274,13 +269,13 @@ void MainWindow::writeReport() {
     QFile file(reportPath_);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
         file.write(QByteArray::fromStdString(state_->report.toJson() + "\n")) < 0)
-        log_->appendPlainText(
+        Q_EMIT host_->logMessage(
             tr("Cannot write the report to %1: %2").arg(reportPath_, file.errorString()));
 }
 
 void MainWindow::onJobFailed(int job, const JobError& error) {
     pendingCheck_.clear();
-    log_->appendPlainText(error.rendered);
+    Q_EMIT host_->logMessage(error.rendered);
     // Shown in the window, never in a modal dialog: a headless run (the
     // offscreen platform, --screenshot) has nobody to close one.
     if (static_cast<SessionController::Job>(job) == SessionController::Job::Open) {
@@ -300,7 +295,7 @@ void MainWindow::onJobFailed(int job, const JobError& error) {
                      kept),
             InputsBar::Actions::Open);
         stage_->setText(tr("Cannot open the model: %1").arg(error.message));
-        tabs_->setCurrentIndex(ModelTab);
+        showPane(QStringLiteral("model"));
         return;
     }
     if (error.cancelled) {
@@ -309,26 +304,12 @@ void MainWindow::onJobFailed(int job, const JobError& error) {
         return;
     }
     results_->showError(error);
-    tabs_->setCurrentIndex(ResultsTab);
+    showPane(QStringLiteral("results"));
     markFailed(ui::failedNodes(*state_, error.details), error.message);
 }
 
 void MainWindow::markFailed(const FailedNodes& nodes, const QString& reason) {
-    failed_ = nodes;
-    const QColor red(0xd0, 0x00, 0x20);
-    irGraph_->setHighlightSet(QStringLiteral("failed"),
-                              QSet<QString>(nodes.ir.begin(), nodes.ir.end()), red);
-    tsGraph_->setHighlightSet(QStringLiteral("failed"),
-                              QSet<QString>(nodes.torchScript.begin(), nodes.torchScript.end()),
-                              red);
-    onlyFailed_->setEnabled(!nodes.isEmpty());
-    applyFailedFilter();
-    if (!nodes.torchScript.isEmpty())
-        tsTabs_->setCurrentWidget(tsGraph_); // the marks are on its graph
-    if (!nodes.irNodes.isEmpty())
-        selectIrNode(nodes.irNodes.first());
-    else if (!nodes.torchScript.isEmpty())
-        tsGraph_->selectNode(nodes.torchScript.first());
+    host_->markFailed(nodes);
     const int count = static_cast<int>(std::max(nodes.ir.size(), nodes.torchScript.size()));
     stage_->setText(count == 0 ? reason
                                : tr("%1 — %n node(s) outlined red; \"Only what failed\" fades "
@@ -337,70 +318,13 @@ void MainWindow::markFailed(const FailedNodes& nodes, const QString& reason) {
                                      .arg(reason));
 }
 
-void MainWindow::setOnlyFailedShown(bool only) {
-    onlyFailed_->setChecked(only);
-    applyFailedFilter();
-}
-
-void MainWindow::applyFailedFilter() {
-    const bool only = onlyFailed_->isChecked() && !failed_.isEmpty();
-    irGraph_->setFocusSet(only ? QSet<QString>(failed_.ir.begin(), failed_.ir.end())
-                               : QSet<QString>{});
-    tsGraph_->setFocusSet(
-        only ? QSet<QString>(failed_.torchScript.begin(), failed_.torchScript.end())
-             : QSet<QString>{});
-}
-
 void MainWindow::onState(const StatePtr& state) {
     state_ = state;
     const SessionState& st = *state;
     setWindowTitle(st.modelPath.isEmpty()
                        ? windowTitle()
                        : QStringLiteral("%1 — t2n studio").arg(QFileInfo(st.modelPath).fileName()));
-    torchText_->setCode(QString::fromStdString(st.hardened ? st.hardenedText : st.torchScriptText),
-                        Language::TorchScriptIR);
-    indexLines(); // also the IR text, printed once with its node lines
-    nnefText_->setCode(QString::fromStdString(st.nnefText), Language::Nnef);
-    // An empty pane says why it is empty.
-    const QString noModel = tr("Open a model (File > Open, or drop a .pt file here) to see it "
-                               "here.");
-    nnefText_->setPlaceholderText(
-        st.modelPath.isEmpty() ? noModel
-        : st.translated        ? QString()
-        : st.traced ? tr("No NNEF: the translation stopped. The Results page says why and what to "
-                         "try; the IR graph marks the operators concerned.")
-                    : tr("No NNEF yet: t2n writes it once the model's inputs are known (the "
-                         "Export page) and the model has run on them."));
-    torchText_->setPlaceholderText(st.modelPath.isEmpty() ? noModel : QString());
-    irText_->setPlaceholderText(st.modelPath.isEmpty() ? noModel
-                                : st.traced            ? QString()
-                                                       : tr("No IR yet: t2n builds it by running "
-                                                                       "the model on its inputs (the Export "
-                                                                       "page)."));
-    const harden::GraphSnapshot* hardened = st.hardened ? finalSnapshot(st.report.harden) : nullptr;
-    tsGraph_->setGraph(hardened ? graphFromSnapshot(*hardened) : GraphData{});
-    nnefGraph_->setGraph(st.translated ? graphFromNnef(st.nnefText, st.provenance, st.graph)
-                                       : GraphData{});
-    const auto remarks =
-        st.hardened ? remarksByNode(st.report.harden) : QHash<harden::StableId, QStringList>{};
-    if (st.hardened)
-        torchText_->setLineNotes(remarkNotesForText(st.report.harden, remarks));
-    if (st.traced) {
-        GraphData irData = graphFromIr(st.graph);
-        badgeRemarks(irData, st.graph, remarks);
-        irGraph_->setGraph(irData);
-    } else {
-        irGraph_->setGraph(GraphData{});
-    }
-    if (st.hardened)
-        stepper_->setDiagnostics(st.report.harden);
-    errors_ = ui::nodeErrors(st.report.check, st.provenance);
-    applyOverlay();
-    if (st.exported)
-        results_->showState(st);
-    results_->showFrozenSizes(st);
-    selectedIrNode_ = -1;
-    showSummary();
+    host_->showState(state); // every pane that follows the state, in registry order
     // A new state has not failed (yet): a failure that follows marks its nodes.
     markFailed({}, stage_->text());
 }

@@ -10,8 +10,18 @@ target_sources(t2n_ui PRIVATE
   studio/main_window.h
   studio/main_window_flows.cpp
   studio/main_window_help.cpp
-  studio/main_window_sync.cpp
   studio/main_window_view.cpp
+  studio/model_pane.cpp
+  studio/model_pane.h
+  studio/export_pane.cpp
+  studio/export_pane.h
+  studio/log_pane.cpp
+  studio/pane.h
+  studio/pane_host.cpp
+  studio/pane_host.h
+  studio/passes_pane.cpp
+  studio/properties_pane.cpp
+  studio/results_pane.cpp
   studio/pass_scrubber.cpp
   studio/pass_scrubber.h
   studio/pass_stepper.cpp
@@ -23,6 +33,7 @@ target_sources(t2n_ui PRIVATE
   studio/screenshot_tour.cpp
   studio/screenshot_tour.h
   studio/studio_bench.cpp
+  studio/studio_panes.cpp
   studio/studio_bench.h
 )
 qt_add_resources(t2n_ui "studio_icons" PREFIX "/t2n/icons" BASE ${PROJECT_SOURCE_DIR}/resources/icons

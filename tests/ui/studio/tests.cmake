@@ -9,6 +9,7 @@ target_sources(t2n_ui_tests PRIVATE
   studio/tst_pass_scrubber.cpp
   studio/tst_form_undo.cpp
   studio/tst_report_flows.cpp
+  studio/tst_panes.cpp
 )
 t2n_ui_suite(session_models NEEDS_MODELS)
 t2n_ui_suite(selection_index)
@@ -19,3 +20,4 @@ t2n_ui_suite(desktop_conventions TIMEOUT 600)
 t2n_ui_suite(pass_scrubber)
 t2n_ui_suite(form_undo)
 t2n_ui_suite(report_flows NEEDS_MODELS TIMEOUT 600)
+t2n_ui_suite(panes TIMEOUT 600)
