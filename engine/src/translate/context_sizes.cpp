@@ -2,6 +2,7 @@
 // symbolic_sizes.h for how they are derived and checked).
 #include "translate/context.h"
 #include "translate/lower_util.h"
+#include "translate/symbolic_sizes.h"
 
 #include <fmt/format.h>
 
@@ -30,9 +31,9 @@ void Context::frozenArgument(size_t i) const {
     unsupported(fmt::format("argument {} (%{}) changes with {}, but {} needs it fixed at export "
                             "time: the archive would hold {} and fail at other sizes",
                             i, v.debugName, symbolList(graph_), node_->kind, exampleValue(v)),
-                "t2n computes sizes from a symbol for reshape/view, expand, repeat, slice, "
-                "arange and ones/zeros/full; keep this size static, or export without that "
-                "--dynamic-axis");
+                fmt::format("t2n computes sizes from a symbol for {}; keep this size static, or "
+                            "export without that --dynamic-axis",
+                            kSymbolicSizeOps));
 }
 
 void Context::cannotFollow(size_t i) const {

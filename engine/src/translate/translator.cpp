@@ -483,10 +483,9 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
             failures.addDetail(Diagnostic{
                 fmt::format("{} computes a value from a dynamic axis that a translated node reads "
                             "as a constant; the archive would hold the example's value (hint: "
-                            "t2n computes sizes from a symbol for reshape/view, expand, repeat, "
-                            "slice, arange and ones/zeros/full; keep this value static, or "
+                            "t2n computes sizes from a symbol for {}; keep this value static, or "
                             "export without that --dynamic-axis)",
-                            n->kind),
+                            n->kind, kSymbolicSizeOps),
                 n->where, true});
     }
     if (frozenReadsOut)
