@@ -303,9 +303,12 @@ def forward(self, x):
         row("unfold", "return x.unfold(1, 2, 1) * 2.0");
         row("narrow", "return x.narrow(1, 1, x.size(1) - 2) * 2.0");
         row("split_sizes", "a, b = torch.split(x, [x.size(1) - 2, 2], 1)\n    return a, b");
+        row("split_static_axis", "a, b = torch.split(x, [1, 3], 2)\n    return a * 2.0, b");
         row("chunk_static_axis", "a, b = x.chunk(2, 2)\n    return a, b");
         row("interpolate_nearest_size", "return torch.upsample_nearest1d(x, [x.size(2) * 2], None)",
             {1, 3, 6}, "x:2=T");
+        row("interpolate_nearest_2d_scale", "return torch.upsample_nearest2d(x, None, [2.0, 3.0])",
+            {1, 2, 4, 5}, "x:2=H");
         row("interpolate_linear_size",
             "return torch.upsample_linear1d(x, [x.size(2) * 2], False, None)", {1, 3, 6}, "x:2=T");
     }
@@ -315,16 +318,10 @@ def forward(self, x):
         QFETCH(QString, dynamic);
         const std::vector<int64_t> dims(shape.begin(), shape.end());
         // Not done yet (issue 27 item 4), refused with the frozen value named:
-        QEXPECT_FAIL("split_sizes",
-                     "split sizes computed from a dynamic axis are read as "
-                     "constants (lower_lists.cpp emits slices of fixed bounds)",
-                     Abort);
-        QEXPECT_FAIL("interpolate_nearest_size",
-                     "resampling builds its index tables for the example's size; a size from a "
-                     "dynamic axis is refused",
-                     Abort);
         QEXPECT_FAIL("interpolate_linear_size",
-                     "resampling builds its index and weight tables for the example's size", Abort);
+                     "linear resampling builds its index and weight tables for the example's "
+                     "size; an output size from a dynamic axis is refused",
+                     Abort);
         Exported e;
         try {
             e = exportSnippet(QString("op_") + QTest::currentDataTag(), forward.toStdString(),

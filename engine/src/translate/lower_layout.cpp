@@ -500,10 +500,64 @@ bool nearestAsDebox(Context& ctx, const std::vector<std::vector<int64_t>>& sourc
 
 // upsample_nearest{1,2,3}d(x, output_size?, scale_factors?) and the per-axis
 // scales overloads: a gather per resized axis, or one debox (above).
+//
+// A dynamic spatial axis resized by a whole factor k (output_size S * k, or
+// a scale of k) is repeated item by item without a table: unsqueeze after
+// the axis, tile k times, merge the two axes, so the length follows S.
+bool nearestWholeFactorOnDynamicAxes(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    const int64_t r = rankOf(x);
+    std::vector<int64_t> axes;
+    for (int64_t a = 2; a < r; ++a)
+        if (dynamicAxis(x, a))
+            axes.push_back(a);
+    if (axes.empty())
+        return false;
+    if (!ctx.isNone(1) && ctx.isSymbolic(1))
+        (void)ctx.sizesArg(1); // the sizes follow the symbols (checked at both probe sizes)
+    std::vector<int64_t> repeat;
+    for (int64_t a = 2; a < r; ++a) {
+        const int64_t in = x.shape[static_cast<size_t>(a)],
+                      out = ctx.out().shape[static_cast<size_t>(a)];
+        if (in <= 0 || out % in != 0)
+            ctx.unsupported(fmt::format("nearest resampling of axis {} from {} to {} items along "
+                                        "with a dynamic axis: t2n repeats items a whole number "
+                                        "of times only",
+                                        a, in, out));
+        repeat.push_back(out / in);
+    }
+    Expr e = ctx.input(0);
+    for (size_t k = 0; k < repeat.size(); ++k) {
+        const int64_t a = static_cast<int64_t>(k) + 2;
+        const int64_t times = repeat[k];
+        const bool last = std::all_of(repeat.begin() + static_cast<std::ptrdiff_t>(k) + 1,
+                                      repeat.end(), [](int64_t t) { return t == 1; });
+        if (times == 1)
+            continue;
+        const std::string tag = fmt::format("axis{}", a);
+        Expr u = ctx.emitTemp("unsqueeze", {e}, {{"axes", Expr::ints({a + 1})}}, "item_" + tag);
+        std::vector<int64_t> reps(static_cast<size_t>(r + 1), 1);
+        reps[static_cast<size_t>(a + 1)] = times;
+        Expr t = ctx.emitTemp("tile", {u}, {{"repeats", Expr::ints(reps)}}, "repeated_" + tag);
+        e = emitStep(
+            ctx, last, "reshape", {t},
+            {{"shape", Expr::ints({-1})}, {"axis_start", Expr::i(a)}, {"axis_count", Expr::i(2)}},
+            "merged_" + tag);
+        if (last)
+            return true;
+    }
+    ctx.bindOut(e); // every factor 1
+    return true;
+}
+
+// upsample_nearest{1,2,3}d: the whole-factor path above for dynamic axes,
+// else the gathers (or debox) of the static sizes.
 void lowerUpsampleNearest(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const int64_t r = rankOf(x);
     const size_t spatial = static_cast<size_t>(r - 2);
+    if (nearestWholeFactorOnDynamicAxes(ctx))
+        return;
     auto factors = scaleFactors(ctx, 2, spatial);
     // PyTorch's source item of each output item, per spatial axis.
     std::vector<std::vector<int64_t>> sources(static_cast<size_t>(r));
@@ -671,8 +725,9 @@ void registerLayoutOps(Registry& r) {
     for (const char* k :
          {"aten::upsample_nearest1d", "aten::upsample_nearest2d", "aten::upsample_nearest3d"})
         r.add(k, lowerUpsampleNearest,
-              "static sizes; a gather per resized axis, or debox for whole factors with "
-              "--upsample-with-debox");
+              "a gather per resized axis, or debox for whole factors with "
+              "--upsample-with-debox; a dynamic axis by a whole factor (unsqueeze, tile, "
+              "reshape)");
     for (const char* k :
          {"aten::upsample_linear1d", "aten::upsample_bilinear2d", "aten::upsample_trilinear3d"})
         r.add(k, lowerUpsampleLinear,

@@ -106,11 +106,40 @@ void lowerChunk(Context& ctx) {
     emitPieces(ctx, axis, evenPieces(n, (n + chunks - 1) / chunks), false);
 }
 
+Kwargs sliceExprs(Context& ctx, int64_t axis, Expr begin, Expr end, int64_t stride);
+
+// split_with_sizes along a dynamic axis, or with sizes computed from one
+// (torch.split(x, [S - 2, 2], 1)): the pieces' bounds are the running sums of
+// the sizes as expressions over the symbols. The count of pieces is the
+// list's length, fixed.
+void emitPiecesOfExprs(Context& ctx, int64_t axis, const std::vector<Expr>& sizes) {
+    const ir::Value& list = ctx.out();
+    std::vector<Expr> pieces;
+    Expr begin = Expr::i(0);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        Expr end = begin.kind == Expr::Kind::Integer && begin.integer == 0
+                       ? sizes[i]
+                       : Expr::binary("+", begin, sizes[i]);
+        if (begin.kind == Expr::Kind::Integer && sizes[i].kind == Expr::Kind::Integer)
+            end = Expr::i(begin.integer + sizes[i].integer);
+        Kwargs k = sliceExprs(ctx, axis, begin, end, 1);
+        pieces.push_back(i < list.elements.size()
+                             ? ctx.emitFor(list.elements[i], "slice", {ctx.input(0)}, k)
+                             : ctx.emitTemp("slice", {ctx.input(0)}, k, fmt::format("piece{}", i)));
+        begin = end;
+    }
+    ctx.bindOut(Expr::array(std::move(pieces)));
+}
+
 // split(x, size_or_sizes, dim) and split_with_sizes(x, sizes, dim)
 void lowerSplit(Context& ctx) {
     int64_t axis = ctx.axis(ctx.intArg(2), rankOf(ctx.in(0)));
-    int64_t n = dimSize(ctx, axis);
     const ir::Value& arg = ctx.in(1);
+    if (arg.kind != ir::ValueKind::Int && (dynamicAxis(ctx.in(0), axis) || ctx.isSymbolic(1))) {
+        emitPiecesOfExprs(ctx, axis, ctx.sizesArg(1));
+        return;
+    }
+    int64_t n = dimSize(ctx, axis);
     emitPieces(ctx, axis,
                arg.kind == ir::ValueKind::Int ? evenPieces(n, ctx.intArg(1)) : ctx.intsArg(1),
                false);
@@ -290,8 +319,10 @@ void registerListOps(Registry& r) {
     r.add("aten::stack", lowerStack);
     r.add("aten::chunk", lowerChunk, "static axis");
     r.add("aten::unsafe_chunk", lowerChunk, "static axis");
-    r.add("aten::split", lowerSplit, "static axis");
-    r.add("aten::split_with_sizes", lowerSplit, "static axis");
+    r.add("aten::split", lowerSplit,
+          "static axis; a list of sizes may follow a dynamic axis (bounds as expressions)");
+    r.add("aten::split_with_sizes", lowerSplit,
+          "a dynamic axis or sizes from one: the bounds as expressions");
     r.add("aten::unsafe_split", lowerSplit, "static axis", "slice");
     r.add("aten::unsafe_split_with_sizes", lowerSplit, "static axis", "slice");
     r.add("aten::hsplit", lowerFixedSplit<1>, "static axis; sections or int indices", "slice");
