@@ -1,5 +1,7 @@
 #include "check/dynamic_sizes.h"
 
+#include "util/input_values.h"
+
 #include <fmt/format.h>
 #include <map>
 
@@ -26,12 +28,7 @@ std::vector<SizedInputs> otherSizes(const ExportOptions& options,
                                                      : options.inputs[i].shape[axis] + 1)
                           .first;
             shape[static_cast<size_t>(axis)] = it->second;
-            // Values given for the example's size (a file, or one per element)
-            // do not fit the second size: seeded random values there, as the
-            // trace's probes use.
-            sized.specs[i].valuesFile.clear();
-            if (sized.specs[i].values.size() > 1)
-                sized.specs[i].values.clear();
+            dropValuesOfOtherSize(sized.specs[i]);
             example.try_emplace(d.symbol, options.inputs[i].shape[axis]);
         }
     }

@@ -3,6 +3,7 @@
 #include "ir/ir_builder.h"
 #include "ir/naming.h"
 #include "jit/graph_runner.h"
+#include "util/input_values.h"
 
 #include <fmt/format.h>
 
@@ -36,9 +37,7 @@ std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
             const int64_t grown =
                 farFactor > 0 ? std::max<int64_t>(d * farFactor, d + 2) : d + delta;
             d = sizes.try_emplace(sym, grown).first->second;
-            specs[i].valuesFile.clear(); // a file has one size: random values at the new one
-            if (specs[i].values.size() > 1)
-                specs[i].values.clear(); // likewise values given one per element
+            dropValuesOfOtherSize(specs[i]);
         }
     return specs;
 }

@@ -60,15 +60,40 @@ void lowerStack(Context& ctx) {
     ctx.emitOut("stack", {Expr::array(items)}, {{"axis", Expr::i(axis)}});
 }
 
+// slice(x, axes=[axis], begin=[b], end=[e] (, stride=[s])) with expressions.
+// tract reads symbolic slice bounds since 0.19.6; before, begin and end were
+// fixed integers (nnef/src/ops/nnef/deser.rs, `TVec<i64>`).
+Kwargs sliceExprs(Context& ctx, int64_t axis, Expr begin, Expr end, int64_t stride) {
+    const bool symbolic = begin.kind != Expr::Kind::Integer || end.kind != Expr::Kind::Integer;
+    if (symbolic && !ctx.target().has("slice:symbolic-bounds"))
+        ctx.unsupported(fmt::format("a slice whose bounds follow a dynamic axis (begin {}, end "
+                                    "{}) needs tract 0.19.6 or newer",
+                                    nnef::printExpr(begin), nnef::printExpr(end)),
+                        "export for --target tract@0.19.6 or newer, or keep this axis static");
+    Kwargs k{{"axes", Expr::ints({axis})},
+             {"begin", Expr::array({std::move(begin)})},
+             {"end", Expr::array({std::move(end)})}};
+    if (stride != 1)
+        k.emplace_back("stride", Expr::ints({stride}));
+    return k;
+}
+
 // Emits one slice per piece; pieces are named after the values a later
-// prim::ListUnpack hands out when there is one.
-void emitPieces(Context& ctx, int64_t axis, const std::vector<int64_t>& sizes, bool squeeze) {
+// prim::ListUnpack hands out when there is one. The bounds are the running
+// sums of the sizes: integers, or expressions over the symbols when a size
+// follows a dynamic axis (torch.split(x, [S - 2, 2], 1)).
+void emitPieces(Context& ctx, int64_t axis, const std::vector<Expr>& sizes, bool squeeze) {
     const ir::Value& list = ctx.out();
     std::vector<Expr> pieces;
-    int64_t begin = 0;
+    Expr begin = Expr::i(0);
     for (size_t i = 0; i < sizes.size(); ++i) {
-        Kwargs k = sliceArgs(axis, begin, begin + sizes[i]);
-        begin += sizes[i];
+        Expr end = Expr::binary("+", begin, sizes[i]);
+        if (begin.kind == Expr::Kind::Integer && sizes[i].kind == Expr::Kind::Integer)
+            end = Expr::i(begin.integer + sizes[i].integer);
+        else if (begin.kind == Expr::Kind::Integer && begin.integer == 0)
+            end = sizes[i];
+        Kwargs k = sliceExprs(ctx, axis, begin, end, 1);
+        begin = end;
         bool named = i < list.elements.size();
         if (squeeze) {
             Expr s = ctx.emitTemp("slice", {ctx.input(0)}, k, fmt::format("piece{}", i));
@@ -82,6 +107,13 @@ void emitPieces(Context& ctx, int64_t axis, const std::vector<int64_t>& sizes, b
         }
     }
     ctx.bindOut(Expr::array(std::move(pieces)));
+}
+
+void emitPieces(Context& ctx, int64_t axis, const std::vector<int64_t>& sizes, bool squeeze) {
+    std::vector<Expr> exprs;
+    for (int64_t n : sizes)
+        exprs.push_back(Expr::i(n));
+    emitPieces(ctx, axis, exprs, squeeze);
 }
 
 int64_t dimSize(Context& ctx, int64_t axis) {
@@ -106,37 +138,12 @@ void lowerChunk(Context& ctx) {
     emitPieces(ctx, axis, evenPieces(n, (n + chunks - 1) / chunks), false);
 }
 
-Kwargs sliceExprs(Context& ctx, int64_t axis, Expr begin, Expr end, int64_t stride);
-
-// split_with_sizes along a dynamic axis, or with sizes computed from one
-// (torch.split(x, [S - 2, 2], 1)): the pieces' bounds are the running sums of
-// the sizes as expressions over the symbols. The count of pieces is the
-// list's length, fixed.
-void emitPiecesOfExprs(Context& ctx, int64_t axis, const std::vector<Expr>& sizes) {
-    const ir::Value& list = ctx.out();
-    std::vector<Expr> pieces;
-    Expr begin = Expr::i(0);
-    for (size_t i = 0; i < sizes.size(); ++i) {
-        Expr end = begin.kind == Expr::Kind::Integer && begin.integer == 0
-                       ? sizes[i]
-                       : Expr::binary("+", begin, sizes[i]);
-        if (begin.kind == Expr::Kind::Integer && sizes[i].kind == Expr::Kind::Integer)
-            end = Expr::i(begin.integer + sizes[i].integer);
-        Kwargs k = sliceExprs(ctx, axis, begin, end, 1);
-        pieces.push_back(i < list.elements.size()
-                             ? ctx.emitFor(list.elements[i], "slice", {ctx.input(0)}, k)
-                             : ctx.emitTemp("slice", {ctx.input(0)}, k, fmt::format("piece{}", i)));
-        begin = end;
-    }
-    ctx.bindOut(Expr::array(std::move(pieces)));
-}
-
 // split(x, size_or_sizes, dim) and split_with_sizes(x, sizes, dim)
 void lowerSplit(Context& ctx) {
     int64_t axis = ctx.axis(ctx.intArg(2), rankOf(ctx.in(0)));
     const ir::Value& arg = ctx.in(1);
     if (arg.kind != ir::ValueKind::Int && (dynamicAxis(ctx.in(0), axis) || ctx.isSymbolic(1))) {
-        emitPiecesOfExprs(ctx, axis, ctx.sizesArg(1));
+        emitPieces(ctx, axis, ctx.sizesArg(1), false);
         return;
     }
     int64_t n = dimSize(ctx, axis);
@@ -192,24 +199,6 @@ template <int64_t Axis> void lowerFixedSplit(Context& ctx) {
 void lowerUnbind(Context& ctx) {
     int64_t axis = ctx.axis(ctx.numInputs() > 1 ? ctx.intArg(1) : 0, rankOf(ctx.in(0)));
     emitPieces(ctx, axis, std::vector<int64_t>(static_cast<size_t>(dimSize(ctx, axis)), 1), true);
-}
-
-// slice(x, axes=[axis], begin=[b], end=[e] (, stride=[s])) with expressions.
-// tract reads symbolic slice bounds since 0.19.6; before, begin and end were
-// fixed integers (nnef/src/ops/nnef/deser.rs, `TVec<i64>`).
-Kwargs sliceExprs(Context& ctx, int64_t axis, Expr begin, Expr end, int64_t stride) {
-    const bool symbolic = begin.kind != Expr::Kind::Integer || end.kind != Expr::Kind::Integer;
-    if (symbolic && !ctx.target().has("slice:symbolic-bounds"))
-        ctx.unsupported(fmt::format("a slice whose bounds follow a dynamic axis (begin {}, end "
-                                    "{}) needs tract 0.19.6 or newer",
-                                    nnef::printExpr(begin), nnef::printExpr(end)),
-                        "export for --target tract@0.19.6 or newer, or keep this axis static");
-    Kwargs k{{"axes", Expr::ints({axis})},
-             {"begin", Expr::array({std::move(begin)})},
-             {"end", Expr::array({std::move(end)})}};
-    if (stride != 1)
-        k.emplace_back("stride", Expr::ints({stride}));
-    return k;
 }
 
 // An index on a dynamic axis: a symbolic argument as its expression, a

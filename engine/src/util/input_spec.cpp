@@ -1,5 +1,6 @@
 #include "t2n/input_spec.h"
 #include "t2n/error.h"
+#include "util/input_values.h"
 #include "util/strings.h"
 
 #include <charconv>
@@ -192,6 +193,12 @@ std::string InputSpec::toString() const {
     for (size_t i = 0; i < values.size(); ++i)
         s += (i ? "," : "=[") + formatValue(values[i]) + (i + 1 == values.size() ? "]" : "");
     return s;
+}
+
+void dropValuesOfOtherSize(InputSpec& spec) {
+    spec.valuesFile.clear();
+    if (spec.values.size() > 1)
+        spec.values.clear();
 }
 
 } // namespace t2n
