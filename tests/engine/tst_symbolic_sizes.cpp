@@ -311,17 +311,29 @@ def forward(self, x):
             {1, 2, 4, 5}, "x:2=H");
         row("interpolate_linear_size",
             "return torch.upsample_linear1d(x, [x.size(2) * 2], False, None)", {1, 3, 6}, "x:2=T");
+        row("interpolate_linear_size_align_corners",
+            "return torch.upsample_linear1d(x, [x.size(2) * 2 - 1], True, None)", {1, 3, 6},
+            "x:2=T");
+        row("interpolate_linear_scale", "return torch.upsample_linear1d(x, None, False, [2.0])",
+            {1, 3, 6}, "x:2=T");
+        row("interpolate_linear_downscale", "return torch.upsample_linear1d(x, None, False, [0.5])",
+            {1, 3, 6}, "x:2=T");
+        row("interpolate_bilinear_scale",
+            "return torch.upsample_bilinear2d(x, None, False, [2.0, 1.5])", {1, 2, 4, 5}, "x:2=H");
+        row("interpolate_bilinear_scale_align_corners",
+            "return torch.upsample_bilinear2d(x, None, True, [2.0, 2.0])", {1, 2, 4, 5}, "x:2=H");
+        row("interpolate_bilinear_size_from_shape",
+            "return torch.upsample_bilinear2d(x, [x.size(2) * 3, x.size(3)], False, None)",
+            {1, 2, 4, 5}, "x:2=H");
+        row("interpolate_trilinear_scale",
+            "return torch.upsample_trilinear3d(x, None, False, [2.0, 1.0, 3.0])", {1, 2, 3, 2, 2},
+            "x:2=D");
     }
     void shapeOperationFollowsTheSymbol() {
         QFETCH(QString, forward);
         QFETCH(QList<qint64>, shape);
         QFETCH(QString, dynamic);
         const std::vector<int64_t> dims(shape.begin(), shape.end());
-        // Not done yet (issue 27 item 4), refused with the frozen value named:
-        QEXPECT_FAIL("interpolate_linear_size",
-                     "linear resampling builds its index and weight tables for the example's "
-                     "size; an output size from a dynamic axis is refused",
-                     Abort);
         Exported e;
         try {
             e = exportSnippet(QString("op_") + QTest::currentDataTag(), forward.toStdString(),

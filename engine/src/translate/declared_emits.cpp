@@ -29,6 +29,11 @@ constexpr const char* kRecurrent =
     "matmul add mul sub sigmoid tanh relu slice squeeze concat transpose tile +select "
     "+tract_core_scan "
     "+tract_core_shape_of";
+// Linear resampling: constant tables, or (sizes that follow a symbol) the
+// positions computed from tract_core_range.
+constexpr const char* kLinearResample =
+    "tract_core_gather mul add +tract_core_range +tract_core_cast +sub +max +min +floor +div "
+    "+unsqueeze";
 constexpr const char* kCell = "matmul add mul sub sigmoid tanh relu slice";
 constexpr const char* kQuantizedConv = "conv relu";
 
@@ -157,9 +162,9 @@ constexpr Declared kDeclared[] = {
     {"aten::upsample_nearest1d", "tract_core_gather ?debox +unsqueeze +tile +reshape"},
     {"aten::upsample_nearest2d", "tract_core_gather ?debox +unsqueeze +tile +reshape"},
     {"aten::upsample_nearest3d", "tract_core_gather ?debox +unsqueeze +tile +reshape"},
-    {"aten::upsample_linear1d", "tract_core_gather mul add"},
-    {"aten::upsample_bilinear2d", "tract_core_gather mul add"},
-    {"aten::upsample_trilinear3d", "tract_core_gather mul add"},
+    {"aten::upsample_linear1d", kLinearResample},
+    {"aten::upsample_bilinear2d", kLinearResample},
+    {"aten::upsample_trilinear3d", kLinearResample},
     // lists, slicing
     {"prim::ListConstruct", kUnpack},
     {"prim::TupleConstruct", kUnpack},

@@ -2,6 +2,7 @@
 // sliding frames (Tensor.unfold) and nearest / linear / bicubic resampling. Index
 // patterns are computed at export time and applied with tract_core_gather;
 // interpolation weights are constant tables.
+#include "translate/lower_resample_linear_symbolic.h"
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
@@ -612,9 +613,14 @@ Expr axisWeights(Context& ctx, const std::vector<float>& w, int64_t r, int64_t a
 }
 
 // upsample_linear1d / bilinear2d / trilinear3d (x, output_size?, align_corners,
-// scale_factors?): separable linear interpolation, one axis at a time.
+// scale_factors?): separable linear interpolation, one axis at a time, with
+// constant index and weight tables; when a spatial size follows a dynamic
+// axis the tables are computed in the graph instead
+// (lower_resample_linear_symbolic.cpp).
 void lowerUpsampleLinear(Context& ctx) {
     const int64_t r = rankOf(ctx.in(0));
+    if (linearResampleFollowingSymbols(ctx, scaleFactors(ctx, 3, static_cast<size_t>(r - 2))))
+        return;
     resampleAxes(
         ctx, "linear",
         [&](Expr e, int64_t a, int64_t in, int64_t out, float s, bool align, bool last) {
@@ -731,7 +737,8 @@ void registerLayoutOps(Registry& r) {
     for (const char* k :
          {"aten::upsample_linear1d", "aten::upsample_bilinear2d", "aten::upsample_trilinear3d"})
         r.add(k, lowerUpsampleLinear,
-              "f32, static sizes, align_corners or not; separable gathers and weights");
+              "f32, align_corners or not; separable gathers and weights, computed in the graph "
+              "when a spatial size follows a dynamic axis");
     r.add("aten::upsample_bicubic2d", lowerUpsampleBicubic,
           "f32, static sizes, align_corners or not; four gathers and weights per axis",
           "tract_core_gather mul add");
