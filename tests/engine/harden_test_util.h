@@ -10,6 +10,7 @@
 
 #include <QTest>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,14 +37,20 @@ inline std::vector<at::Tensor> runBare(const std::shared_ptr<torch::jit::Graph>&
         stack.emplace_back(t.clone()); // a graph may write into its inputs
     torch::jit::Code code(g->copy(), "snippet");
     torch::jit::InterpreterState(code).run(stack);
+    // Tuples and lists of tensors (nested too), flattened in order.
     std::vector<at::Tensor> out;
-    for (const auto& v : stack) {
+    std::function<void(const c10::IValue&)> flatten = [&](const c10::IValue& v) {
         if (v.isTuple())
             for (const auto& e : v.toTupleRef().elements())
-                out.push_back(e.toTensor());
+                flatten(e);
+        else if (v.isList())
+            for (const auto& e : v.toListRef())
+                flatten(e);
         else
             out.push_back(v.toTensor());
-    }
+    };
+    for (const auto& v : stack)
+        flatten(v);
     return out;
 }
 

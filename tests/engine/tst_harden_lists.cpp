@@ -71,6 +71,39 @@ graph(%y : Tensor):
         QVERIFY(t2n::test::sameOutputs(before, ctx.graph, {torch::randn({3, 4})}));
     }
 
+    /// A chunk list the graph returns, directly, inside a returned tuple and
+    /// copied (list(c)): its pieces are counted on a run, and each return
+    /// reads a construct of them.
+    void returnedListIsConstructed() {
+        const char* ir = R"IR(
+graph(%y : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %two : int = prim::Constant[value=2]()
+  %c : Tensor[] = aten::chunk(%y, %two, %one)
+  %t : (Tensor[], Tensor) = prim::TupleConstruct(%c, %y)
+  %copy : Tensor[] = aten::list(%c)
+  return (%c, %t, %copy))IR";
+        auto before = parseGraph(ir);
+        PassContext ctx(parseGraph(ir));
+        ctx.exampleInputs = {torch::randn({3, 4})};
+        t2n::harden::foldListIndexing(ctx);
+        QCOMPARE(statistic(ctx, "lists_unpacked"), int64_t(1));
+        QCOMPARE(statistic(ctx, "returns_constructed"), int64_t(2));
+        QCOMPARE(statistic(ctx, "copies_folded"), int64_t(1));
+        EXPECT_IR("# CHECK: prim::ListUnpack\n# CHECK: prim::ListConstruct\n"
+                  "# CHECK: prim::TupleConstruct\n# CHECK: prim::ListConstruct\n"
+                  "# CHECK-NOT: aten::list\n# CHECK: return",
+                  ctx.graph);
+        // Nothing returned reads chunk's list (or a copy) any more.
+        for (const torch::jit::Value* out : ctx.graph->outputs())
+            for (const torch::jit::Value* read : out->node()->kind() == c10::prim::TupleConstruct
+                                                     ? out->node()->inputs()
+                                                     : at::ArrayRef{out})
+                QVERIFY(read->node()->kind() != c10::aten::chunk &&
+                        read->node()->kind() != c10::aten::list);
+        QVERIFY(t2n::test::sameOutputs(before, ctx.graph, ctx.exampleInputs));
+    }
+
     /// A slice of a list becomes a construct of the elements; reads of constructs fold
     /// (negative index, len, unpacking).
     void constructsAndSlices() {

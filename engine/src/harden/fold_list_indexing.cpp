@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <unordered_set>
 
 namespace t2n::harden {
@@ -35,6 +37,13 @@ bool isListSlice(const Node* n) {
            n->input(0)->type()->kind() == c10::TypeKind::ListType;
 }
 
+// list(L): a copy (`return list(x.split(2, 1))`), a new construct of the
+// same elements.
+bool isListCopy(const Node* n) {
+    return n->kind() == c10::aten::list && n->inputs().size() == 1 &&
+           n->input(0)->type()->kind() == c10::TypeKind::ListType;
+}
+
 // A read this pass folds once the elements are known.
 bool foldableRead(const torch::jit::Use& use) {
     const Node* n = use.user;
@@ -42,7 +51,7 @@ bool foldableRead(const torch::jit::Use& use) {
         return false;
     if (n->kind() == c10::aten::__getitem__)
         return constantValue(n->input(1)).has_value();
-    if (n->kind() == c10::aten::len)
+    if (n->kind() == c10::aten::len || isListCopy(n))
         return true;
     if (isListSlice(n)) {
         for (size_t i = 1; i < 4; ++i)
@@ -59,6 +68,35 @@ bool hasFoldableRead(const Value* list) {
         if (foldableRead(use))
             return true;
     return false;
+}
+
+// The graph returns the list, directly or inside a returned tuple or list
+// (`return torch.chunk(x, 2, 1)`, `return list(x.split(2, 1)), y`). NNEF
+// outputs are tensors: the IR flattens constructs of tensors into one output
+// each (ir_builder.cpp), so the return should read a construct of the pieces.
+bool returnedRead(const torch::jit::Use& use) {
+    const Node* n = use.user;
+    if (n == n->owningGraph()->return_node())
+        return true;
+    if (n->kind() != c10::prim::TupleConstruct && n->kind() != c10::prim::ListConstruct)
+        return false;
+    const auto& uses = n->output()->uses();
+    return !uses.empty() && std::all_of(uses.begin(), uses.end(), returnedRead);
+}
+
+bool hasReturnedRead(const Value* list) {
+    const auto& uses = list->uses();
+    return std::any_of(uses.begin(), uses.end(), returnedRead);
+}
+
+// isOnlyRead, where a returned tuple or list holding the list (which keeps
+// it, by its schema-less alias) counts as a read: nothing runs after it.
+bool onlyReadOrReturned(const Value* list) {
+    for (const auto& use : list->uses())
+        if (!returnedRead(use) &&
+            (writesInput(use.user, use.offset) || keepsInput(use.user, use.offset)))
+            return false;
+    return true;
 }
 
 Node* existingUnpack(const Value* list) {
@@ -86,6 +124,21 @@ std::vector<Value*> sliced(const std::vector<Value*>& items, const c10::IValue& 
     for (int64_t i = first; step > 0 ? i < last : i > last; i += step)
         out.push_back(items[static_cast<size_t>(i)]);
     return out;
+}
+
+// `r`'s list result becomes a construct of `items`, counted under `counter`;
+// false once the rewrite limit is reached.
+bool replaceWithListConstruct(PassContext& ctx, Node* r, const std::vector<Value*>& items,
+                              const char* counter) {
+    if (!ctx.rewrite(counter))
+        return false;
+    Node* c = ctx.graph->create(c10::prim::ListConstruct, items);
+    c->output()->setType(r->output()->type());
+    copyOrigin(c, r);
+    c->insertBefore(r);
+    r->output()->replaceAllUsesWith(c->output());
+    r->destroy();
+    return true;
 }
 
 class Folder {
@@ -118,16 +171,14 @@ public:
                 int64_t step = constantValue(r->input(3))->toInt();
                 if (step == 0)
                     continue; // raises at run time: keep it
-                if (!ctx_.rewrite("slices_folded"))
+                if (!replaceWithListConstruct(ctx_, r,
+                                              sliced(items, *constantValue(r->input(1)),
+                                                     *constantValue(r->input(2)), step),
+                                              "slices_folded"))
                     return false;
-                Node* c = ctx_.graph->create(
-                    c10::prim::ListConstruct,
-                    sliced(items, *constantValue(r->input(1)), *constantValue(r->input(2)), step));
-                c->output()->setType(list->type());
-                copyOrigin(c, r);
-                c->insertBefore(r);
-                r->output()->replaceAllUsesWith(c->output());
-                r->destroy();
+            } else if (isListCopy(r)) {
+                if (!replaceWithListConstruct(ctx_, r, items, "copies_folded"))
+                    return false;
             } else if (r->outputs().size() == items.size()) { // prim::ListUnpack
                 if (!ctx_.rewrite("items_folded"))
                     return false;
@@ -135,6 +186,25 @@ public:
                     r->outputs()[i]->replaceAllUsesWith(items[i]);
                 r->destroy();
             }
+        }
+        return true;
+    }
+
+    // The returned reads of `list` (see returnedRead) read a construct of
+    // `items` instead; false once the rewrite limit is reached.
+    bool constructReturned(Value* list, const std::vector<Value*>& items) {
+        std::vector<torch::jit::Use> returned;
+        for (const auto& use : list->uses())
+            if (returnedRead(use))
+                returned.push_back(use);
+        for (const auto& use : returned) {
+            if (!ctx_.rewrite("returns_constructed"))
+                return false;
+            Node* c = ctx_.graph->create(c10::prim::ListConstruct, items);
+            c->output()->setType(list->type());
+            copyOrigin(c, list->node());
+            c->insertBefore(use.user);
+            use.user->replaceInput(use.offset, c->output());
         }
         return true;
     }
@@ -164,18 +234,12 @@ bool foldConcatenations(PassContext& ctx) {
     for (Node* n : nodesOfKind(ctx.graph->block(), c10::aten::add)) {
         if (n->inputs().size() != 2 || !known(n->input(0)) || !known(n->input(1)))
             continue;
-        if (!ctx.rewrite("concatenations_folded"))
-            return false;
         std::vector<Value*> items(n->input(0)->node()->inputs().begin(),
                                   n->input(0)->node()->inputs().end());
         for (Value* v : n->input(1)->node()->inputs())
             items.push_back(v);
-        Node* c = ctx.graph->create(c10::prim::ListConstruct, items);
-        c->output()->setType(n->output()->type());
-        copyOrigin(c, n);
-        c->insertBefore(n);
-        n->output()->replaceAllUsesWith(c->output());
-        n->destroy();
+        if (!replaceWithListConstruct(ctx, n, items, "concatenations_folded"))
+            return false;
     }
     return true;
 }
@@ -188,8 +252,9 @@ void foldListIndexing(PassContext& ctx) {
     std::vector<Node*> toCount; // splits without an unpack: their counts come from a run
     for (Node* n : allNodes(ctx.graph->block())) {
         bool construct = n->kind() == c10::prim::ListConstruct;
-        if (!(construct || splitsTensor(n)) || !isOnlyRead(n->output()) ||
-            !hasFoldableRead(n->output()))
+        if (construct ? !isOnlyRead(n->output()) || !hasFoldableRead(n->output())
+                      : !splitsTensor(n) || !onlyReadOrReturned(n->output()) ||
+                            !(hasFoldableRead(n->output()) || hasReturnedRead(n->output())))
             continue;
         if (construct) {
             if (!folder.fold(n->output(), {n->inputs().begin(), n->inputs().end()}))
@@ -197,7 +262,8 @@ void foldListIndexing(PassContext& ctx) {
             continue;
         }
         if (Node* u = existingUnpack(n->output())) {
-            if (!folder.fold(n->output(), {u->outputs().begin(), u->outputs().end()}))
+            std::vector<Value*> items(u->outputs().begin(), u->outputs().end());
+            if (!folder.fold(n->output(), items) || !folder.constructReturned(n->output(), items))
                 return;
             continue;
         }
@@ -222,7 +288,7 @@ void foldListIndexing(PassContext& ctx) {
         if (!ctx.allowRewrite())
             return;
         auto items = folder.unpack(n->output(), it->second.toListRef().size());
-        if (!folder.fold(n->output(), items))
+        if (!folder.fold(n->output(), items) || !folder.constructReturned(n->output(), items))
             return;
     }
 }

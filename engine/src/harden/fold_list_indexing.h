@@ -8,8 +8,11 @@
 //   aten::__getitem__(L, k)   -> element k (negative k counts from the end)
 //   aten::len(L)              -> the number of elements
 //   aten::slice(L, a, b, s)   -> prim::ListConstruct of the elements taken
+//   aten::list(L) (a copy)    -> prim::ListConstruct of the elements
 //   prim::ListUnpack(L)       -> the elements
 //   aten::add(L, M)           -> prim::ListConstruct of both lists' elements
+//   return (L), return (L, y) -> return a prim::ListConstruct of the elements
+//                                (L split from a tensor; the IR makes one output each)
 //
 // for L a prim::ListConstruct, or the result of a tensor-splitting op
 // (unbind, split, split_with_sizes, chunk, unsafe_*): these get one
@@ -24,8 +27,8 @@
 
 namespace t2n::harden {
 
-/// Statistics: items_folded, lengths_folded, slices_folded, concatenations_folded,
-/// lists_unpacked.
+/// Statistics: items_folded, lengths_folded, slices_folded, copies_folded,
+/// concatenations_folded, lists_unpacked, returns_constructed.
 void foldListIndexing(PassContext& ctx);
 
 } // namespace t2n::harden

@@ -55,9 +55,12 @@ constexpr Statistic kListReads[] = {
     {"items_folded", "list items (list[k], unpacking) replaced by the element"},
     {"lengths_folded", "len(list) replaced by the number of elements"},
     {"slices_folded", "list slices (list[a:b]) replaced by a list of the elements"},
+    {"copies_folded", "list copies (list(l)) replaced by a list of the elements"},
     {"concatenations_folded", "list concatenations (a + b) replaced by a list of the elements"},
     {"lists_unpacked",
-     "unbind/split/chunk/meshgrid/broadcast_tensors results given one unpack of their pieces"}};
+     "unbind/split/chunk/meshgrid/broadcast_tensors results given one unpack of their pieces"},
+    {"returns_constructed",
+     "returned split/chunk/unbind lists replaced by a list of their pieces (one output each)"}};
 constexpr Statistic kData[] = {{"data_reads_stripped", "prim::data (.data) removed"}};
 constexpr Statistic kAsserts[] = {
     {"assertions_stripped", "ifs whose one branch only raises dropped"}};

@@ -588,6 +588,23 @@ private:
                         fmt::format("graph output %{} of type {} cannot be exported",
                                     out->debugName(), out->type()->str()),
                         "forward() should return tensors, or tuples and lists of tensors");
+        // A list of tensors not built in the graph (the result of chunk or
+        // split, which hardening gives a construct of its pieces when it can
+        // count them): its elements when an unpack named them, else refused
+        // here rather than written as one output the check would miscount.
+        if (graph_.value(id).kind == ValueKind::TensorList) {
+            const std::vector<ValueId> elements = graph_.value(id).elements;
+            if (elements.empty())
+                throw Error(Stage::Trace, ErrorCode::Unsupported,
+                            fmt::format("graph output %{} is a list of tensors made by {} whose "
+                                        "length t2n could not count at export",
+                                        out->debugName(), p->kind().toQualString()),
+                            "return its pieces as a tuple (`a, b = x.chunk(2, 1); return a, b`), "
+                            "or split outside loops and branches");
+            for (ValueId e : elements)
+                graph_.outputs.push_back(e);
+            return;
+        }
         graph_.outputs.push_back(id);
     }
 

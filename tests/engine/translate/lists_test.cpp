@@ -50,6 +50,59 @@ graph(%self : Tensor, %x : Tensor):
         EXPECT_NNEF("# CHECK: slice(", e);
     }
 
+    /// forward() returning chunk's list itself (scripted `return torch.chunk(x,
+    /// 2, 1)`): one graph output per piece, each checked against TorchScript's.
+    void chunkReturned() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %two : int = prim::Constant[value=2]()
+  %one : int = prim::Constant[value=1]()
+  %l : Tensor[] = aten::chunk(%x, %two, %one)
+  return (%l)
+)IR",
+                               {"x:2x6:f32"});
+        EXPECT_NNEF("# CHECK: graph network(x) -> (output_0, output_1)\n"
+                    "# CHECK: slice(x, axes = [1], begin = [0], end = [3])\n"
+                    "# CHECK: slice(x, axes = [1], begin = [3], end = [6])",
+                    e);
+        QCOMPARE(e.report.check.outputs.size(), size_t(2));
+    }
+
+    /// split's list returned inside a tuple beside another tensor (scripted
+    /// `return list(x.split(2, 1)), x * 2`): the pieces, then the product.
+    void splitReturnedInTuple() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %two : int = prim::Constant[value=2]()
+  %one : int = prim::Constant[value=1]()
+  %l : Tensor[] = aten::split(%x, %two, %one)
+  %y : Tensor = aten::mul(%x, %two)
+  %t : (Tensor[], Tensor) = prim::TupleConstruct(%l, %y)
+  return (%t)
+)IR",
+                               {"x:3x5:f32"});
+        EXPECT_NNEF("# CHECK: graph network(x) -> (output_0, output_1, output_2, output_3)", e);
+        QCOMPARE(e.report.check.outputs.size(), size_t(4));
+    }
+
+    /// A copy of split's list returned (scripted `return list(x.split(2, 1))`,
+    /// aten::list): the pieces, the last one shorter.
+    void splitCopyReturned() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %two : int = prim::Constant[value=2]()
+  %one : int = prim::Constant[value=1]()
+  %l : Tensor[] = aten::split(%x, %two, %one)
+  %c : Tensor[] = aten::list(%l)
+  return (%c)
+)IR",
+                               {"x:2x5:f32"});
+        EXPECT_NNEF("# CHECK: graph network(x) -> (output_0, output_1, output_2)\n"
+                    "# CHECK: slice(x, axes = [1], begin = [4], end = [5])",
+                    e);
+        QCOMPARE(e.report.check.outputs.size(), size_t(3));
+    }
+
     /// slice with a step, select one index, narrow.
     void sliceSelectNarrow() {
         auto e = exportSnippet(R"IR(
