@@ -325,6 +325,8 @@ def forward(self, x):
         row("interpolate_bilinear_size_from_shape",
             "return torch.upsample_bilinear2d(x, [x.size(2) * 3, x.size(3)], False, None)",
             {1, 2, 4, 5}, "x:2=H");
+        row("interpolate_bicubic_scale",
+            "return torch.upsample_bicubic2d(x, None, False, [2.0, 2.0])", {1, 2, 4, 5}, "x:2=H");
         row("interpolate_trilinear_scale",
             "return torch.upsample_trilinear3d(x, None, False, [2.0, 1.0, 3.0])", {1, 2, 3, 2, 2},
             "x:2=D");
@@ -334,6 +336,12 @@ def forward(self, x):
         QFETCH(QList<qint64>, shape);
         QFETCH(QString, dynamic);
         const std::vector<int64_t> dims(shape.begin(), shape.end());
+        // Not done yet (issue 27 item 4), refused at translation naming the axis:
+        QEXPECT_FAIL("interpolate_bicubic_scale",
+                     "bicubic resampling writes its four taps and cubic weights as tables of the "
+                     "example's size; along a dynamic axis it is refused (linear resampling "
+                     "computes them from the symbol)",
+                     Abort);
         Exported e;
         try {
             e = exportSnippet(QString("op_") + QTest::currentDataTag(), forward.toStdString(),

@@ -662,6 +662,16 @@ std::array<float, 4> cubicWeights(float t) {
 // clamped to the edges, as PyTorch reads them) and their weight tables.
 void lowerUpsampleBicubic(Context& ctx) {
     const int64_t r = rankOf(ctx.in(0));
+    // The tap and weight tables hold the example's sizes (the two-size check
+    // would catch it; refused here, by name, before anything is written).
+    for (int64_t a = 2; a < r; ++a)
+        if (dynamicAxis(ctx.in(0), a) || dynamicAxis(ctx.out(), a))
+            ctx.unsupported(fmt::format("bicubic resampling of axis {}, whose size follows a "
+                                        "dynamic axis: t2n writes its taps and weights for fixed "
+                                        "sizes only",
+                                        a),
+                            "keep the resampled axes static, or resample with mode='bilinear', "
+                            "which t2n computes from the symbol");
     resampleAxes(
         ctx, "bicubic",
         [&](Expr e, int64_t a, int64_t in, int64_t out, float s, bool align, bool last) {
@@ -740,7 +750,7 @@ void registerLayoutOps(Registry& r) {
               "f32, align_corners or not; separable gathers and weights, computed in the graph "
               "when a spatial size follows a dynamic axis");
     r.add("aten::upsample_bicubic2d", lowerUpsampleBicubic,
-          "f32, static sizes, align_corners or not; four gathers and weights per axis",
+          "f32, static spatial sizes, align_corners or not; four gathers and weights per axis",
           "tract_core_gather mul add");
 }
 
