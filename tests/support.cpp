@@ -1,5 +1,6 @@
 #include "support.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -130,6 +131,47 @@ std::vector<std::byte> fileBytes(const std::filesystem::path& file) {
     std::vector<std::byte> b(c.size());
     std::memcpy(b.data(), c.data(), c.size());
     return b;
+}
+
+std::string readFile(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+QStringList readLines(const std::filesystem::path& file) {
+    QFile f(QString::fromStdString(file.string()));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QStringList lines = QString::fromUtf8(f.readAll()).split('\n');
+    if (!lines.isEmpty() && lines.back().isEmpty())
+        lines.removeLast();
+    return lines;
+}
+
+void writeFile(const std::filesystem::path& file, std::string_view bytes) {
+    std::error_code ignored; // a folder that cannot be made fails the write below
+    std::filesystem::create_directories(file.parent_path(), ignored);
+    std::ofstream(file, std::ios::binary | std::ios::trunc)
+        .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::vector<std::byte> readHex(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::vector<std::byte> out;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (auto hash = line.find('#'); hash != std::string::npos)
+            line.resize(hash);
+        for (std::size_t i = 0; i + 1 < line.size();) {
+            if (std::isspace(static_cast<unsigned char>(line[i]))) {
+                ++i;
+                continue;
+            }
+            out.push_back(static_cast<std::byte>(std::stoi(line.substr(i, 2), nullptr, 16)));
+            i += 2;
+        }
+    }
+    return out;
 }
 
 std::filesystem::path freshDir(const QString& name) {

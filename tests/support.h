@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace t2n::test {
@@ -50,6 +51,15 @@ QString swapFirstReluForSigmoid(const QString& archiveFolder);
 
 /// Every byte of a file (empty when it cannot be read).
 std::vector<std::byte> fileBytes(const std::filesystem::path& file);
+/// The same bytes as a string.
+std::string readFile(const std::filesystem::path& file);
+/// The lines of a text file, without the last one's newline (none when it
+/// cannot be read).
+QStringList readLines(const std::filesystem::path& file);
+/// Replaces `file` with `bytes`, creating its missing parent folders.
+void writeFile(const std::filesystem::path& file, std::string_view bytes);
+/// Hex bytes of a golden file; '#' starts a comment (tests/golden/dat/README.md).
+std::vector<std::byte> readHex(const std::filesystem::path& file);
 
 /// A fresh empty directory under the build tree, removed by the caller's scope.
 std::filesystem::path freshDir(const QString& name);

@@ -13,9 +13,9 @@ Default targets: t2n_plain t2n t2n_ui t2n_cli t2n_ui_tests t2n_tests. Exit 1 on 
 error or warning.
 
 A target built in named unity groups (UNITY_BUILD_MODE GROUP: t2n_tests's
-pass_suites_N and suites_N) is checked family by family, each family's files as
-one unit, and its sources outside any group are left alone: they are never
-compiled together. Such a target is checked only in a unity tree (elsewhere its
+pass_suites_N, suites_N and light_suites_N) is checked family by family, each
+family's files as one unit, and its sources outside any group are left alone:
+they are never compiled together. Such a target is checked only in a unity tree (elsewhere its
 groups are unknown, and it is skipped with a note).
 """
 import json

@@ -51,15 +51,6 @@ struct BadCase {
     QStringList env;    ///< NAME=VALUE set for the run
 };
 
-void writeFile(const fs::path& p, const std::string& bytes) {
-    std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
-}
-
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // A .npy as NumPy writes it (version 1, header padded to 64 bytes).
 // TorchScript compiles a class from its source file, so the model is made by
 // a script file rather than `python -c`.

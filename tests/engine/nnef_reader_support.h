@@ -1,6 +1,6 @@
 // Helpers shared by the NNEF reader and structure-check suites (header only,
 // so that no build file changes): an S-expression view of the AST to compare
-// against, the golden .hex reader, a python tarfile builder for hostile test
+// against, a python tarfile builder for hostile test
 // archives, and real artifacts exported by the t2n command line.
 #pragma once
 
@@ -111,26 +111,6 @@ inline QStringList bodyText(const std::vector<ast::Assignment>& body) {
     QStringList out;
     for (const auto& a : body)
         out << sexpr(a.lhs) + " = " + sexpr(a.rhs);
-    return out;
-}
-
-/// Hex bytes of a golden file; '#' starts a comment (tests/golden/dat/README.md).
-inline std::vector<std::byte> readHex(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::vector<std::byte> out;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (auto hash = line.find('#'); hash != std::string::npos)
-            line.resize(hash);
-        for (std::size_t i = 0; i + 1 < line.size();) {
-            if (std::isspace(static_cast<unsigned char>(line[i]))) {
-                ++i;
-                continue;
-            }
-            out.push_back(static_cast<std::byte>(std::stoi(line.substr(i, 2), nullptr, 16)));
-            i += 2;
-        }
-    }
     return out;
 }
 

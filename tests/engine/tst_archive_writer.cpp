@@ -22,11 +22,12 @@
 using t2n::Artifact;
 using t2n::ArtifactForm;
 using t2n::archive::ArchiveWriter;
+using t2n::test::writeFile;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Entry {
+struct WrittenEntry {
     std::string name;
     QByteArray bytes;
 };
@@ -55,8 +56,8 @@ QByteArray datBytes(const t2n::TensorData& t) {
 
 /// The sample artifact: graph.nnef, a .dat in a sub-folder (streamed through the
 /// sink overload) and a top-level .dat (bytes overload). Returns what was written.
-std::vector<Entry> writeSample(ArchiveWriter& w, const std::string& longName = {}) {
-    std::vector<Entry> entries;
+std::vector<WrittenEntry> writeSample(ArchiveWriter& w, const std::string& longName = {}) {
+    std::vector<WrittenEntry> entries;
     const QByteArray graph = "version 1.0;\n\ngraph g(input) -> (output)\n{\n"
                              "  input = external<scalar>(shape = [1, 3]);\n"
                              "  w = variable<scalar>(label = 'layer1/weight', shape = [4, 3]);\n"
@@ -95,11 +96,6 @@ Artifact artifactAt(const fs::path& dir, ArtifactForm form, int level = 0) {
 QByteArray readAll(const fs::path& p) {
     QFile f(QString::fromStdString(p.string()));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void writeFile(const fs::path& p, const QByteArray& bytes) {
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary).write(bytes.constData(), bytes.size());
 }
 
 /// Every path under `dir` (hidden ones too), relative, sorted.
@@ -146,7 +142,7 @@ print(json.dumps(res))
 }
 
 /// Checks python's view of an archive against the entries written.
-bool checkArchiveMembers(const fs::path& archive, const std::vector<Entry>& entries,
+bool checkArchiveMembers(const fs::path& archive, const std::vector<WrittenEntry>& entries,
                          QJsonObject* report = nullptr) {
     const QJsonObject o = readWithPython(archive);
     if (report)
@@ -191,7 +187,7 @@ private Q_SLOTS:
     void folderRoundTrip() {
         const fs::path dir = t2n::test::freshDir("archive_folder");
         const Artifact a = artifactAt(dir, ArtifactForm::Folder);
-        std::vector<Entry> entries;
+        std::vector<WrittenEntry> entries;
         uint64_t committed = 0;
         {
             ArchiveWriter w(a);
@@ -215,7 +211,7 @@ private Q_SLOTS:
     void tarRoundTrip() {
         const fs::path dir = t2n::test::freshDir("archive_tar");
         const Artifact a = artifactAt(dir, ArtifactForm::Tar);
-        std::vector<Entry> entries;
+        std::vector<WrittenEntry> entries;
         uint64_t committed = 0;
         {
             ArchiveWriter w(a);
@@ -242,7 +238,7 @@ private Q_SLOTS:
     void tgzRoundTrip() {
         const fs::path dir = t2n::test::freshDir("archive_tgz");
         const Artifact a = artifactAt(dir, ArtifactForm::Tgz, 6);
-        std::vector<Entry> entries;
+        std::vector<WrittenEntry> entries;
         {
             ArchiveWriter w(a);
             entries = writeSample(w);
@@ -314,7 +310,7 @@ private Q_SLOTS:
         // name fields: it goes through a pax extended header.
         const std::string longName = "encoder/layers/0/" + std::string(120, 'q') + ".dat";
         std::vector<QByteArray> outputs;
-        std::vector<Entry> entries;
+        std::vector<WrittenEntry> entries;
         fs::path written;
         for (int round = 0; round < 2; ++round) {
             const fs::path dir = t2n::test::freshDir(QString("archive_repro_%1").arg(round));
@@ -475,7 +471,7 @@ private Q_SLOTS:
         const fs::path dir = t2n::test::freshDir("archive_replace");
         const Artifact a = artifactAt(dir, ArtifactForm(form), 9);
         plantExisting(a);
-        std::vector<Entry> entries;
+        std::vector<WrittenEntry> entries;
         {
             ArchiveWriter w(a);
             entries = writeSample(w);
@@ -613,10 +609,10 @@ private:
 
     static void plantExisting(const Artifact& a) {
         if (a.form == ArtifactForm::Folder) {
-            writeFile(a.path / "graph.nnef", goodBytes());
-            writeFile(a.path / "old" / "weight.dat", goodBytes());
+            writeFile(a.path / "graph.nnef", goodBytes().toStdString());
+            writeFile(a.path / "old" / "weight.dat", goodBytes().toStdString());
         } else {
-            writeFile(a.path, goodBytes());
+            writeFile(a.path, goodBytes().toStdString());
         }
     }
 

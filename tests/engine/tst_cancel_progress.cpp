@@ -15,7 +15,7 @@ using namespace t2n::test;
 using t2n::Stage;
 
 namespace {
-const QString kModel = "naming_blocks";
+const QString kCancelledModel = "naming_blocks";
 
 class Canceller : public t2n::Observer {
 public:
@@ -55,7 +55,7 @@ class CancelProgressTest : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        if (fixtureInfo(kModel).isEmpty())
+        if (fixtureInfo(kCancelledModel).isEmpty())
             QSKIP("no fixtures: run the fixtures.generate test first");
     }
 
@@ -64,7 +64,7 @@ private Q_SLOTS:
         Canceller c(Stage::Load, 0);
         t2n::Session s(&c);
         try {
-            s.load(fixtureModel(kModel));
+            s.load(fixtureModel(kCancelledModel));
             QFAIL("not cancelled");
         } catch (const t2n::Error& e) {
             QCOMPARE(e.code(), t2n::ErrorCode::Cancelled);
@@ -95,9 +95,9 @@ private Q_SLOTS:
         auto dir = freshDir("cancel");
         Canceller c(stage, afterPolls);
         t2n::Session s(&c);
-        s.load(fixtureModel(kModel));
+        s.load(fixtureModel(kCancelledModel));
         try {
-            s.exportModel(dir / "out.nnef.tgz", fixtureOptions(kModel));
+            s.exportModel(dir / "out.nnef.tgz", fixtureOptions(kCancelledModel));
             QFAIL("not cancelled");
         } catch (const t2n::Error& e) {
             QCOMPARE(e.code(), t2n::ErrorCode::Cancelled);
@@ -113,8 +113,8 @@ private Q_SLOTS:
         auto dir = freshDir("progress");
         Canceller c;
         t2n::Session s(&c);
-        s.load(fixtureModel(kModel));
-        s.exportModel(dir / "out.nnef.tgz", fixtureOptions(kModel));
+        s.load(fixtureModel(kCancelledModel));
+        s.exportModel(dir / "out.nnef.tgz", fixtureOptions(kCancelledModel));
         for (Stage st : {Stage::Trace, Stage::Translate, Stage::Write, Stage::Check}) {
             const auto& f = c.fractions[st];
             QVERIFY2(f.size() >= 2, std::string(t2n::stageName(st)).c_str());

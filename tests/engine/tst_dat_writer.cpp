@@ -61,29 +61,6 @@ std::vector<GoldenCase> goldenCases() {
     };
 }
 
-/// Hex bytes of a golden file; '#' starts a comment.
-Bytes readHex(const fs::path& path) {
-    std::ifstream in(path);
-    if (!in)
-        return {};
-    Bytes out;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (auto hash = line.find('#'); hash != std::string::npos)
-            line.resize(hash);
-        std::size_t i = 0;
-        while (i < line.size()) {
-            if (std::isspace(static_cast<unsigned char>(line[i]))) {
-                ++i;
-                continue;
-            }
-            out.push_back(static_cast<std::byte>(std::stoi(line.substr(i, 2), nullptr, 16)));
-            i += 2;
-        }
-    }
-    return out;
-}
-
 Bytes collect(const TensorData& t, std::size_t* pieces = nullptr) {
     Bytes out;
     std::size_t n = 0;
@@ -122,7 +99,7 @@ private Q_SLOTS:
         QFETCH(int, index);
         const auto cases = goldenCases();
         const auto& c = cases[static_cast<std::size_t>(index)];
-        const Bytes golden = readHex(goldenDir() / (std::string(c.file) + ".hex"));
+        const Bytes golden = t2n::test::readHex(goldenDir() / (std::string(c.file) + ".hex"));
         QVERIFY2(golden.size() >= t2n::nnef::kDatHeaderSize, "golden file missing or short");
 
         const auto header = t2n::nnef::datHeader(c.tensor);

@@ -19,29 +19,21 @@
 #include <unistd.h>
 
 using namespace t2n::check;
+using t2n::test::readLines;
+using t2n::test::writeFile;
 namespace fs = std::filesystem;
 
 namespace {
 
-void writeFile(const fs::path& p, const std::string& bytes) {
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << bytes;
-}
-
-QByteArray readFile(const fs::path& p) {
+/// A file's bytes for QCOMPARE; a missing file reads as "<missing>", unlike
+/// any content a test expects (empty included).
+QByteArray contentsOrMissing(const fs::path& p) {
     QFile f(QString::fromStdString(p.string()));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
 }
 
-QStringList readLines(const fs::path& p) {
-    QStringList lines = QString::fromUtf8(readFile(p)).split('\n');
-    if (!lines.isEmpty() && lines.back().isEmpty())
-        lines.removeLast();
-    return lines;
-}
-
 /// A fake tract that records its argv and working directory in `record`.
-fs::path fakeTract(const fs::path& dir, const fs::path& record) {
+fs::path argvRecordingTract(const fs::path& dir, const fs::path& record) {
     fs::create_directories(dir);
     const fs::path p = dir / "tract";
     std::ofstream(p) << "#!/bin/sh\n"
@@ -59,7 +51,7 @@ std::string binary(std::size_t n) {
     return s;
 }
 
-struct Entry {
+struct TgzEntry {
     QByteArray data;
     int mode = 0;
     bool dir = false;
@@ -67,8 +59,8 @@ struct Entry {
 };
 
 /// Entries of a .tgz, read with libarchive.
-std::map<std::string, Entry> readTgz(const fs::path& p) {
-    std::map<std::string, Entry> out;
+std::map<std::string, TgzEntry> readTgz(const fs::path& p) {
+    std::map<std::string, TgzEntry> out;
     struct archive* a = archive_read_new();
     archive_read_support_filter_gzip(a);
     archive_read_support_format_tar(a);
@@ -78,7 +70,7 @@ std::map<std::string, Entry> readTgz(const fs::path& p) {
     }
     archive_entry* e = nullptr;
     while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
-        Entry entry;
+        TgzEntry entry;
         entry.mode = archive_entry_perm(e);
         entry.dir = archive_entry_filetype(e) == AE_IFDIR;
         entry.mtime = archive_entry_mtime(e);
@@ -147,7 +139,7 @@ private Q_SLOTS:
         bundle_.tract.tolerance = Tolerance::parse("very");
         // Characters the shell would otherwise interpret, in the default tract path.
         bundle_.tractProgram =
-            fakeTract(root_ / "odd {dir} $x \"q\" 'a'", root_ / "default.txt").string();
+            argvRecordingTract(root_ / "odd {dir} $x \"q\" 'a'", root_ / "default.txt").string();
         bundle_.reportJson = R"({"ok": false})";
         bundle_.hardenedGraph = "graph(%x : Tensor):\n  return (%x)\n";
     }
@@ -159,23 +151,23 @@ private Q_SLOTS:
         const fs::path dest = root_ / "out" / "bundle";
         fs::create_directories(dest.parent_path());
         writeDebugBundle(dest, bundle_);
-        QCOMPARE(readFile(dest / "model.nnef.tgz"), QByteArray::fromStdString(model_));
-        QCOMPARE(readFile(dest / "io.npz"), QByteArray("PK-not-really-a-zip"));
-        QCOMPARE(readFile(dest / "report.json"), QByteArray(R"({"ok": false})"));
-        QCOMPARE(readFile(dest / "hardened_graph.txt"),
+        QCOMPARE(contentsOrMissing(dest / "model.nnef.tgz"), QByteArray::fromStdString(model_));
+        QCOMPARE(contentsOrMissing(dest / "io.npz"), QByteArray("PK-not-really-a-zip"));
+        QCOMPARE(contentsOrMissing(dest / "report.json"), QByteArray(R"({"ok": false})"));
+        QCOMPARE(contentsOrMissing(dest / "hardened_graph.txt"),
                  QByteArray::fromStdString(bundle_.hardenedGraph));
-        QCOMPARE(readFile(dest / "divergence.json"), QByteArray(R"({"first": "conv1"})"));
-        QCOMPARE(readFile(dest / "recipe.json"),
+        QCOMPARE(contentsOrMissing(dest / "divergence.json"), QByteArray(R"({"first": "conv1"})"));
+        QCOMPARE(contentsOrMissing(dest / "recipe.json"),
                  QByteArray(R"({"t2n_recipe": 1, "output": "model.nnef.tgz"})"));
-        QCOMPARE(readFile(dest / "model.nnef.tgz.manifest.json"),
+        QCOMPARE(contentsOrMissing(dest / "model.nnef.tgz.manifest.json"),
                  QByteArray(R"({"t2n_check_manifest": 1})"));
-        QCOMPARE(readFile(dest / "run.sh"), QByteArray::fromStdString(runScript(bundle_)));
+        QCOMPARE(contentsOrMissing(dest / "run.sh"), QByteArray::fromStdString(runScript(bundle_)));
         struct stat st {};
         QCOMPARE(::stat((dest / "run.sh").c_str(), &st), 0);
         QCOMPARE(int(st.st_mode & 0777), 0755);
         QCOMPARE(::stat((dest / "report.json").c_str(), &st), 0);
         QCOMPARE(int(st.st_mode & 0777), 0644);
-        const QString readme = QString::fromUtf8(readFile(dest / "README.txt"));
+        const QString readme = QString::fromUtf8(contentsOrMissing(dest / "README.txt"));
         for (const char* name :
              {"run.sh", "model.nnef.tgz", "io.npz", "report.json", "hardened_graph.txt",
               "divergence.json", "recipe.json", "t2n-studio", "./run.sh /path/to/tract",
@@ -187,7 +179,7 @@ private Q_SLOTS:
         QCOMPARE(
             std::distance(fs::directory_iterator(dest.parent_path()), fs::directory_iterator()),
             1L);
-        const QString script = QString::fromUtf8(readFile(dest / "run.sh"));
+        const QString script = QString::fromUtf8(contentsOrMissing(dest / "run.sh"));
         QVERIFY(script.startsWith("#!/bin/sh\n"));
         QVERIFY(script.contains("set -e\n"));
         QVERIFY(script.contains("exec \"${1:-"));
@@ -202,7 +194,7 @@ private Q_SLOTS:
         // The runner, run in the bundle with the bundle's relative names.
         const fs::path runnerLog = root_ / "runner.txt";
         TractCheckOptions o;
-        o.tractBin = fakeTract(root_ / "runner", runnerLog);
+        o.tractBin = argvRecordingTract(root_ / "runner", runnerLog);
         o.archive = "./model.nnef.tgz";
         o.ioBundle = "./io.npz";
         o.workDir = dest;
@@ -217,7 +209,7 @@ private Q_SLOTS:
                  QString::fromStdString(fs::canonical(dest).string()));
         // run.sh with another tract as its first argument.
         const fs::path otherLog = root_ / "other.txt";
-        const fs::path other = fakeTract(root_ / "other", otherLog);
+        const fs::path other = argvRecordingTract(root_ / "other", otherLog);
         r = t2n::test::run(QString::fromStdString((dest / "run.sh").string()),
                            {QString::fromStdString(other.string())});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -243,12 +235,12 @@ private Q_SLOTS:
             QCOMPARE(e.uid, int64_t(0));
         }
         // gzip header MTIME (bytes 4..7) is 0, and a second write gives the same bytes.
-        const QByteArray first = readFile(dest);
+        const QByteArray first = contentsOrMissing(dest);
         QCOMPARE(first.mid(4, 4), QByteArray(4, '\0'));
         writeDebugBundle(root_ / "again.tgz", bundle_);
         fs::rename(root_ / "again.tgz", root_ / "b2.tgz");
         writeDebugBundle(dest, bundle_); // replaces the file
-        QCOMPARE(readFile(dest), first);
+        QCOMPARE(contentsOrMissing(dest), first);
         // Unpacked with the system tar, run.sh replays the same command.
         const fs::path x = root_ / "x";
         fs::create_directories(x);
@@ -269,7 +261,7 @@ private Q_SLOTS:
         QCOMPARE(bundledModelName(bundle_.modelArchive), std::string("model.nnef"));
         QCOMPARE(bundleTractCommand(bundle_).args.front(), std::string("./model.nnef"));
         writeDebugBundle(root_ / "folder", bundle_);
-        QCOMPARE(readFile(root_ / "folder" / "model.nnef" / "sub" / "w.dat"),
+        QCOMPARE(contentsOrMissing(root_ / "folder" / "model.nnef" / "sub" / "w.dat"),
                  QByteArray::fromStdString(binary(300)));
         writeDebugBundle(root_ / "f.tar.gz", bundle_);
         const auto entries = readTgz(root_ / "f.tar.gz");
@@ -287,11 +279,11 @@ private Q_SLOTS:
         writeDebugBundle(dest, bundle_);
         bundle_.reportJson = R"({"second": true})";
         writeDebugBundle(dest, bundle_);
-        QCOMPARE(readFile(dest / "report.json"), QByteArray(R"({"second": true})"));
+        QCOMPARE(contentsOrMissing(dest / "report.json"), QByteArray(R"({"second": true})"));
         // A folder that is not a bundle stays as it is.
         writeFile(root_ / "precious" / "data.txt", "keep me");
         expectFailure([&] { writeDebugBundle(root_ / "precious", bundle_); }, "overwrote a folder");
-        QCOMPARE(readFile(root_ / "precious" / "data.txt"), QByteArray("keep me"));
+        QCOMPARE(contentsOrMissing(root_ / "precious" / "data.txt"), QByteArray("keep me"));
         expectFailure([&] { writeDebugBundle(root_ / "precious" / "data.txt", bundle_); },
                       "overwrote a file with a folder");
         fs::create_directories(root_ / "dir.tgz");

@@ -20,7 +20,7 @@ struct Translated {
     t2n::ExportReport report;
 };
 
-Translated translate(const QString& fixture, const t2n::ExportOptions& options) {
+Translated translateFixture(const QString& fixture, const t2n::ExportOptions& options) {
     t2n::Session s;
     s.load(fixtureModel(fixture));
     s.translate(options);
@@ -32,7 +32,7 @@ QString body(const QString& nnef) {
 }
 
 // The whole export with its check, into a folder (a test may edit it).
-CheckedExport exportChecked(const QString& fixture, t2n::ExportOptions o) {
+CheckedExport exportCheckedToFolder(const QString& fixture, t2n::ExportOptions o) {
     o.compressionLevel.reset();
     return exportWithCheck(
         fixture, o, freshDir(QStringLiteral("graph-options")) / (fixture.toStdString() + ".nnef"));
@@ -40,7 +40,7 @@ CheckedExport exportChecked(const QString& fixture, t2n::ExportOptions o) {
 
 t2n::Error refusal(const QString& fixture, const t2n::ExportOptions& o) {
     try {
-        translate(fixture, o);
+        translateFixture(fixture, o);
     } catch (const t2n::Error& e) {
         return e;
     }
@@ -63,7 +63,7 @@ private Q_SLOTS:
     void dynamicBatch() {
         t2n::ExportOptions o = fixtureOptions("tv_shufflenet_v2_x0_5");
         o.dynamicAxes = {t2n::DynamicAxis::parse("x:0=B")};
-        auto t = translate("tv_shufflenet_v2_x0_5", o);
+        auto t = translateFixture("tv_shufflenet_v2_x0_5", o);
         QVERIFY(t.nnef.contains("\nextension tract_symbol B;\n"));
         const int batch = fixtureInfo("tv_shufflenet_v2_x0_5")["inputs"][0]["shape"][0].toInt();
         QVERIFY(t.nnef.contains("  x = external<scalar>(shape = [B, 3, 64, 64]);"));
@@ -88,7 +88,7 @@ private Q_SLOTS:
         t2n::ExportOptions o = fixtureOptions("tv_shufflenet_v2_x0_5");
         o.dynamicAxes = {t2n::DynamicAxis::parse(axis.toStdString())};
         try {
-            translate("tv_shufflenet_v2_x0_5", o);
+            translateFixture("tv_shufflenet_v2_x0_5", o);
             QFAIL("accepted");
         } catch (const t2n::Error& e) {
             QCOMPARE(e.code(), t2n::ErrorCode::InvalidOption);
@@ -101,7 +101,7 @@ private Q_SLOTS:
         o.customExtensions = {"tract_assert B >= 1", "extension tract_assert B <= 8;"};
         o.properties = {{"model.revision", "r42 \"beta\""}};
         o.identityProperties = false;
-        auto t = translate("naming_blocks", o);
+        auto t = translateFixture("naming_blocks", o);
         QVERIFY(
             t.nnef.contains("extension tract_assert B >= 1;\nextension tract_assert B <= 8;\n"));
         QVERIFY(t.nnef.contains("(\"model.revision\", \"r42 'beta'\")"));
@@ -111,7 +111,7 @@ private Q_SLOTS:
 
         o.identityProperties = true;
         o.stampExportDate = true;
-        t = translate("naming_blocks", o);
+        t = translateFixture("naming_blocks", o);
         for (const char* key : {"\"os\"", "\"hostname\"", "\"user\""})
             QVERIFY2(t.nnef.contains(key), key);
         QVERIFY(QRegularExpression(R"("export_date", "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")")
@@ -123,7 +123,7 @@ private Q_SLOTS:
         // One that bounds a used symbol stays, whatever else it names.
         o.customExtensions = {"tract_assert T >= 1", "tract_assert scenario: 2 * T <= max(B, 8)",
                               "tract_assert Q <= 4"};
-        t = translate("naming_blocks", o);
+        t = translateFixture("naming_blocks", o);
         QVERIFY2(!t.nnef.contains("T >= 1") && !t.nnef.contains("Q <= 4"), qPrintable(t.nnef));
         QVERIFY2(t.nnef.contains("extension tract_assert scenario: 2 * T <= max(B, 8);"),
                  qPrintable(t.nnef));
@@ -134,10 +134,10 @@ private Q_SLOTS:
         QCOMPARE(dropped, 2);
 
         o.customExtensions = {"tract_assert {{ B }}"};
-        QVERIFY_THROWS_EXCEPTION(t2n::Error, translate("naming_blocks", o));
+        QVERIFY_THROWS_EXCEPTION(t2n::Error, translateFixture("naming_blocks", o));
         o.customExtensions = {};
         o.properties = {{"bad key", "v"}};
-        QVERIFY_THROWS_EXCEPTION(t2n::Error, translate("naming_blocks", o));
+        QVERIFY_THROWS_EXCEPTION(t2n::Error, translateFixture("naming_blocks", o));
     }
 
     // A module read from memory (the Python module's torch.jit.save to a
@@ -188,7 +188,7 @@ private Q_SLOTS:
         QFETCH(bool, native);
         t2n::ExportOptions o = fixtureOptions("op_softmax_log_neg1");
         o.target = t2n::TargetSpec::parse("tract@" + version.toStdString());
-        auto pinned = translate("op_softmax_log_neg1", o);
+        auto pinned = translateFixture("op_softmax_log_neg1", o);
         QCOMPARE(pinned.nnef.contains("tract_core_log_softmax("), native);
         QCOMPARE(pinned.nnef.contains("max_reduce("), !native);
         QCOMPARE(pinned.nnef.contains("extension tract_registry tract_core;"), native);
@@ -198,7 +198,8 @@ private Q_SLOTS:
 
     // The default target is the newest version t2n knows.
     void defaultTargetIsNewest() {
-        auto newest = translate("op_softmax_log_neg1", fixtureOptions("op_softmax_log_neg1"));
+        auto newest =
+            translateFixture("op_softmax_log_neg1", fixtureOptions("op_softmax_log_neg1"));
         QVERIFY(newest.nnef.contains(
             QString("(\"tract_target_version\", \"%1\")")
                 .arg(QString::fromStdString(t2n::knownTractVersions().back()))));
@@ -207,22 +208,22 @@ private Q_SLOTS:
 
     // A registry is declared only when its operations are used.
     void registriesOnlyWhenUsed() {
-        auto plain = translate("naming_blocks", fixtureOptions("naming_blocks"));
+        auto plain = translateFixture("naming_blocks", fixtureOptions("naming_blocks"));
         QVERIFY(!plain.nnef.contains("extension tract_registry"));
-        auto core = translate("op_act_hardswish", fixtureOptions("op_act_hardswish"));
+        auto core = translateFixture("op_act_hardswish", fixtureOptions("op_act_hardswish"));
         QVERIFY(core.nnef.contains("tract_core_hard_swish("));
         QVERIFY(core.nnef.contains("extension tract_registry tract_core;"));
     }
 
     void passThroughOutput() {
         t2n::ExportOptions o = fixtureOptions("op_misc_passthrough");
-        auto t = translate("op_misc_passthrough", o);
+        auto t = translateFixture("op_misc_passthrough", o);
         QVERIFY(t.nnef.contains("graph network(x, y) -> (output_0, output_1)"));
         QVERIFY(t.nnef.contains("  output_0 = copy(x);"));
         o.outputNames = {"x", "doubled"};
-        QVERIFY_THROWS_EXCEPTION(t2n::Error, translate("op_misc_passthrough", o));
+        QVERIFY_THROWS_EXCEPTION(t2n::Error, translateFixture("op_misc_passthrough", o));
         o.allowSameIoNames = true;
-        t = translate("op_misc_passthrough", o);
+        t = translateFixture("op_misc_passthrough", o);
         QVERIFY(t.nnef.contains("graph network(x, y) -> (x, doubled)"));
         QVERIFY(!t.nnef.contains("copy("));
         QCOMPARE(t.report.warnings.size(), size_t(1));
@@ -246,10 +247,10 @@ private Q_SLOTS:
         QFETCH(QString, fixture);
         QFETCH(int, reified);
         t2n::ExportOptions o = fixtureOptions(fixture);
-        const auto plain = exportChecked(fixture, o);
+        const auto plain = exportCheckedToFolder(fixture, o);
         QVERIFY(!plain.nnef.contains("tract_transformers_sdpa")); // off by default
         o.reifySdpa = true;
-        const auto e = exportChecked(fixture, o);
+        const auto e = exportCheckedToFolder(fixture, o);
         QVERIFY2(e.report.check.passed && e.report.written, qPrintable(checkVerdict(e.report)));
         QCOMPARE(static_cast<int>(e.nnef.count("= tract_transformers_sdpa(")), reified);
         QCOMPARE(e.nnef.contains("\nextension tract_registry tract_transformers;\n"), reified > 0);
@@ -267,7 +268,7 @@ private Q_SLOTS:
     void reifiedSdpaIsJudged() {
         t2n::ExportOptions o = fixtureOptions("op_attn_mha_self");
         o.reifySdpa = true;
-        const auto e = exportChecked("op_attn_mha_self", o);
+        const auto e = exportCheckedToFolder("op_attn_mha_self", o);
         QVERIFY(e.report.check.passed);
         QFile f(QString::fromStdString((e.artifact / "graph.nnef").string()));
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -296,7 +297,7 @@ private Q_SLOTS:
                      e.message().find("0.22.0") != std::string::npos,
                  e.message().c_str());
         o.target = t2n::TargetSpec::parse("tract@0.22.0");
-        QVERIFY(translate("op_attn_mha_self", o).nnef.contains("tract_transformers_sdpa("));
+        QVERIFY(translateFixture("op_attn_mha_self", o).nnef.contains("tract_transformers_sdpa("));
         o.target = t2n::TargetSpec::parse("khronos");
         QCOMPARE(refusal("op_attn_mha_self", o).code(), t2n::ErrorCode::InvalidOption);
 
@@ -340,9 +341,9 @@ private Q_SLOTS:
         QFETCH(QString, debox);
         t2n::ExportOptions o = fixtureOptions(fixture);
         o.target = t2n::TargetSpec::parse(target.toStdString());
-        QVERIFY(!exportChecked(fixture, o).nnef.contains("debox("));
+        QVERIFY(!exportCheckedToFolder(fixture, o).nnef.contains("debox("));
         o.upsampleWithDebox = true;
-        const auto e = exportChecked(fixture, o);
+        const auto e = exportCheckedToFolder(fixture, o);
         QVERIFY2(e.report.check.passed && e.report.written, qPrintable(checkVerdict(e.report)));
         if (debox.isEmpty()) {
             QVERIFY(!e.nnef.contains("debox("));
@@ -358,21 +359,21 @@ private Q_SLOTS:
     void ioQuantityCheck() {
         t2n::ExportOptions o = fixtureOptions("op_misc_unused_input");
         try {
-            translate("op_misc_unused_input", o);
+            translateFixture("op_misc_unused_input", o);
             QFAIL("an input reaching no output was accepted");
         } catch (const t2n::Error& e) {
             QCOMPARE(e.code(), t2n::ErrorCode::InvalidOption);
             QVERIFY(QString::fromStdString(e.message()).contains("'unused'"));
         }
         o.checkIoNamesQuantityMatch = false;
-        auto t = translate("op_misc_unused_input", o);
+        auto t = translateFixture("op_misc_unused_input", o);
         QVERIFY(t.nnef.contains("graph network(x) -> (output_0)"));
 
         t2n::ExportOptions two = fixtureOptions("op_list_chunk_two");
         two.outputNames = {"first"};
-        QVERIFY_THROWS_EXCEPTION(t2n::Error, translate("op_list_chunk_two", two));
+        QVERIFY_THROWS_EXCEPTION(t2n::Error, translateFixture("op_list_chunk_two", two));
         two.checkIoNamesQuantityMatch = false;
-        t = translate("op_list_chunk_two", two);
+        t = translateFixture("op_list_chunk_two", two);
         QVERIFY(t.nnef.contains("-> (first, output_1)"));
     }
 };

@@ -18,7 +18,7 @@
 using namespace t2n::test;
 
 namespace {
-CheckedExport exportChecked(const QString& fixture, const t2n::ExportOptions& o) {
+CheckedExport exportCheckedToTar(const QString& fixture, const t2n::ExportOptions& o) {
     return exportWithCheck(
         fixture, o, freshDir(QStringLiteral("f16-graphs")) / (fixture.toStdString() + ".nnef.tar"));
 }
@@ -66,11 +66,11 @@ private Q_SLOTS:
     void computeF16() {
         QFETCH(QString, fixture);
         QFETCH(QString, tolerance);
-        const auto plain = exportChecked(fixture, fixtureOptions(fixture));
+        const auto plain = exportCheckedToTar(fixture, fixtureOptions(fixture));
         QVERIFY2(plain.report.check.passed, qPrintable(checkVerdict(plain.report)));
         t2n::ExportOptions o = half(fixture);
         o.checkTolerance = tolerance.toStdString();
-        const auto e = exportChecked(fixture, o);
+        const auto e = exportCheckedToTar(fixture, o);
         QVERIFY2(e.report.check.passed && e.report.written, qPrintable(checkVerdict(e.report)));
         QVERIFY2(e.nnef.contains("datum_type = 'f16'"), qPrintable(e.nnef));
         for (const auto& v : e.report.variables)
@@ -125,7 +125,7 @@ private Q_SLOTS:
         o.reifySdpa = option.endsWith("+sdpa");
         // All f16 may fail the check (an f16 instance norm does): that is
         // what the options are for.
-        const auto base = exportChecked(fixture, o);
+        const auto base = exportCheckedToTar(fixture, o);
         QVERIFY2(base.report.check.passed == allF16Passes, qPrintable(checkVerdict(base.report)));
         QVERIFY(!base.nnef.contains("to = 'f32'"));
         QVERIFY(!base.nnef.contains("acc = 'f32'") &&
@@ -133,7 +133,7 @@ private Q_SLOTS:
         o.f32Norm = option == "norm";
         o.f32LinearAccumulation = option == "linear";
         o.f32Attention = option.startsWith("attention");
-        const auto e = exportChecked(fixture, o);
+        const auto e = exportCheckedToTar(fixture, o);
         QVERIFY2(e.report.check.passed && e.report.written, qPrintable(checkVerdict(e.report)));
         QVERIFY2(e.nnef.contains(written), qPrintable(e.nnef));
         // In f32 inside: casts to f32 or an f32 accumulator.

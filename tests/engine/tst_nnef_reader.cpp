@@ -773,8 +773,8 @@ private Q_SLOTS:
         QFETCH(int, dtype);
         QFETCH(QList<qint64>, shape);
         QFETCH(QList<double>, values);
-        Bytes bytes =
-            readHex(t2n::test::sourceDir() / "tests/golden/dat" / (file.toStdString() + ".hex"));
+        Bytes bytes = t2n::test::readHex(t2n::test::sourceDir() / "tests/golden/dat" /
+                                         (file.toStdString() + ".hex"));
         QVERIFY(bytes.size() >= 128);
         if (bytes.size() == 128)
             for (double v : values)

@@ -7,7 +7,6 @@
 #include "t2n/error.h"
 
 #include <ATen/ATen.h>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -88,11 +87,6 @@ std::vector<NpzEntry> entries() {
 
 QByteArray bytes(const std::vector<std::byte>& b) {
     return QByteArray(reinterpret_cast<const char*>(b.data()), static_cast<qsizetype>(b.size()));
-}
-
-QByteArray readFile(const fs::path& p) {
-    QFile f(QString::fromStdString(p.string()));
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 } // namespace
@@ -185,7 +179,7 @@ private Q_SLOTS:
         QCOMPARE(bytes(a), bytes(b));
         const fs::path dir = t2n::test::freshDir("npz_reproducible");
         t2n::check::writeNpz(dir / "io.npz", entries());
-        QCOMPARE(readFile(dir / "io.npz"), bytes(a));
+        QCOMPARE(bytes(t2n::test::fileBytes(dir / "io.npz")), bytes(a));
         // No timestamp goes through localtime(): another time zone, same bytes.
         const QByteArray oldTz = qgetenv("TZ");
         qputenv("TZ", "Pacific/Kiritimati");

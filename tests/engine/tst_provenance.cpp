@@ -14,7 +14,7 @@
 using namespace t2n::test;
 
 namespace {
-const QString kModel = "scripted_tv_resnet18";
+const QString kScriptedResnet18 = "scripted_tv_resnet18";
 
 std::vector<std::string> linesOf(const std::string& text) {
     std::vector<std::string> out;
@@ -42,14 +42,14 @@ class ProvenanceTest : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        if (fixtureInfo(kModel).isEmpty())
+        if (fixtureInfo(kScriptedResnet18).isEmpty())
             QSKIP("no scripted fixtures: run the fixtures.generate test first");
     }
 
     void resnetLinesMapToNodes() {
         t2n::Session s;
-        s.load(fixtureModel(kModel));
-        auto o = fixtureOptions(kModel);
+        s.load(fixtureModel(kScriptedResnet18));
+        auto o = fixtureOptions(kScriptedResnet18);
         s.translate(o);
         const auto p = s.provenance();
         const auto text = linesOf(s.nnefText());
@@ -99,8 +99,8 @@ private Q_SLOTS:
     /// hardened TorchScript snapshot's node lines are where those texts print the node.
     void operandsAndNodeLines() {
         t2n::Session s;
-        s.load(fixtureModel(kModel));
-        s.translate(fixtureOptions(kModel));
+        s.load(fixtureModel(kScriptedResnet18));
+        s.translate(fixtureOptions(kScriptedResnet18));
         const auto p = s.provenance();
         const auto doc =
             t2n::nnef::parseDocument(s.nnefText(), "graph.nnef", t2n::nnef::ReadMode::Tract);

@@ -11,12 +11,12 @@
 using namespace t2n::test;
 
 namespace {
-const QString kModel = "scripted_vad_like";
+const QString kScriptedVadLike = "scripted_vad_like";
 
 t2n::BisectReport bisect(const std::string& perturbAfter) {
     t2n::Session s;
-    s.load(fixtureModel(kModel));
-    auto o = fixtureOptions(kModel);
+    s.load(fixtureModel(kScriptedVadLike));
+    auto o = fixtureOptions(kScriptedVadLike);
     o.harden.perturbAfter = perturbAfter;
     return s.bisectHardening(o);
 }
@@ -40,13 +40,13 @@ class SemanticBisectTest : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        if (fixtureInfo(kModel).isEmpty())
+        if (fixtureInfo(kScriptedVadLike).isEmpty())
             QSKIP("no scripted fixtures: run the fixtures.generate test first");
     }
 
     /// A correct chain: every pass that ran is listed, none changed the numbers.
     void correctChainNamesNoPass() {
-        QVERIFY(activePasses(kModel) >= 4);
+        QVERIFY(activePasses(kScriptedVadLike) >= 4);
         auto r = bisect("");
         QCOMPARE(r.firstChanged, -1);
         QVERIFY(r.steps.size() >= 10);

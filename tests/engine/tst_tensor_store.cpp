@@ -64,8 +64,8 @@ void roundTrip(const QString& fixture, const fs::path& store) {
     QCOMPARE(files, written.size());
     for (const auto& w : written) {
         QCOMPARE(fs::file_size(w.file), w.bytes);
-        compareWithPyTorch(nnef::readDat(test::fileBytes(w.file), w.file.filename().string()), npz,
-                           w.name);
+        compareWithPyTorch(t2n::nnef::readDat(test::fileBytes(w.file), w.file.filename().string()),
+                           npz, w.name);
     }
 }
 

@@ -19,15 +19,16 @@
 
 using namespace t2n::check;
 using t2n::target::SemVer;
+using t2n::test::readLines;
 namespace fs = std::filesystem;
 
 namespace {
 
 /// A fake tract: answers --version, records argv and cwd next to itself,
 /// then runs `body`. It sets its own PATH: tests change the real one.
-fs::path fakeTract(const fs::path& dir, const std::string& body,
-                   const std::string& version = "tract 0.21.13",
-                   const std::string& name = "tract") {
+fs::path scriptedTract(const fs::path& dir, const std::string& body,
+                       const std::string& version = "tract 0.21.13",
+                       const std::string& name = "tract") {
     fs::create_directories(dir);
     const fs::path p = dir / name;
     std::ofstream(p) << "#!/bin/sh\n"
@@ -41,16 +42,6 @@ fs::path fakeTract(const fs::path& dir, const std::string& body,
                      << body << "\n";
     fs::permissions(p, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
     return p;
-}
-
-QStringList readLines(const fs::path& p) {
-    QFile f(QString::fromStdString(p.string()));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    QStringList lines = QString::fromUtf8(f.readAll()).split('\n');
-    if (!lines.isEmpty() && lines.back().isEmpty())
-        lines.removeLast();
-    return lines;
 }
 
 QString joined(const std::vector<std::string>& v) {
@@ -228,7 +219,7 @@ private Q_SLOTS:
 
     void runnerWithRandomOutputs() {
         const fs::path dir = t2n::test::freshDir("tract_cli_random");
-        const fs::path tract = fakeTract(
+        const fs::path tract = scriptedTract(
             dir / "bin",
             "echo '[t WARN  tract] Missing reference output in bundle for noisy or noisy' >&2\n"
             "exit 0");
@@ -251,7 +242,7 @@ private Q_SLOTS:
         r = runTractCheck(o);
         QCOMPARE(int(r.status), int(TractStatus::Failed));
         // A tract before 0.21.8 is skipped, saying why.
-        const fs::path old = fakeTract(dir / "old", "exit 0", "tract 0.21.7");
+        const fs::path old = scriptedTract(dir / "old", "exit 0", "tract 0.21.7");
         o.tractBin = old;
         r = runTractCheck(o);
         QCOMPARE(int(r.status), int(TractStatus::Skipped));
@@ -292,9 +283,9 @@ private Q_SLOTS:
 
     void binaryResolutionOrder() {
         const fs::path root = t2n::test::freshDir("tract_cli_resolution");
-        const fs::path onPath = fakeTract(root / "path", "exit 0");
-        const fs::path inEnv = fakeTract(root / "env", "exit 0");
-        const fs::path given = fakeTract(root / "given", "exit 0", "tract 0.21.13", "my-tract");
+        const fs::path onPath = scriptedTract(root / "path", "exit 0");
+        const fs::path inEnv = scriptedTract(root / "env", "exit 0");
+        const fs::path given = scriptedTract(root / "given", "exit 0", "tract 0.21.13", "my-tract");
         // A non-executable 'tract' earlier on the PATH is passed over.
         fs::create_directories(root / "noexec");
         std::ofstream(root / "noexec" / "tract") << "#!/bin/sh\n";
@@ -388,7 +379,7 @@ private Q_SLOTS:
 
     void runProcessBasics() {
         const fs::path dir = t2n::test::freshDir("tract_cli_process");
-        const fs::path script = fakeTract(dir, "echo out; echo err >&2; exit 3");
+        const fs::path script = scriptedTract(dir, "echo out; echo err >&2; exit 3");
         auto p = runProcess(script, {"a b", "c"}, std::chrono::seconds(20), dir / "..");
         QVERIFY(p.started);
         QCOMPARE(p.exitCode, 3);
@@ -397,7 +388,7 @@ private Q_SLOTS:
         QCOMPARE(readLines(dir / "argv.txt"), (QStringList{"a b", "c"})); // no shell splitting
         QCOMPARE(readLines(dir / "cwd.txt"),
                  QStringList{QString::fromStdString(fs::canonical(dir / "..").string())});
-        const fs::path killer = fakeTract(dir / "k", "kill -TERM $$");
+        const fs::path killer = scriptedTract(dir / "k", "kill -TERM $$");
         p = runProcess(killer, {"x"}, std::chrono::seconds(20));
         QCOMPARE(p.signal, SIGTERM);
         QCOMPARE(p.exitCode, -1);
@@ -438,7 +429,7 @@ private Q_SLOTS:
         QFETCH(int, status);
         QFETCH(QString, summary);
         const fs::path dir = t2n::test::freshDir("tract_cli_runner");
-        const fs::path tract = fakeTract(dir / "bin", body.toStdString());
+        const fs::path tract = scriptedTract(dir / "bin", body.toStdString());
         TractCheckOptions o;
         o.tractBin = tract;
         o.archive = "model.nnef.tgz";
@@ -475,7 +466,7 @@ private Q_SLOTS:
 
     void runnerVersionOverrideAndFromPath() {
         const fs::path dir = t2n::test::freshDir("tract_cli_override");
-        fakeTract(dir, "exit 0", "tract 0.17.3");
+        scriptedTract(dir, "exit 0", "tract 0.17.3");
         setPath(dir);
         TractCheckOptions o;
         o.archive = "a.tgz";
@@ -493,7 +484,7 @@ private Q_SLOTS:
 
     void runnerTimesOut() {
         const fs::path dir = t2n::test::freshDir("tract_cli_hang");
-        const fs::path tract = fakeTract(dir, "sleep 30 &\necho $! > \"$D/sleep.pid\"\nwait");
+        const fs::path tract = scriptedTract(dir, "sleep 30 &\necho $! > \"$D/sleep.pid\"\nwait");
         TractCheckOptions o;
         o.tractBin = tract;
         o.archive = "m.tgz";
@@ -534,7 +525,7 @@ private Q_SLOTS:
 
     void unreadableVersionFails() {
         const fs::path dir = t2n::test::freshDir("tract_cli_badversion");
-        const fs::path tract = fakeTract(dir, "exit 0", "no version here");
+        const fs::path tract = scriptedTract(dir, "exit 0", "no version here");
         TractCheckOptions o;
         o.tractBin = tract;
         const TractCheckResult r = runTractCheck(o);

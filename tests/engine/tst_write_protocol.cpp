@@ -37,15 +37,6 @@ namespace {
 
 const std::string kOld = "bytes of an earlier export that t2n never writes\n";
 
-void writeFile(const fs::path& p, const std::string& bytes) {
-    std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
-}
-
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 std::vector<std::string> namesIn(const fs::path& dir) {
     std::vector<std::string> out;
     for (const auto& e : fs::directory_iterator(dir))
@@ -79,7 +70,7 @@ pid_t deadPid() {
     return child;
 }
 
-const QString kModel = "naming_blocks";
+const QString kExportedModel = "naming_blocks";
 
 } // namespace
 
@@ -88,7 +79,7 @@ class WriteProtocolTest : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        if (fixtureInfo(kModel).isEmpty() || fixtureInfo("err_model_raises").isEmpty())
+        if (fixtureInfo(kExportedModel).isEmpty() || fixtureInfo("err_model_raises").isEmpty())
             QSKIP("no fixtures: run the fixtures.generate test first");
     }
 
@@ -98,11 +89,11 @@ private Q_SLOTS:
     void failingCheckLeavesTheOldArchive() {
         const fs::path dir = freshDir("protocol_check_fails");
         writeFile(dir / "out.nnef.tgz", kOld);
-        t2n::ExportOptions o = fixtureOptions(kModel);
+        t2n::ExportOptions o = fixtureOptions(kExportedModel);
         o.harden.perturbAfter = "eliminate_dead_code"; // the test hook: a wrong graph
         o.debugBundle = (dir / "bundle").string();
         t2n::Session s;
-        s.load(fixtureModel(kModel));
+        s.load(fixtureModel(kExportedModel));
         const t2n::ExportReport r = s.exportModel(dir / "out.nnef.tgz", o);
         QVERIFY(r.check.ran);
         QVERIFY(!r.check.passed);
@@ -123,9 +114,9 @@ private Q_SLOTS:
         writeFile(dir / "out.nnef.tgz", kOld);
         Watcher cancel(Stage::Check);
         t2n::Session s(&cancel);
-        s.load(fixtureModel(kModel));
+        s.load(fixtureModel(kExportedModel));
         try {
-            s.exportModel(dir / "out.nnef.tgz", fixtureOptions(kModel));
+            s.exportModel(dir / "out.nnef.tgz", fixtureOptions(kExportedModel));
             QFAIL("not cancelled");
         } catch (const t2n::Error& e) {
             QCOMPARE(e.code(), t2n::ErrorCode::Cancelled);
@@ -150,7 +141,7 @@ private Q_SLOTS:
         QFETCH(int, code);
         const fs::path dir = freshDir("protocol_bad_options");
         writeFile(dir / "out.nnef.tgz", kOld);
-        t2n::ExportOptions o = fixtureOptions(kModel);
+        t2n::ExportOptions o = fixtureOptions(kExportedModel);
         if (what == "tolerance")
             o.checkTolerance = "loose";
         if (what == "axes")
@@ -164,7 +155,7 @@ private Q_SLOTS:
             o.harden.maxRounds = -1;
         Watcher w;
         t2n::Session s(&w);
-        s.load(fixtureModel(kModel));
+        s.load(fixtureModel(kExportedModel));
         w.started.clear();
         try {
             s.exportModel(dir / "out.nnef.tgz", o);
@@ -213,14 +204,14 @@ private Q_SLOTS:
     // Defect 4: `-o m.nnef.tgz` over the model m.nnef.tgz replaced the model.
     void theModelIsNeverADestination() {
         const fs::path dir = freshDir("protocol_model_target");
-        fs::copy_file(fixtureModel(kModel), dir / "m.nnef.tgz");
+        fs::copy_file(fixtureModel(kExportedModel), dir / "m.nnef.tgz");
         fs::create_hard_link(dir / "m.nnef.tgz", dir / "link.nnef.tar");
         const std::string model = readFile(dir / "m.nnef.tgz");
         t2n::Session s;
         s.load(dir / "m.nnef.tgz");
         for (const char* target : {"m.nnef.tgz", "link.nnef.tar", "./m.nnef.tgz"}) {
             try {
-                s.exportModel(dir / target, fixtureOptions(kModel));
+                s.exportModel(dir / target, fixtureOptions(kExportedModel));
                 QFAIL(target);
             } catch (const t2n::Error& e) {
                 QCOMPARE(e.code(), t2n::ErrorCode::OutputPath);
@@ -386,8 +377,9 @@ private Q_SLOTS:
         const fs::path dir = freshDir("protocol_passes");
         writeFile(dir / "out.nnef.tgz", kOld);
         t2n::Session s;
-        s.load(fixtureModel(kModel));
-        const t2n::ExportReport r = s.exportModel(dir / "out.nnef.tgz", fixtureOptions(kModel));
+        s.load(fixtureModel(kExportedModel));
+        const t2n::ExportReport r =
+            s.exportModel(dir / "out.nnef.tgz", fixtureOptions(kExportedModel));
         QVERIFY(r.check.passed);
         QVERIFY(r.written);
         QVERIFY(readFile(dir / "out.nnef.tgz") != kOld);
