@@ -204,9 +204,10 @@ private Q_SLOTS:
         // run.sh from elsewhere, with its default tract (the odd path).
         auto r = t2n::test::run(QString::fromStdString((dest / "run.sh").string()), {});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QCOMPARE(readLines(root_ / "default.txt"), readLines(runnerLog));
-        QCOMPARE(readLines(root_ / "default.txt").last(),
-                 QString::fromStdString(fs::canonical(dest).string()));
+        const QStringList defaultRun = readLines(root_ / "default.txt");
+        QVERIFY2(!defaultRun.isEmpty(), "run.sh did not run its default tract");
+        QCOMPARE(defaultRun, readLines(runnerLog));
+        QCOMPARE(defaultRun.last(), QString::fromStdString(fs::canonical(dest).string()));
         // run.sh with another tract as its first argument.
         const fs::path otherLog = root_ / "other.txt";
         const fs::path other = argvRecordingTract(root_ / "other", otherLog);
