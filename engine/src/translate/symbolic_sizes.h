@@ -26,8 +26,8 @@ namespace t2n::translate {
 /// What the hints of a frozen-size refusal list as the operations that take a
 /// size from a symbol (tests/engine/tst_symbolic_sizes.cpp checks each).
 inline constexpr const char* kSymbolicSizeOps =
-    "reshape/view, flatten/unflatten, expand, repeat, slice/narrow, pad, unfold, arange, eye, "
-    "tril/triu and ones/zeros/full";
+    "reshape/view, flatten/unflatten, expand, repeat, slice/narrow, split, pad, unfold, arange, "
+    "eye, tril/triu, ones/zeros/full, linear resampling and nearest resampling by a whole factor";
 
 /// An integer expression: constants, tract symbols, dimensions of tensors of
 /// the graph, and + - * / (truncating, like tract's TDim and NNEF integers).
