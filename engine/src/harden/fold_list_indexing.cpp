@@ -126,17 +126,24 @@ std::vector<Value*> sliced(const std::vector<Value*>& items, const c10::IValue& 
     return out;
 }
 
+// A construct of `items` typed `like`'s list, inserted before `before` with
+// `origin`'s source position.
+Value* insertListConstruct(PassContext& ctx, const std::vector<Value*>& items, const Value* like,
+                           Node* origin, Node* before) {
+    Node* c = ctx.graph->create(c10::prim::ListConstruct, items);
+    c->output()->setType(like->type());
+    copyOrigin(c, origin);
+    c->insertBefore(before);
+    return c->output();
+}
+
 // `r`'s list result becomes a construct of `items`, counted under `counter`;
 // false once the rewrite limit is reached.
 bool replaceWithListConstruct(PassContext& ctx, Node* r, const std::vector<Value*>& items,
                               const char* counter) {
     if (!ctx.rewrite(counter))
         return false;
-    Node* c = ctx.graph->create(c10::prim::ListConstruct, items);
-    c->output()->setType(r->output()->type());
-    copyOrigin(c, r);
-    c->insertBefore(r);
-    r->output()->replaceAllUsesWith(c->output());
+    r->output()->replaceAllUsesWith(insertListConstruct(ctx, items, r->output(), r, r));
     r->destroy();
     return true;
 }
@@ -200,11 +207,8 @@ public:
         for (const auto& use : returned) {
             if (!ctx_.rewrite("returns_constructed"))
                 return false;
-            Node* c = ctx_.graph->create(c10::prim::ListConstruct, items);
-            c->output()->setType(list->type());
-            copyOrigin(c, list->node());
-            c->insertBefore(use.user);
-            use.user->replaceInput(use.offset, c->output());
+            use.user->replaceInput(use.offset,
+                                   insertListConstruct(ctx_, items, list, list->node(), use.user));
         }
         return true;
     }
