@@ -2,7 +2,7 @@
 // sliding frames (Tensor.unfold) and nearest / linear / bicubic resampling. Index
 // patterns are computed at export time and applied with tract_core_gather;
 // interpolation weights are constant tables.
-#include "translate/lower_resample_linear_symbolic.h"
+#include "translate/lower_resample_symbolic.h"
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
@@ -616,10 +616,11 @@ Expr axisWeights(Context& ctx, const std::vector<float>& w, int64_t r, int64_t a
 // scale_factors?): separable linear interpolation, one axis at a time, with
 // constant index and weight tables; when a spatial size follows a dynamic
 // axis the tables are computed in the graph instead
-// (lower_resample_linear_symbolic.cpp).
+// (lower_resample_symbolic.cpp).
 void lowerUpsampleLinear(Context& ctx) {
     const int64_t r = rankOf(ctx.in(0));
-    if (linearResampleFollowingSymbols(ctx, scaleFactors(ctx, 3, static_cast<size_t>(r - 2))))
+    if (resampleFollowingSymbols(ctx, scaleFactors(ctx, 3, static_cast<size_t>(r - 2)),
+                                 ResampleKernel::Linear))
         return;
     resampleAxes(
         ctx, "linear",
@@ -659,19 +660,14 @@ std::array<float, 4> cubicWeights(float t) {
 
 // upsample_bicubic2d(x, output_size?, align_corners, scales...): separable
 // cubic convolution, one axis at a time: four gathers of the taps (indices
-// clamped to the edges, as PyTorch reads them) and their weight tables.
+// clamped to the edges, as PyTorch reads them) and their weight tables;
+// computed in the graph when a size follows a dynamic axis
+// (lower_resample_symbolic.cpp).
 void lowerUpsampleBicubic(Context& ctx) {
     const int64_t r = rankOf(ctx.in(0));
-    // The tap and weight tables hold the example's sizes (the two-size check
-    // would catch it; refused here, by name, before anything is written).
-    for (int64_t a = 2; a < r; ++a)
-        if (dynamicAxis(ctx.in(0), a) || dynamicAxis(ctx.out(), a))
-            ctx.unsupported(fmt::format("bicubic resampling of axis {}, whose size follows a "
-                                        "dynamic axis: t2n writes its taps and weights for fixed "
-                                        "sizes only",
-                                        a),
-                            "keep the resampled axes static, or resample with mode='bilinear', "
-                            "which t2n computes from the symbol");
+    if (resampleFollowingSymbols(ctx, scaleFactors(ctx, 3, static_cast<size_t>(r - 2)),
+                                 ResampleKernel::Cubic))
+        return;
     resampleAxes(
         ctx, "bicubic",
         [&](Expr e, int64_t a, int64_t in, int64_t out, float s, bool align, bool last) {
@@ -750,8 +746,10 @@ void registerLayoutOps(Registry& r) {
               "f32, align_corners or not; separable gathers and weights, computed in the graph "
               "when a spatial size follows a dynamic axis");
     r.add("aten::upsample_bicubic2d", lowerUpsampleBicubic,
-          "f32, static spatial sizes, align_corners or not; four gathers and weights per axis",
-          "tract_core_gather mul add");
+          "f32, align_corners or not; four gathers and weights per axis, computed in the "
+          "graph when a spatial size follows a dynamic axis",
+          "tract_core_gather mul add +tract_core_range +tract_core_cast +sub +max +min +floor "
+          "+div +unsqueeze");
 }
 
 } // namespace t2n::translate

@@ -27,7 +27,8 @@ namespace t2n::translate {
 /// size from a symbol (tests/engine/tst_symbolic_sizes.cpp checks each).
 inline constexpr const char* kSymbolicSizeOps =
     "reshape/view, flatten/unflatten, expand, repeat, slice/narrow, split, pad, unfold, arange, "
-    "eye, tril/triu, ones/zeros/full, linear resampling and nearest resampling by a whole factor";
+    "eye, tril/triu, ones/zeros/full, linear and bicubic resampling and nearest resampling by a "
+    "whole factor";
 
 /// An integer expression: constants, tract symbols, dimensions of tensors of
 /// the graph, and + - * / (truncating, like tract's TDim and NNEF integers).
