@@ -43,7 +43,7 @@ InputsBar::InputsBar(QWidget* parent) : QFrame(parent) {
     connect(change_, &QPushButton::clicked, this, &InputsBar::changeInputsRequested);
     connect(open_, &QPushButton::clicked, this, &InputsBar::openRequested);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
-    qGuiApp->installEventFilter(this);
+    followApplicationPalette(this, [this] { applyTint(); });
     hide();
 }
 
@@ -64,24 +64,11 @@ void InputsBar::applyTint() {
     const QColor tint = kind_ == Kind::Error     ? QColor(0xd0, 0x30, 0x30)
                         : kind_ == Kind::Warning ? QColor(0xe0, 0x9a, 0x00)
                                                  : QColor(0x1a, 0x73, 0xe8);
-    const QPalette palette = QGuiApplication::palette();
-    const QColor base = palette.color(QPalette::Window);
-    const QColor fill = blend(base, tint, 0.15);
-    const QString sheet =
-        QStringLiteral("QFrame#inputsBar { background: %1; border: 1px solid %2; "
-                       "border-radius: 4px; } QLabel#inputsBarText { color: %3; }")
-            .arg(fill.name(), tint.name(), palette.color(QPalette::WindowText).name());
+    const QString sheet = tintedBannerSheet(QStringLiteral("QFrame#inputsBar"), tint) +
+                          QStringLiteral(" QLabel#inputsBarText { color: %1; }")
+                              .arg(QGuiApplication::palette().color(QPalette::WindowText).name());
     if (sheet != styleSheet()) // setting it changes the palette and the style again
         setStyleSheet(sheet);
-}
-
-bool InputsBar::eventFilter(QObject* watched, QEvent* event) {
-    // The application hears of a new palette; a widget with a style sheet
-    // below a window does not always. Tinted once the palette is final (the
-    // event may come first).
-    if (watched == qGuiApp && event->type() == QEvent::ApplicationPaletteChange)
-        QMetaObject::invokeMethod(this, &InputsBar::applyTint, Qt::QueuedConnection);
-    return QFrame::eventFilter(watched, event);
 }
 
 QString InputsBar::text() const {

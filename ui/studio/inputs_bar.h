@@ -30,9 +30,6 @@ Q_SIGNALS:
     void changeInputsRequested();
     void openRequested();
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
     void applyTint();
     Kind kind_ = Kind::Information;

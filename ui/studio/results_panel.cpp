@@ -3,6 +3,7 @@
 #include "session/operator_table_model.h"
 #include "session/report_models.h"
 #include "studio/frozen_sizes_view.h"
+#include "text/highlight_style.h"
 
 #include "t2n/coverage.h"
 #include "t2n/error.h"
@@ -57,6 +58,9 @@ QTableView* table(QAbstractItemModel* model, const QString& name, QWidget* paren
     auto* view = new QTableView(parent);
     view->setObjectName(name);
     view->setModel(model);
+    // Headers and names whole ("Beyond tolerance" was clipped); Qt measures
+    // at most 1,000 rows (resizeContentsPrecision), so large models stay quick.
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view->horizontalHeader()->setStretchLastSection(true);
     view->verticalHeader()->setVisible(false);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -74,6 +78,7 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     banner_->setWordWrap(true);
     banner_->setMargin(10);
     layout->addWidget(banner_);
+    followApplicationPalette(this, [this] { applyVerdictColors(); });
 
     divergence_ = new QLabel(this);
     divergence_->setObjectName(QStringLiteral("divergenceLink"));
@@ -147,7 +152,8 @@ void ResultsPanel::clear() {
     problems_->setMaximumHeight(120);
     banner_->setText(tr("Open a model and press Export: the archive is written, read back and "
                         "compared with the model."));
-    banner_->setStyleSheet(QString());
+    verdictKind_ = Verdict::None;
+    applyVerdictColors();
     headline_.clear();
     divergence_->clear();
     divergence_->hide();
@@ -172,8 +178,21 @@ void ResultsPanel::setVerdict(bool ok, const QString& headline, const QString& a
     headline_ = headline;
     banner_->setText(
         QStringLiteral("<b>%1</b><br>%2").arg(headline.toHtmlEscaped(), advice.toHtmlEscaped()));
-    banner_->setStyleSheet(ok ? QStringLiteral("background:#d8f3dc; color:#1b4332;")
-                              : QStringLiteral("background:#ffd6d6; color:#7a0012;"));
+    verdictKind_ = ok ? Verdict::Valid : Verdict::NotValid;
+    applyVerdictColors();
+}
+
+// Green or red over the palette's own window colour (tintedBannerSheet), so
+// that the verdict reads in a dark theme too, and again when the theme changes.
+void ResultsPanel::applyVerdictColors() {
+    const QString sheet =
+        verdictKind_ == Verdict::None
+            ? QString()
+            : tintedBannerSheet(QStringLiteral("QLabel#verdictBanner"),
+                                verdictKind_ == Verdict::Valid ? QColor(0x2e, 0x9e, 0x4f)
+                                                               : QColor(0xd0, 0x30, 0x30));
+    if (sheet != banner_->styleSheet())
+        banner_->setStyleSheet(sheet);
 }
 
 void ResultsPanel::showState(const SessionState& st) {

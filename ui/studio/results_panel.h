@@ -45,6 +45,10 @@ Q_SIGNALS:
 
 private:
     void setVerdict(bool ok, const QString& headline, const QString& advice);
+    void applyVerdictColors();
+
+    enum class Verdict { None, Valid, NotValid };
+    Verdict verdictKind_ = Verdict::None;
 
     QLabel* banner_;
     QLabel* divergence_;

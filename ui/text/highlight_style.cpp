@@ -1,5 +1,9 @@
 #include "text/highlight_style.h"
 
+#include <QEvent>
+#include <QGuiApplication>
+#include <QMetaObject>
+
 #include <array>
 
 namespace t2n::ui {
@@ -68,6 +72,40 @@ QColor verdictColor(bool ok, const QPalette& palette) {
     if (isDarkPalette(palette))
         return ok ? QColor(0x6f, 0xd8, 0x8a) : QColor(0xff, 0x7a, 0x85);
     return ok ? QColor(0x1b, 0x7f, 0x3b) : QColor(0xb0, 0x00, 0x20);
+}
+
+QString tintedBannerSheet(const QString& selector, const QColor& tint) {
+    const QPalette palette = QGuiApplication::palette();
+    const QColor fill = blend(palette.color(QPalette::Window), tint, 0.18);
+    return QStringLiteral("%1 { background: %2; color: %3; border: 1px solid %4; "
+                          "border-radius: 4px; }")
+        .arg(selector, fill.name(), palette.color(QPalette::WindowText).name(), tint.name());
+}
+
+namespace {
+
+class PaletteFollower : public QObject {
+public:
+    PaletteFollower(QObject* owner, std::function<void()> apply)
+        : QObject(owner), apply_(std::move(apply)) {
+        qGuiApp->installEventFilter(this);
+    }
+
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        // The event may come before the palette is final: applied queued.
+        if (watched == qGuiApp && event->type() == QEvent::ApplicationPaletteChange)
+            QMetaObject::invokeMethod(this, apply_, Qt::QueuedConnection);
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<void()> apply_;
+};
+
+} // namespace
+
+void followApplicationPalette(QObject* owner, std::function<void()> apply) {
+    new PaletteFollower(owner, std::move(apply));
 }
 
 } // namespace t2n::ui

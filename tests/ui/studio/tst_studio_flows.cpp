@@ -27,6 +27,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
+#include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -437,6 +438,29 @@ private Q_SLOTS:
         QVERIFY2(w.results()->verdict().contains(QStringLiteral("Valid")),
                  qPrintable(w.results()->verdict()));
         QVERIFY(w.controller()->state()->report.check.passed);
+        // The green banner reads in a dark theme too: its fill follows the
+        // application's palette, as drawn on screen.
+        auto* banner = w.results()->findChild<QLabel*>(QStringLiteral("verdictBanner"));
+        QVERIFY(banner);
+        auto fill = [&] {
+            QCoreApplication::processEvents(); // the palette change, then the queued tint
+            QCoreApplication::processEvents();
+            return banner->grab().toImage().pixelColor(banner->width() / 2, 3);
+        };
+        const QColor light = fill();
+        QVERIFY2(light.lightness() > 160 && light.green() > light.red(), qPrintable(light.name()));
+        const QPalette before = QGuiApplication::palette();
+        QPalette dark = before;
+        dark.setColor(QPalette::Window, QColor(0x2d, 0x2d, 0x2d));
+        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+        dark.setColor(QPalette::Base, QColor(0x23, 0x23, 0x23));
+        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+        QGuiApplication::setPalette(dark);
+        const QColor darkFill = fill();
+        QGuiApplication::setPalette(before);
+        QVERIFY2(darkFill.lightness() < 90 && darkFill.green() > darkFill.red(),
+                 qPrintable(darkFill.name()));
+        QVERIFY2(fill() == light, qPrintable(fill().name()));
         // Every op's error against TorchScript colours the IR graph (the
         // studio compares every value by default), all within tolerance.
         const auto& values = w.controller()->state()->report.check.valueErrors;
