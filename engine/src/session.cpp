@@ -82,6 +82,9 @@ struct Session::Impl {
     std::vector<const torch::jit::Value*> jitValues; // per IR value id
     // forward()'s outputs as the trace computed them, and on which inputs.
     std::optional<translate::Translation> translation;
+    /// The names `translation` was made with (options.inputNames/outputNames):
+    /// a check under other names translates again.
+    std::pair<std::vector<std::string>, std::vector<std::string>> translatedNames;
     /// The translation's manifest, or one read beside a checked archive.
     std::optional<CheckManifest> manifest;
     ExportReport report;
@@ -386,6 +389,7 @@ void Session::translate(const ExportOptions& options) {
                                 marked, d->compressed.names.size()));
     }
     d->translation = std::move(translation);
+    d->translatedNames = {options.inputNames, options.outputNames};
     std::vector<bool> fromTorch(d->jitValues.size());
     for (size_t i = 0; i < d->jitValues.size(); ++i)
         fromTorch[i] = d->jitValues[i] != nullptr;
@@ -480,15 +484,16 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
                                     const std::filesystem::path& shown,
                                     const ExportOptions& given) {
     // An archive exported under other names than the options give is checked
-    // under its own (translated again below, the names must agree).
-    std::optional<ExportOptions> named;
-    if (!d->translation) {
-        std::string said;
-        named = check::namedAsArchive(artifact, given, &said);
-        if (named)
-            d->log(LogLevel::Info, said);
-    }
+    // under its own: translated (again, when the session holds a translation
+    // made under other names: the studio's after opening, or a second check),
+    // since the check maps the archive's identifiers through the translation.
+    std::string said;
+    const std::optional<ExportOptions> named = check::namedAsArchive(artifact, given, &said);
+    if (named)
+        d->log(LogLevel::Info, said);
     const ExportOptions& options = named ? *named : given;
+    if (d->translation && d->translatedNames != std::pair{options.inputNames, options.outputNames})
+        translate(options);
     // An archive with its manifest beside it (a debug bundle's) is checked
     // without translating the model: the check needs the hardened graph only.
     if (!d->translation) {

@@ -261,6 +261,29 @@ private Q_SLOTS:
         t2n::Session s;
         s.load(fixtureModel("naming_blocks"));
         QVERIFY(s.check(archive, fixtureOptions("naming_blocks")).passed);
+        // The same in a session that translated already with the default
+        // names, as the studio has when it checks an archive after opening.
+        t2n::Session prepared;
+        prepared.load(fixtureModel("naming_blocks"));
+        prepared.translate(fixtureOptions("naming_blocks"));
+        const t2n::CheckReport again = prepared.check(archive, fixtureOptions("naming_blocks"));
+        QString seen;
+        for (const auto& p : again.structureProblems)
+            seen += QString::fromStdString(p) + "\n";
+        QVERIFY2(again.passed, qPrintable(seen));
+        // And a second check in that session, of an archive with the
+        // default names, is not read through the first one's names.
+        const fs::path plain = work_ / "plain.nnef.tgz";
+        {
+            t2n::Session e;
+            e.load(fixtureModel("naming_blocks"));
+            QVERIFY(e.exportModel(plain, fixtureOptions("naming_blocks")).written);
+        }
+        const t2n::CheckReport second = prepared.check(plain, fixtureOptions("naming_blocks"));
+        seen.clear();
+        for (const auto& p : second.structureProblems)
+            seen += QString::fromStdString(p) + "\n";
+        QVERIFY2(second.passed, qPrintable(seen));
         t2n::ExportOptions contradicting = fixtureOptions("naming_blocks");
         contradicting.outputNames = {"scores"};
         t2n::Session other;
