@@ -11,6 +11,7 @@
 #include <torch/csrc/jit/passes/inliner.h>
 
 #include <chrono>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -95,6 +96,28 @@ std::string firstLine(const std::string& what) {
     return line;
 }
 
+// What PyTorch says when an input is smaller than its layers need: a
+// kernel, a pooling window or a reflection pad larger than what reaches it
+// (a VGG-style detection backbone at 224 pixels). Smaller sizes of the same
+// template would fail alike; only larger ones are worth a run.
+bool saysInputTooSmall(const std::string& error) {
+    for (const char* words :
+         {"Kernel size can't be greater than actual input size", "Output size is too small",
+          "Padding size should be less than the corresponding input dimension"})
+        if (error.find(words) != std::string::npos)
+            return true;
+    return false;
+}
+
+// The largest size the free axes of `hint`'s `shape`-th template take at `level`.
+int64_t largestFreeSize(const InputHint& hint, size_t shape, size_t level) {
+    int64_t largest = 0;
+    for (const HintDim& d : hint.shapes[std::min(shape, hint.shapes.size() - 1)])
+        if (d.free)
+            largest = std::max(largest, sizeAt(*d.free, level));
+    return largest;
+}
+
 bool setsAttributes(const torch::jit::Module& module) {
     auto graph = module.get_method("forward").graph()->copy();
     torch::jit::Inline(*graph);
@@ -165,7 +188,20 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     bool timedOut = false;
+    // Per (input, template): the largest free size the model called too small.
+    std::map<std::pair<size_t, size_t>, int64_t> tooSmall;
+    auto knownTooSmall = [&](const Candidate& c) {
+        for (size_t i = 0; i < read.hints.size(); ++i) {
+            const auto it = tooSmall.find({i, c.shape[i]});
+            const int64_t size = largestFreeSize(read.hints[i], c.shape[i], c.level);
+            if (it != tooSmall.end() && size > 0 && size <= it->second)
+                return true;
+        }
+        return false;
+    };
     for (const Candidate& c : candidates) {
+        if (knownTooSmall(c))
+            continue; // not run, not counted against maxAttempts
         std::vector<InputSpec> specs;
         for (size_t i = 0; i < read.hints.size(); ++i)
             specs.push_back(specFor(read.hints[i], c.shape[i], c.level));
@@ -200,8 +236,14 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
         }
         attempt.seconds = seconds() - began;
         out.attempts.push_back(attempt);
-        if (!attempt.ran)
+        if (!attempt.ran) {
+            if (saysInputTooSmall(attempt.error))
+                for (size_t i = 0; i < read.hints.size(); ++i) {
+                    int64_t& floor = tooSmall[{i, c.shape[i]}];
+                    floor = std::max(floor, largestFreeSize(read.hints[i], c.shape[i], c.level));
+                }
             continue;
+        }
         out.confirmed = true;
         for (size_t i = 0; i < read.hints.size(); ++i) {
             const auto& h = read.hints[i];
