@@ -4,7 +4,7 @@
 Usage:
     /usr/bin/python3 tests/zoo/sweep.py --t2n BUILD/bin/t2n --out BUILD/zoo
         [--page docs/model-zoo.md] [--only GLOB ...] [--subset ci] [--expect-pass]
-        [--keep-mb 150] [--timeout 1800] [--list] [--resume]
+        [--keep-mb 150] [--timeout 1800] [--list] [--resume] [--made-with TEXT]
 
 For each entry of models.ENTRIES and each of its forms (traced, scripted) it
   1. writes OUT/models/NAME.FORM.pt and NAME.inputs.npz (random weights, a fixed seed per
@@ -352,7 +352,7 @@ def inferred_cell(inf):
     return short("%s: %s" % (inf["verdict"], detail), 160) if detail else inf["verdict"]
 
 
-def write_page(path, results, unmade):
+def write_page(path, results, unmade, made_with=None):
     rows = [r for r in (results.get("%s/%s" % (e.name, f)) for e in models.ENTRIES
                         for f in e.forms) if r]
     counts = {v: sum(1 for r in rows if r["verdict"] == v) for v in ("passes", "refused", "fails")}
@@ -377,10 +377,11 @@ def write_page(path, results, unmade):
         "`approximate` tolerance), `refused` (exit 4: operators t2n does not translate, every node",
         "named; the note says which) or `fails` (anything else). `max abs error`: the largest absolute",
         "difference over the outputs in the check. `export s`: wall time of the `t2n export` run,",
-        "check included, one run at a time on a shared 2-core machine. `inferred inputs`: the",
+        "check included, on a shared 2-core machine. `inferred inputs`: the",
         "verdict of the same export with no `--input` at all (t2n proposes the inputs from the",
         "model; `same inputs` when it proposed exactly the row's own, otherwise the flags it chose).",
         "",
+    ] + ([made_with, ""] if made_with else []) + [
         "**%d rows: %d passes (%.1f %%), %d refused, %d fails.**%s" % (
             len(rows), counts["passes"], 100.0 * counts["passes"] / max(1, len(rows)),
             counts["refused"], counts["fails"],
@@ -434,6 +435,8 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-inferred", dest="inferred", action="store_false",
                     help="skip the 'inferred inputs' column (the export with no --input)")
+    ap.add_argument("--made-with", metavar="TEXT",
+                    help="a sentence for the page: which t2n made the rows, and how they ran")
     ap.add_argument("--resume", action="store_true",
                     help="skip the rows results.json already has (an interrupted sweep)")
     args = ap.parse_args()
@@ -492,7 +495,7 @@ def main():
         save_results(results_path, saved, results, unmade)
     total = time.time() - sweep_started
     if args.page:
-        counts, n = write_page(args.page, results, unmade)
+        counts, n = write_page(args.page, results, unmade, args.made_with)
         print("[zoo] %d rows: %d passes, %d refused, %d fails; page %s" % (
             n, counts["passes"], counts["refused"], counts["fails"], args.page))
     print("[zoo] this run: %.0f s" % total)
