@@ -189,15 +189,21 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
     };
     bool timedOut = false;
     // Per (input, template): the largest free size the model called too small.
+    // A candidate is skipped only when every input with free sizes is at or
+    // below its floor: the message does not say which input was too small.
     std::map<std::pair<size_t, size_t>, int64_t> tooSmall;
     auto knownTooSmall = [&](const Candidate& c) {
+        bool any = false;
         for (size_t i = 0; i < read.hints.size(); ++i) {
-            const auto it = tooSmall.find({i, c.shape[i]});
             const int64_t size = largestFreeSize(read.hints[i], c.shape[i], c.level);
-            if (it != tooSmall.end() && size > 0 && size <= it->second)
-                return true;
+            if (size == 0)
+                continue;
+            const auto it = tooSmall.find({i, c.shape[i]});
+            if (it == tooSmall.end() || size > it->second)
+                return false;
+            any = true;
         }
-        return false;
+        return any;
     };
     for (const Candidate& c : candidates) {
         if (knownTooSmall(c))
