@@ -79,6 +79,12 @@ QVariant OutputComparisonModel::data(const QModelIndex& index, int role) const {
             .arg(o.maxErrorSteps, 0, 'g', 3)
             .arg(share(o.offByOne, o.elements), 0, 'f', 1);
     case Worst: {
+        // No index: every value equal (the engine names no worst one), or a
+        // scalar output ("[]" read as a bug to a stranger).
+        if (o.worstIndex.empty())
+            return o.maxAbsError == 0 && o.note.empty()
+                       ? tr("every value equal")
+                       : tr("expected %1, got %2").arg(o.expected, 0, 'g', 6).arg(o.got, 0, 'g', 6);
         QStringList idx;
         for (int64_t i : o.worstIndex)
             idx << QString::number(i);

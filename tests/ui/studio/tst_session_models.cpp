@@ -5,6 +5,7 @@
 #include "session/export_form_models.h"
 #include "session/frozen_sizes_model.h"
 #include "session/pass_list_model.h"
+#include "session/report_models.h"
 #include "session/session_controller.h"
 #include "studio/export_form.h"
 #include "studio/sample_model.h"
@@ -406,6 +407,29 @@ private Q_SLOTS:
         QVERIFY(failed.first().at(1).value<JobError>().cancelled);
         QVERIFY(std::filesystem::is_empty(dir));
         std::filesystem::remove_all(dir);
+    }
+
+    /// The worst element of each output as a stranger reads it: its index
+    /// and values; "every value equal" when nothing differs (the engine
+    /// names no index then, shown as "[]" before); a scalar without "[]".
+    void worstElementReads() {
+        OutputComparisonModel m;
+        QAbstractItemModelTester tester(&m);
+        t2n::OutputComparison differs, equal, scalar;
+        differs.maxAbsError = 0.5;
+        differs.worstIndex = {0, 3};
+        differs.expected = 1.5;
+        differs.got = 1.0;
+        scalar.maxAbsError = 0.25;
+        scalar.expected = 2.0;
+        scalar.got = 2.25;
+        m.setOutputs({differs, equal, scalar});
+        auto worst = [&](int row) {
+            return m.data(m.index(row, OutputComparisonModel::Worst)).toString();
+        };
+        QCOMPARE(worst(0), QStringLiteral("[0, 3]: expected 1.5, got 1"));
+        QCOMPARE(worst(1), QStringLiteral("every value equal"));
+        QCOMPARE(worst(2), QStringLiteral("expected 2, got 2.25"));
     }
 };
 
