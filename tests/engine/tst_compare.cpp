@@ -1,16 +1,20 @@
 // The comparator: tract's tolerance table and close_enough rule on
 // hand-computed edge cases, the outlier ratio, f16 and quantized rows,
-// integers, shapes, the worst element, torch.allclose, Tolerance::parse; and
-// the comparison by distribution of outputs that depend on a random draw.
+// integers, shapes, the worst element, torch.allclose, Tolerance::parse; an
+// output whose expected values are all zero, marked and said in the report;
+// and the comparison by distribution of outputs that depend on a random draw.
 #include "check/compare.h"
 #include "suite_macros.h"
+#include "support.h"
 #include "t2n/error.h"
+#include "t2n/session.h"
 
 #include <ATen/ATen.h>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+#include <torch/script.h>
 
 #include <cmath>
 #include <limits>
@@ -304,6 +308,41 @@ private Q_SLOTS:
         // 0-d tensors: empty index.
         const auto scalar = compare(at::scalar_tensor(1.0), at::scalar_tensor(2.0), level("close"));
         QVERIFY(scalar.hasWorst && scalar.worstIndex.empty());
+    }
+
+    /// Expected values all zero: a match that cannot tell a right archive
+    /// from one that outputs zeros is marked; any other value, a NaN
+    /// included, is not. End to end, the report's output says so.
+    void allZeroExpectationIsMarked() {
+        QVERIFY(
+            compare(at::zeros({2, 3}), at::zeros({2, 3}), level("approximate")).expectedAllZero);
+        QVERIFY(compare(at::zeros({4}, at::kLong), at::zeros({4}, at::kLong), level("exact"))
+                    .expectedAllZero);
+        QVERIFY(!compare(f32({0, 1e-30f}), f32({0, 0}), level("approximate")).expectedAllZero);
+        QVERIFY(!compare(f32({0, kNaN}), f32({0, kNaN}), level("approximate")).expectedAllZero);
+        QVERIFY(!compare(at::zeros({0, 3}), at::zeros({0, 3}), level("exact")).expectedAllZero);
+
+        torch::jit::Module m("Zeros");
+        m.define(R"(
+def forward(self, x):
+    return torch.relu(-torch.abs(x)), x * 2.0
+)");
+        const auto dir = t2n::test::freshDir(QStringLiteral("compare_all_zero"));
+        m.save((dir / "model.pt").string());
+        t2n::Session session;
+        session.load(dir / "model.pt");
+        t2n::ExportOptions o;
+        t2n::InputSpec in;
+        in.name = "x";
+        in.shape = {2, 5};
+        o.inputs = {in};
+        const t2n::ExportReport r = session.exportModel(dir / "zeros.nnef.tgz", o);
+        QVERIFY(r.written && r.check.passed);
+        QCOMPARE(r.check.outputs.size(), size_t(2));
+        QVERIFY2(r.check.outputs[0].note.find("every value the model gives here is 0") !=
+                     std::string::npos,
+                 r.check.outputs[0].note.c_str());
+        QVERIFY2(r.check.outputs[1].note.empty(), r.check.outputs[1].note.c_str());
     }
 
     // The allclose level agrees with ATen's own allclose(equal_nan = true).

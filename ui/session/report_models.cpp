@@ -79,10 +79,11 @@ QVariant OutputComparisonModel::data(const QModelIndex& index, int role) const {
             .arg(o.maxErrorSteps, 0, 'g', 3)
             .arg(share(o.offByOne, o.elements), 0, 'f', 1);
     case Worst: {
-        // No index: every value equal (the engine names no worst one), or a
-        // scalar output ("[]" read as a bug to a stranger).
+        // No index: every value equal (the engine names no worst one; the
+        // tooltip carries the note when they are all 0), or a scalar output
+        // ("[]" read as a bug to a stranger).
         if (o.worstIndex.empty())
-            return o.maxAbsError == 0 && o.note.empty()
+            return o.ok && o.maxAbsError == 0
                        ? tr("every value equal")
                        : tr("expected %1, got %2").arg(o.expected, 0, 'g', 6).arg(o.got, 0, 'g', 6);
         QStringList idx;

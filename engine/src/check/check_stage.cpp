@@ -62,6 +62,10 @@ OutputComparison toReport(const std::string& name, const Comparison& c) {
         o.got = c.worstGot;
     }
     o.note = !c.shapeMismatch.empty() ? c.shapeMismatch : c.dtypeMismatch;
+    if (c.ok && c.expectedAllZero && o.note.empty())
+        o.note = "every value the model gives here is 0 for the check's inputs, so this match "
+                 "cannot tell the archive from one that outputs zeros; check again with other "
+                 "input values (--input NAME=@FILE.npy)";
     return o;
 }
 

@@ -79,6 +79,9 @@ struct Comparison {
     double mismatchRatio = 0; ///< mismatches / elements
     double maxAbsError = 0;   ///< over pairs where both values are finite
     double maxRelError = 0;   ///< |expected - got| / |got|, over finite pairs with got != 0
+    /// Every expected value is 0: a match says little (an archive that
+    /// outputs zeros would match too).
+    bool expectedAllZero = false;
 
     /// The failing element furthest beyond its bound (a NaN or infinity
     /// mismatch counts as infinitely far); when nothing fails, the element with

@@ -416,6 +416,7 @@ private Q_SLOTS:
         OutputComparisonModel m;
         QAbstractItemModelTester tester(&m);
         t2n::OutputComparison differs, equal, scalar;
+        equal.ok = true;
         differs.maxAbsError = 0.5;
         differs.worstIndex = {0, 3};
         differs.expected = 1.5;
