@@ -79,6 +79,9 @@ struct Session::Impl {
     load::CompressedWeights compressed;
     bool hardenedWithInputs = false;
     std::optional<ir::Graph> graph;
+    /// The options `prepared` and `graph` were made with: an export with the
+    /// same options reuses them (the studio prepares on open, then exports).
+    std::optional<ExportOptions> hardenedWith, tracedWith;
     std::vector<const torch::jit::Value*> jitValues; // per IR value id
     // forward()'s outputs as the trace computed them, and on which inputs.
     std::optional<translate::Translation> translation;
@@ -134,6 +137,8 @@ struct Session::Impl {
         modelName = name;
         prepared.reset();
         graph.reset();
+        hardenedWith.reset();
+        tracedWith.reset();
         translation.reset();
         manifest.reset();
         report.model = path.empty() ? name : path.string();
@@ -257,6 +262,10 @@ private:
 
 void Session::harden(const ExportOptions& options) {
     util::checkNameLengths(options); // every front end, the studio's form included
+    // Until this hardening succeeds, nothing may be reused (it changes the
+    // module's weights first with --weights-q4-0).
+    d->hardenedWith.reset();
+    d->tracedWith.reset();
     StageScope scope(Stage::Harden, d->observer, d->report);
     const auto& m = d->requireModule();
     // The passes that specialise the graph run it on the same seeded inputs
@@ -288,6 +297,7 @@ void Session::harden(const ExportOptions& options) {
     for (const auto& w : d->prepared->warnings)
         d->warn(w);
     d->log(LogLevel::Info, harden::summarize(d->prepared->diagnostics));
+    d->hardenedWith = options;
 }
 
 std::string Session::hardenedText() const {
@@ -311,6 +321,7 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     util::checkNameLengths(options); // every front end, the studio's form included
     if (!d->prepared || !d->hardenedWithInputs)
         harden(options);
+    d->tracedWith.reset();
     StageScope scope(Stage::Trace, d->observer, d->report);
     ir::TraceRequest request;
     request.prepared = &*d->prepared;
@@ -338,6 +349,7 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
         throw;
     }
     d->graph = std::move(traced.graph);
+    d->tracedWith = options;
     d->jitValues = std::move(traced.jitValues);
     d->report.graphNodes = static_cast<int>(d->graph->nodes.size());
     d->step(Stage::Trace, 1, "done");
@@ -581,8 +593,13 @@ ExportReport Session::exportModel(const std::filesystem::path& output, const Exp
     validateExport(output, options, {d->modelPath});
     d->report.t2nVersion = std::string(version());
     d->report.check = {};
-    harden(options);
-    trace(options);
+    // Stages already run with exactly these options are not run again (the
+    // studio opens a model by preparing it, then exports it: mvit_v2_s
+    // spent 20 s hardening and tracing twice). Any difference runs them all.
+    if (!d->prepared || d->hardenedWith != options)
+        harden(options);
+    if (!d->graph || d->tracedWith != options)
+        trace(options);
     translate(options);
     PendingOutputs staged;
     std::filesystem::path temporary;

@@ -52,6 +52,39 @@ class ExportOptionsTest : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    /// The studio prepares a model when it opens (harden, trace,
+    /// translate) and exports it next: with the same options the export
+    /// does not harden or trace again, and its archive is the one a fresh
+    /// session writes; other options (another seed) run every stage again.
+    void exportReusesPreparedStages() {
+        const auto count = [](const t2n::ExportReport& r, t2n::Stage stage) {
+            return std::count_if(r.timings.begin(), r.timings.end(),
+                                 [&](const t2n::StageTiming& t) { return t.stage == stage; });
+        };
+        t2n::ExportOptions o = fixtureOptions("tv_resnet18");
+        o.compressionLevel = 0;
+        const auto dir = freshDir(QStringLiteral("reuse-prepared"));
+        t2n::Session studio;
+        studio.load(fixtureModel("tv_resnet18"));
+        studio.harden(o);
+        studio.trace(o);
+        studio.translate(o);
+        const t2n::ExportReport once = studio.exportModel(dir / "studio.nnef.tar", o);
+        QVERIFY(once.written && once.check.passed);
+        QCOMPARE(count(once, t2n::Stage::Harden), 1);
+        QCOMPARE(count(once, t2n::Stage::Trace), 1);
+        QCOMPARE(count(once, t2n::Stage::Translate), 2);
+        t2n::Session fresh;
+        fresh.load(fixtureModel("tv_resnet18"));
+        QVERIFY(fresh.exportModel(dir / "fresh.nnef.tar", o).written);
+        QCOMPARE(readFile(dir / "studio.nnef.tar"), readFile(dir / "fresh.nnef.tar"));
+        o.seed += 1;
+        const t2n::ExportReport other = studio.exportModel(dir / "seed.nnef.tar", o);
+        QVERIFY(other.written);
+        QCOMPARE(count(other, t2n::Stage::Harden), 2);
+        QCOMPARE(count(other, t2n::Stage::Trace), 2);
+    }
+
     void initTestCase() {
         if (fixtureInfo("tv_shufflenet_v2_x0_5").isEmpty())
             QSKIP("no fixtures: run the fixtures.generate test first");
