@@ -77,17 +77,17 @@ struct Session::Impl {
     std::optional<harden::PreparedModule> prepared;
     /// Weights rounded through Q4_0 for the current options (--weights-q4-0).
     load::CompressedWeights compressed;
-    bool hardenedWithInputs = false;
     std::optional<ir::Graph> graph;
-    /// The options `prepared` and `graph` were made with: an export with the
-    /// same options reuses them (the studio prepares on open, then exports).
-    std::optional<ExportOptions> hardenedWith, tracedWith;
+    /// The options `prepared`, `graph` and `translation` were made with, each
+    /// set once its stage succeeded: an export with the same options reuses
+    /// the first two (the studio prepares on open, then exports), a check
+    /// under other names translates again.
+    std::optional<ExportOptions> hardenedWith, tracedWith, translatedWith;
+    /// Hardened with example inputs, as tracing needs.
+    bool hardenedWithInputs() const { return hardenedWith && !hardenedWith->inputs.empty(); }
     std::vector<const torch::jit::Value*> jitValues; // per IR value id
     // forward()'s outputs as the trace computed them, and on which inputs.
     std::optional<translate::Translation> translation;
-    /// The names `translation` was made with (options.inputNames/outputNames):
-    /// a check under other names translates again.
-    std::pair<std::vector<std::string>, std::vector<std::string>> translatedNames;
     /// The translation's manifest, or one read beside a checked archive.
     std::optional<CheckManifest> manifest;
     ExportReport report;
@@ -139,6 +139,7 @@ struct Session::Impl {
         graph.reset();
         hardenedWith.reset();
         tracedWith.reset();
+        translatedWith.reset();
         translation.reset();
         manifest.reset();
         report.model = path.empty() ? name : path.string();
@@ -292,7 +293,6 @@ void Session::harden(const ExportOptions& options) {
     } catch (const Error& e) {
         throw load::withRandomIntegersHint(e, options.inputs);
     }
-    d->hardenedWithInputs = !examples.empty();
     d->report.harden = d->prepared->diagnostics;
     for (const auto& w : d->prepared->warnings)
         d->warn(w);
@@ -319,7 +319,7 @@ BisectReport Session::bisectHardening(const ExportOptions& options) {
 
 const ir::Graph& Session::trace(const ExportOptions& options) {
     util::checkNameLengths(options); // every front end, the studio's form included
-    if (!d->prepared || !d->hardenedWithInputs)
+    if (!d->hardenedWithInputs())
         harden(options);
     d->tracedWith.reset();
     StageScope scope(Stage::Trace, d->observer, d->report);
@@ -401,7 +401,7 @@ void Session::translate(const ExportOptions& options) {
                                 marked, d->compressed.names.size()));
     }
     d->translation = std::move(translation);
-    d->translatedNames = {options.inputNames, options.outputNames};
+    d->translatedWith = options;
     std::vector<bool> fromTorch(d->jitValues.size());
     for (size_t i = 0; i < d->jitValues.size(); ++i)
         fromTorch[i] = d->jitValues[i] != nullptr;
@@ -504,7 +504,8 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
     if (named)
         d->log(LogLevel::Info, said);
     const ExportOptions& options = named ? *named : given;
-    if (d->translation && d->translatedNames != std::pair{options.inputNames, options.outputNames})
+    if (d->translation && (d->translatedWith->inputNames != options.inputNames ||
+                           d->translatedWith->outputNames != options.outputNames))
         translate(options);
     // An archive with its manifest beside it (a debug bundle's) is checked
     // without translating the model: the check needs the hardened graph only.
@@ -517,7 +518,7 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
             d->manifest = CheckManifest::fromJson(text.str(), beside.string());
             d->log(LogLevel::Info,
                    fmt::format("checking with {} (no translation)", beside.string()));
-            if (!d->prepared || !d->hardenedWithInputs)
+            if (!d->hardenedWithInputs())
                 harden(options);
         } else {
             translate(options);

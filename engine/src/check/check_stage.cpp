@@ -47,7 +47,10 @@ std::vector<at::Tensor> referenceOutputs(const torch::jit::Module& model,
     }
 }
 
-OutputComparison toReport(const std::string& name, const Comparison& c) {
+// `expected`: the model's output, for the note on one that is all zeros
+// (outputs only: compare() also runs for every intermediate value).
+OutputComparison toReport(const std::string& name, const Comparison& c,
+                          const at::Tensor& expected) {
     OutputComparison o;
     o.name = name;
     o.ok = c.ok;
@@ -62,7 +65,7 @@ OutputComparison toReport(const std::string& name, const Comparison& c) {
         o.got = c.worstGot;
     }
     o.note = !c.shapeMismatch.empty() ? c.shapeMismatch : c.dtypeMismatch;
-    if (c.ok && c.expectedAllZero && o.note.empty())
+    if (c.ok && o.note.empty() && everyValueZero(expected))
         o.note = "every value the model gives here is 0 for the check's inputs, so this match "
                  "cannot tell the archive from one that outputs zeros; check again with other "
                  "input values (--input NAME=@FILE.npy)";
@@ -381,7 +384,7 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
         Comparison c =
             compare(expected[i], result.outputs.at(doc.outputs[i]),
                     quantStep > 0 ? Tolerance::makeCustom(quantStep, 1e-6, 0) : run.tolerance);
-        report.outputs.push_back(toReport(doc.outputs[i], c));
+        report.outputs.push_back(toReport(doc.outputs[i], c, expected[i]));
         if (quantStep > 0) {
             OutputComparison& o = report.outputs.back();
             if (o.note.empty())
@@ -418,8 +421,9 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
                                                         shown, want[i],
                                                         got.outputs.at(doc.outputs[i]), got));
             else
-                report.outputs.push_back(toReport(
-                    shown, compare(want[i], got.outputs.at(doc.outputs[i]), run.tolerance)));
+                report.outputs.push_back(
+                    toReport(shown, compare(want[i], got.outputs.at(doc.outputs[i]), run.tolerance),
+                             want[i]));
             sizedOk = sizedOk && report.outputs.back().ok;
         }
         allOk = allOk && sizedOk;

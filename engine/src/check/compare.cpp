@@ -331,7 +331,6 @@ Comparison compare(const at::Tensor& expected, const at::Tensor& got, const Tole
         e = e.dequantize();
     if (g.is_quantized())
         g = g.dequantize();
-    c.expectedAllZero = e.numel() > 0 && !e.ne(0).any().item<bool>();
     Scan s;
     if (c.elementClass == ElementClass::Integer) {
         if (g.is_floating_point())
@@ -364,6 +363,11 @@ Comparison compare(const at::Tensor& expected, const at::Tensor& got, const Tole
     if (s.firstMismatch >= 0)
         c.firstMismatchIndex = unravel(s.firstMismatch, c.expectedShape);
     return c;
+}
+
+bool everyValueZero(const at::Tensor& t) {
+    const at::Tensor v = t.is_quantized() ? t.dequantize() : t;
+    return v.numel() > 0 && !v.ne(0).any().item<bool>();
 }
 
 ValueMoments momentsOf(const at::Tensor& t) {

@@ -79,9 +79,6 @@ struct Comparison {
     double mismatchRatio = 0; ///< mismatches / elements
     double maxAbsError = 0;   ///< over pairs where both values are finite
     double maxRelError = 0;   ///< |expected - got| / |got|, over finite pairs with got != 0
-    /// Every expected value is 0: a match says little (an archive that
-    /// outputs zeros would match too).
-    bool expectedAllZero = false;
 
     /// The failing element furthest beyond its bound (a NaN or infinity
     /// mismatch counts as infinitely far); when nothing fails, the element with
@@ -105,6 +102,10 @@ struct Comparison {
 /// tract levels compute in f32 like tract; allclose computes in f64 when
 /// either side is f64.
 Comparison compare(const at::Tensor& expected, const at::Tensor& got, const Tolerance& tolerance);
+
+/// Every value of `t` is 0 (a NaN is not; an empty tensor has none): a match
+/// against it says little, an archive that outputs zeros would match too.
+bool everyValueZero(const at::Tensor& t);
 
 /// An output that depends on a random draw, compared by distribution: two
 /// runs of a draw share no element, so shape and dtype are compared exactly
