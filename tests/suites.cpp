@@ -35,6 +35,7 @@
     X(structure_check, StructureCheckTest)                                                         \
     X(interpreter, InterpreterTest)                                                                \
     X(interpreter_ops, InterpreterOpsTest)                                                         \
+    X(interpreter_tract_rules, InterpreterTractRulesTest)                                          \
     X(interpreter_nn, InterpreterNnTest)                                                           \
     X(interpreter_fixtures, InterpreterFixturesTest)                                               \
     X(check_mutations, CheckMutationsTest)                                                         \

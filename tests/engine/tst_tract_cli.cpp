@@ -464,6 +464,80 @@ private Q_SLOTS:
         QCOMPARE(json.value("tract").toObject().value("version").toString(), QString("0.21.13"));
     }
 
+    // tract picks a format from the file name (cli/src/params.rs): an export
+    // is checked under its temporary name, which tract read as TensorFlow.
+    void archiveUnderATemporaryNameReachesTractUnderItsKind_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("seen");
+        QTest::newRow("tgz") << ".m.nnef.tgz.t2n-tmp-12-0" << QByteArray("\x1f\x8b\x08rest", 7)
+                             << "m.nnef.tgz";
+        QTest::newRow("tar") << ".m.nnef.tar.t2n-tmp-12-0" << QByteArray("graph.nnef\0\0", 12)
+                             << "m.nnef.tar";
+        QTest::newRow("tgz named .tar")
+            << "m.tar" << QByteArray("\x1f\x8b\x08", 3) << "m.tar.nnef.tgz";
+    }
+    void archiveUnderATemporaryNameReachesTractUnderItsKind() {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, seen);
+        const fs::path dir = t2n::test::freshDir("tract_cli_named");
+        const fs::path archive = dir / name.toStdString();
+        std::ofstream(archive, std::ios::binary).write(bytes.data(), bytes.size());
+        const fs::path tract =
+            scriptedTract(dir / "bin", "readlink -f \"$1\" > \"$D/target.txt\"\nbasename \"$1\" > "
+                                       "\"$D/name.txt\"\nexit 0");
+        TractCheckOptions o;
+        o.tractBin = tract;
+        o.archive = archive;
+        o.ioBundle = "io.npz";
+        const TractCheckResult r = runTractCheck(o);
+        QCOMPARE(QString::fromStdString(r.summary), QString("tract: passed"));
+        QCOMPARE(readLines(dir / "bin" / "name.txt"), QStringList{seen});
+        QCOMPARE(readLines(dir / "bin" / "target.txt"),
+                 QStringList{QString::fromStdString(fs::canonical(archive).string())});
+        // The link's folder is gone once tract has run.
+        const fs::path link = readLines(dir / "bin" / "argv.txt").value(0).toStdString();
+        QVERIFY(!fs::exists(link.parent_path()));
+    }
+
+    void archiveWithATractNameIsPassedAsGiven() {
+        const fs::path dir = t2n::test::freshDir("tract_cli_asgiven");
+        const fs::path archive = dir / "m.nnef.tgz";
+        std::ofstream(archive, std::ios::binary) << "\x1f\x8b";
+        fs::create_directories(dir / "folder.nnef");
+        const fs::path tract = scriptedTract(dir / "bin", "exit 0");
+        TractCheckOptions o;
+        o.tractBin = tract;
+        o.ioBundle = "io.npz";
+        for (const fs::path& given : {archive, dir / "folder.nnef"}) {
+            o.archive = given;
+            QCOMPARE(QString::fromStdString(runTractCheck(o).summary), QString("tract: passed"));
+            QCOMPARE(readLines(dir / "bin" / "argv.txt").value(0),
+                     QString::fromStdString(given.string()));
+        }
+    }
+
+    // A failure without a mismatch line ends with tract's own last words.
+    void failureSummaryCarriesTractsLastLines() {
+        const fs::path dir = t2n::test::freshDir("tract_cli_words");
+        const fs::path tract = scriptedTract(
+            dir / "bin", "printf '%s\\n' '[2026 ERROR tract] Error: Loading model' '' 'Caused by:' "
+                         "'    0: Resolving invocation Identifier(\"deconv\")' "
+                         "\"    1: Deserializing op \\`deconv'\" "
+                         "'    2: Convolution input and kernel channels must match.' >&2\nexit 1");
+        TractCheckOptions o;
+        o.tractBin = tract;
+        o.archive = "m.nnef.tgz";
+        o.ioBundle = "io.npz";
+        const TractCheckResult r = runTractCheck(o);
+        QCOMPARE(int(r.status), int(TractStatus::Failed));
+        QCOMPARE(QString::fromStdString(r.summary),
+                 QString("tract: failed (exit status 1): 0: Resolving invocation "
+                         "Identifier(\"deconv\") / 1: Deserializing op `deconv' / 2: "
+                         "Convolution input and kernel channels must match."));
+    }
+
     void runnerVersionOverrideAndFromPath() {
         const fs::path dir = t2n::test::freshDir("tract_cli_override");
         scriptedTract(dir, "exit 0", "tract 0.17.3");

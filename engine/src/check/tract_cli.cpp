@@ -158,6 +158,102 @@ std::string mismatchText(const TractMismatch& m) {
     return out;
 }
 
+/// How tract's CLI reads a model path (cli/src/params.rs, load_model): a
+/// folder, a name ending in ".tar" or ".tar.gz", or the extension "tgz" is
+/// NNEF, gunzipped when the extension ends in "gz"; any other name is read as
+/// TensorFlow. t2n checks an export under its temporary name
+/// (".NAME.nnef.tgz.t2n-tmp-..."), which tract would misread.
+enum class ArchiveKind { Unknown, Folder, Tar, Tgz };
+
+ArchiveKind kindTractSees(const fs::path& p) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec))
+        return ArchiveKind::Folder;
+    const std::string name = p.filename().string();
+    const std::string ext = p.extension().string();
+    if (name.ends_with(".tar.gz") || ext == ".tgz")
+        return ArchiveKind::Tgz;
+    if (name.ends_with(".tar"))
+        return ArchiveKind::Tar;
+    return ArchiveKind::Unknown;
+}
+
+/// What the file is: a folder, or a gzip or plain tar stream by its first bytes.
+ArchiveKind kindOnDisk(const fs::path& p) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec))
+        return ArchiveKind::Folder;
+    if (!fs::is_regular_file(p, ec))
+        return ArchiveKind::Unknown;
+    std::FILE* f = std::fopen(p.c_str(), "rb");
+    if (f == nullptr)
+        return ArchiveKind::Unknown;
+    unsigned char magic[2] = {0, 0};
+    const std::size_t n = std::fread(magic, 1, 2, f);
+    std::fclose(f);
+    return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b ? ArchiveKind::Tgz : ArchiveKind::Tar;
+}
+
+/// A name tract reads as `kind`: the archive's own name without t2n's
+/// temporary prefix and suffix, with the suffix its kind needs.
+std::string nameForTract(const fs::path& archive, ArchiveKind kind) {
+    std::string name = archive.filename().string();
+    if (const auto at = name.find(".t2n-tmp-"); at != std::string::npos)
+        name.erase(at);
+    while (!name.empty() && name.front() == '.')
+        name.erase(0, 1);
+    if (name.empty())
+        name = "archive";
+    const fs::path named(name);
+    if (kindTractSees(named) == kind || kind == ArchiveKind::Folder)
+        return name;
+    return name + (kind == ArchiveKind::Tgz ? ".nnef.tgz" : ".nnef.tar");
+}
+
+/// A private folder holding one symbolic link to the archive under a name
+/// tract reads as what the archive is; removed when it goes out of scope.
+class TractNamedLink {
+public:
+    explicit TractNamedLink(const fs::path& archive) {
+        const ArchiveKind kind = kindOnDisk(archive);
+        if (kind == ArchiveKind::Unknown || kind == kindTractSees(archive))
+            return;
+        std::string pattern = (fs::temp_directory_path() / "t2n-tract-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr)
+            return; // tract then gets the original name and says what it read
+        dir_ = pattern;
+        const fs::path link = dir_ / nameForTract(archive, kind);
+        std::error_code ec;
+        fs::create_symlink(fs::absolute(archive), link, ec);
+        if (!ec)
+            path_ = link;
+    }
+    ~TractNamedLink() {
+        std::error_code ec;
+        if (!dir_.empty())
+            fs::remove_all(dir_, ec);
+    }
+    TractNamedLink(const TractNamedLink&) = delete;
+    TractNamedLink& operator=(const TractNamedLink&) = delete;
+    /// The path to hand tract: the link, or the archive itself when its name serves.
+    fs::path pathFor(const fs::path& archive) const { return path_.empty() ? archive : path_; }
+
+private:
+    fs::path dir_, path_;
+};
+
+/// tract's own words for a failure: the last lines of its error chain
+/// ("Caused by:" and backtrace hints left out), for the summary a person reads.
+std::string tractLastWords(const std::vector<std::string>& lines, std::size_t count = 3) {
+    std::vector<std::string> kept;
+    for (const auto& line : lines)
+        if (line != "Caused by:" && line.find("RUST_BACKTRACE") == std::string::npos)
+            kept.push_back(line);
+    if (kept.size() > count)
+        kept.erase(kept.begin(), kept.end() - static_cast<std::ptrdiff_t>(count));
+    return fmt::format("{}", fmt::join(kept, " / "));
+}
+
 } // namespace
 
 TractBinary findTract(const fs::path& explicitPath) {
@@ -478,7 +574,8 @@ TractCheckResult runTractCheck(const TractCheckOptions& o) {
     command.tolerance = o.tolerance;
     command.usesResource = o.usesResource;
     command.usesOnnx = o.usesOnnx;
-    command.archive = o.archive.string();
+    const TractNamedLink named(o.archive);
+    command.archive = named.pathFor(o.archive).string();
     command.ioBundle = o.ioBundle.string();
     command.missingOutputs = o.missingOutputs;
     command.saveOutputs = o.saveOutputs.string();
@@ -498,9 +595,11 @@ TractCheckResult runTractCheck(const TractCheckOptions& o) {
                                 o.timeout.count() / 1000.0);
     else if (p.signal != 0)
         r.summary = fmt::format("tract: failed (killed by signal {}){}", p.signal, detail);
-    else if (p.exitCode != 0)
+    else if (p.exitCode != 0) {
         r.summary = fmt::format("tract: failed (exit status {}{})", p.exitCode, detail);
-    else if (!r.unexpectedStderr.empty())
+        if (!r.mismatch && !r.unexpectedStderr.empty())
+            r.summary += ": " + tractLastWords(r.unexpectedStderr);
+    } else if (!r.unexpectedStderr.empty())
         r.summary =
             fmt::format("tract: failed (exit status 0 but {} unexpected stderr line{}: "
                         "{}){}",

@@ -114,7 +114,9 @@ std::string_view tractStatusName(TractStatus s);
 
 struct TractCheckOptions {
     std::filesystem::path tractBin; ///< --tract-bin; empty: environment, then PATH
-    std::filesystem::path archive;  ///< passed to tract as given
+    /// Passed to tract as given, or through a link whose name tract reads as
+    /// what the archive is (an export is checked under its temporary name).
+    std::filesystem::path archive;
     std::filesystem::path ioBundle; ///< passed to tract as given
     std::filesystem::path workDir;  ///< tract's working directory (empty: ours)
     Tolerance tolerance;

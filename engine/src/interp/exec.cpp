@@ -1,5 +1,7 @@
 #include "interp/exec.h"
 
+#include "interp/tdim.h"
+
 #include <ATen/core/Tensor.h>
 #include <c10/util/Exception.h>
 #include <fmt/format.h>
@@ -303,7 +305,9 @@ std::vector<Value> Executor::callKernel(const OpDef& def, const std::string& typ
         upcastHalf(c.args);
     std::vector<Value> results;
     try {
+        refuseTDimOperands(c);
         results = guarded([&] { return def.kernel(c); });
+        markTDimResults(c, results);
         if (viaF32)
             roundToHalf(results);
     } catch (const InterpError& e) {

@@ -8,6 +8,7 @@
 #include <c10/util/Exception.h>
 #include <fmt/format.h>
 
+#include <set>
 #include <sstream>
 
 namespace t2n::interp {
@@ -86,11 +87,21 @@ struct Interpreter::Impl {
     mutable Executor exec;
     QuantTable quant;                                   ///< graph.quant
     std::vector<std::vector<std::string>> releaseAfter; ///< per graph statement
+    /// Identifiers bound to `variable` or `constant`: tract wires them as Const
+    /// nodes, whose type its binary operations do not trust (tractRefusesQuantized).
+    std::set<std::string> constants;
 
     Impl(const nnef::LoadedModel& m, InterpreterOptions o)
         : model(m), options(o), exec(&m.document, &m.tensors, o.mode, &m.blockQuantized),
           quant(readQuantTable(m.quant)), releaseAfter(lastUses(m.document.graph)) {
         exec.setReadings(o.readings);
+        for (const auto& a : m.document.graph.body)
+            if (a.rhs && a.rhs->kind == Expr::Kind::Invocation &&
+                (a.rhs->text == "variable" || a.rhs->text == "constant")) {
+                std::vector<std::string> names;
+                Evaluator::lhsNames(*a.lhs, names);
+                constants.insert(names.begin(), names.end());
+            }
         std::istringstream text(m.graphText);
         for (std::string line; std::getline(text, line);)
             lines.push_back(line);
@@ -254,7 +265,7 @@ RunResult Interpreter::run(const std::map<std::string, at::Tensor>& inputs,
         std::optional<Error> failed;
         try {
             if (impl_->options.mode == TargetMode::Tract)
-                if (auto why = tractRefusesQuantized(*a.rhs, impl_->quant))
+                if (auto why = tractRefusesQuantized(*a.rhs, impl_->quant, impl_->constants))
                     throw InterpError(*why);
             // Quantized conv/linear: tract's integer accumulator and requantization.
             std::optional<Value> product;

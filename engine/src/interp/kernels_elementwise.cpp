@@ -10,6 +10,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <set>
 #include <type_traits>
 
 namespace t2n::interp::kernels {
@@ -367,7 +368,30 @@ std::vector<Value> kPowConst(const Call& call) {
 }
 
 std::vector<Value> kBinary(const Call& call) {
-    return one(applyBinary(call.op, call.arg("x"), call.arg("y")));
+    // tract's comparisons evaluate numbers (and strings) only: on booleans
+    // they load, then fail at run time with "Bool is not a number"
+    // (core/src/ops/logic/comparison.rs, dispatch_numbers).
+    static const std::set<std::string_view> kComparisons{"eq", "ne", "lt", "gt", "le", "ge"};
+    if (call.tract() && kComparisons.count(call.op)) {
+        const auto [x, y] = alignOperands(call.arg("x"), call.arg("y"));
+        if (x.scalar_type() == at::kBool || y.scalar_type() == at::kBool)
+            throw InterpError(fmt::format(
+                "tract's {} compares numbers only, and its operands are booleans (tract: "
+                "\"Bool is not a number\"): compare as logic (and, or, not, tract_core_xor)",
+                call.op));
+    }
+    at::Tensor r = applyBinary(call.op, call.arg("x"), call.arg("y"));
+    // tract's declutter replaces a product with a constant operand of zeros
+    // (Mul's absorbing element) by zeros of the output's type: x * 0 is +0
+    // there where x is negative, infinite or NaN (core/src/ops/binary.rs,
+    // declutter_absorbing).
+    if (call.tract() && call.op == "mul" && r.is_floating_point())
+        for (const char* name : {"x", "y"}) {
+            const Value& v = call.arg(name);
+            if ((!v.isTensor() || v.constant) && literalTensor(v).eq(0).all().item<bool>())
+                return one(at::zeros_like(r));
+        }
+    return one(r);
 }
 
 std::vector<Value> kSelect(const Call& call) {

@@ -203,12 +203,27 @@ at::Tensor convolve(const Call& call, const at::Tensor& input, const Value& filt
     int64_t groups = a.groups;
     if (groups == 0) // depthwise: one group per input channel (tract: the filter's first axis)
         groups = call.tract() ? f.size(0) : x.size(1);
-    const int64_t inPerGroup = transposed ? 1 : f.size(1);
-    if (groups < 1 || (transposed ? f.size(0) != x.size(1) || x.size(1) % groups != 0
-                                  : x.size(1) != inPerGroup * groups || f.size(0) % groups != 0))
+    // tract reads a deconv filter as a conv filter, [O, C/groups, k...]
+    // (deser.rs read_conv_parameters: input channels are kernel[1] * groups),
+    // the spec as [C, O/groups, k...]: tract's is checked like a conv filter,
+    // then regrouped into the spec's layout, which LibTorch computes with.
+    const bool oihw = transposed && call.tract();
+    const int64_t inPerGroup = transposed && !oihw ? 1 : f.size(1);
+    if (groups < 1 ||
+        (transposed && !oihw ? f.size(0) != x.size(1) || x.size(1) % groups != 0
+                             : x.size(1) != inPerGroup * groups || f.size(0) % groups != 0))
         throw InterpError(fmt::format("{} of {} with filter {} and groups = {}: channels do not "
                                       "match",
                                       what, describeTensor(x), describeTensor(f), groups));
+    if (oihw) {
+        std::vector<int64_t> grouped{groups, f.size(0) / groups, f.size(1)};
+        std::vector<int64_t> merged{x.size(1), f.size(0) / groups};
+        for (int64_t d = 2; d < f.dim(); ++d) {
+            grouped.push_back(f.size(d));
+            merged.push_back(f.size(d));
+        }
+        f = f.reshape(grouped).transpose(1, 2).reshape(merged);
+    }
     const auto kernel = f.sizes().slice(2).vec();
     const auto inSpatial = x.sizes().slice(2).vec();
     if (!transposed) {
@@ -319,8 +334,30 @@ std::vector<Value> kConv(const Call& call) {
     return one(convolve(call, filtered, call.arg("plane_filter"), plane, true));
 }
 
+// tract's pools (max_pool, box, avg_pool, rms_pool) read the first two axes
+// as batch and channels (nnef/src/ops/nnef/deser.rs, pool_spec_for_pools)
+// and refuse a stride or dilation other than 1 there; its window covers the
+// spatial axes only.
+void checkTractPoolAxes(const Call& call, const at::Tensor& x) {
+    const auto size = call.integers("size");
+    const auto stride = call.integers("stride");
+    const auto dilation = call.integers("dilation");
+    auto unit = [](const std::vector<int64_t>& v) {
+        return v.empty() || (v.size() >= 2 && v[0] == 1 && v[1] == 1);
+    };
+    if (x.dim() < 3 || !unit(size) || !unit(stride) || !unit(dilation))
+        throw InterpError(fmt::format(
+            "tract's {} reads the first two axes of {} as batch and channels: size, stride "
+            "and dilation must be 1 there (size {}, stride {}, dilation {}; tract: \"stride "
+            "should be like [1, 1, ...]\")",
+            call.op, describeTensor(x), describeShape(size), describeShape(stride),
+            describeShape(dilation)));
+}
+
 std::vector<Value> kBox(const Call& call) {
     at::Tensor x = call.tensor("input");
+    if (call.tract())
+        checkTractPoolAxes(call, x);
     Window w = windowOf(x.sizes(), call.integers("size"), call.integers("stride"),
                         call.integers("dilation"), call.pairs("padding"), call.op);
     const std::string& border = call.string("border");

@@ -133,9 +133,56 @@ QuantRounding roundingOf(const Expr& rhs, const std::string& output, const Quant
                                                               : QuantRounding::Cast;
 }
 
-std::optional<std::string> tractRefusesQuantized(const Expr& rhs, const QuantTable& table) {
+namespace {
+
+std::string describeQuant(const QuantParams* q) {
+    if (!q)
+        return "an unquantized tensor";
+    return fmt::format("{}{}(Z:{} S:{})", q->isSigned ? "QI" : "QU", q->bits, q->zeroPoint,
+                       static_cast<float>(q->scale));
+}
+
+bool sameType(const QuantParams& a, const QuantParams& b) {
+    return a.bits == b.bits && a.isSigned == b.isSigned && a.zeroPoint == b.zeroPoint &&
+           static_cast<float>(a.scale) == static_cast<float>(b.scale);
+}
+
+/// tract's NNEF reader wires a binary operation at one operating type
+/// (nnef/src/registry.rs): the operands' common type unless one is a
+/// constant, whose type it does not trust. A quantized type has no common
+/// type with any other (data/src/datum.rs, super_types), so two computed
+/// operands of different quantized types, or a quantized and a plain one,
+/// fail to load: "No super type for QU8(...) and QU8(...)".
+std::optional<std::string> refusedOperands(const Expr& rhs, const QuantTable& table,
+                                           const std::set<std::string>& constants) {
+    static const std::set<std::string> kBinary{"add", "sub", "mul", "div", "pow", "min", "max",
+                                               "eq",  "ne",  "lt",  "gt",  "le",  "ge"};
+    if (!kBinary.count(rhs.text) || rhs.args.size() < 2)
+        return std::nullopt;
+    const Expr* x = rhs.args[0].second.get();
+    const Expr* y = rhs.args[1].second.get();
+    // Literals and variables are constants tract casts to the other operand's type.
+    if (x == nullptr || y == nullptr || x->kind != Expr::Kind::Identifier ||
+        y->kind != Expr::Kind::Identifier || constants.count(x->text) || constants.count(y->text))
+        return std::nullopt;
+    const QuantParams* a = entryOf(table, x->text);
+    const QuantParams* b = entryOf(table, y->text);
+    if ((!a && !b) || (a && b && sameType(*a, *b)))
+        return std::nullopt;
+    return fmt::format("'{}' is {} and '{}' is {}: tract's {} needs operands of one type and a "
+                       "quantized type has no common type with another (\"No super type\"): "
+                       "compute on the real values (tract_core_cast to f32) and requantize",
+                       x->text, describeQuant(a), y->text, describeQuant(b), rhs.text);
+}
+
+} // namespace
+
+std::optional<std::string> tractRefusesQuantized(const Expr& rhs, const QuantTable& table,
+                                                 const std::set<std::string>& constants) {
     if (table.empty() || rhs.kind != Expr::Kind::Invocation)
         return std::nullopt;
+    if (auto why = refusedOperands(rhs, table, constants))
+        return why;
     const bool pool = rhs.text == "avg_pool" || rhs.text == "box" || rhs.text == "rms_pool";
     const bool sum = rhs.text == "sum_reduce" || rhs.text == "mean_reduce";
     if (!pool && !sum)

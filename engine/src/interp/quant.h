@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -80,11 +81,15 @@ std::optional<Value> quantizedProduct(const nnef::ast::Expr& rhs, const std::str
                                       const std::function<Value()>& evaluate);
 
 /// Why tract cannot compute statement `rhs` on a quantized operand, if it
-/// cannot: its average pools (SumPool) take floating-point types only, and
-/// its sum reduction adds stored integers clamping every partial sum to the
-/// stored type (core/src/ops/cnn/sumpool.rs, core/src/ops/nn/reduce.rs).
+/// cannot: its average pools (SumPool) take floating-point types only, its
+/// sum reduction adds stored integers clamping every partial sum to the
+/// stored type (core/src/ops/cnn/sumpool.rs, core/src/ops/nn/reduce.rs), and
+/// its binary operations refuse two computed operands of different types
+/// when one is quantized (nnef/src/registry.rs). `constants` are the
+/// identifiers bound to variables and constants.
 std::optional<std::string> tractRefusesQuantized(const nnef::ast::Expr& rhs,
-                                                 const QuantTable& table);
+                                                 const QuantTable& table,
+                                                 const std::set<std::string>& constants = {});
 
 /// tract's quantized conv/deconv/linear add an integer bias to their int32
 /// accumulator: its real value is bias * input scale * filter scale. For such

@@ -213,7 +213,9 @@ at::Tensor literalTensor(const Value& v) {
 Value asTensorValue(const Value& v) {
     if (v.kind == Value::Kind::Tensor)
         return v;
-    return Value::makeTensor(literalTensor(v), true);
+    Value t = Value::makeTensor(literalTensor(v), true);
+    t.tdim = v.kind == Value::Kind::Integer; // tract: Value::Dim
+    return t;
 }
 
 } // namespace t2n::interp

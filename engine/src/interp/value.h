@@ -36,6 +36,9 @@ struct Value {
     /// dequantizes it to its own type (its f32 here is the exact decoding);
     /// tract_core_gather must then name its output type.
     bool blockQuantized = false;
+    /// Tensor only: i64 items tract holds as TDim, its type for sizes and
+    /// integer literals, which some of its operations refuse (interp/tdim.h).
+    bool tdim = false;
     std::vector<Value> items; ///< Array and Tuple
 
     static Value makeInteger(int64_t v);

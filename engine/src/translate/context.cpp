@@ -1,5 +1,6 @@
 #include "translate/context.h"
 
+#include "translate/integer_literals.h"
 #include "translate/nonfinite.h"
 #include "translate/tensor_convert.h"
 
@@ -347,8 +348,10 @@ std::vector<Expr> Context::emitMulti(const std::string& op, std::vector<Expr> ar
 }
 
 void Context::push(nnef::Invocation inv) {
-    if (node_)
+    if (node_) {
         legalizeNonFiniteLiterals(*this, inv);
+        typeIntegerOperands(*this, inv);
+    }
     doc_.body.push_back(std::move(inv));
 }
 

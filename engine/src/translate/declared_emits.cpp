@@ -21,9 +21,9 @@ struct Declared {
 };
 
 constexpr const char* kUnpack = "-";
-constexpr const char* kPool = "max_pool pad";
-constexpr const char* kAvgPool = "avg_pool +pad +box +div";
-constexpr const char* kAdaptive = "avg_pool max_pool mean_reduce max_reduce slice concat";
+constexpr const char* kPool = "max_pool pad +squeeze";
+constexpr const char* kAvgPool = "avg_pool +pad +box +div +squeeze";
+constexpr const char* kAdaptive = "avg_pool max_pool mean_reduce max_reduce slice concat +squeeze";
 constexpr const char* kPadding = "pad slice concat";
 constexpr const char* kRecurrent =
     "matmul add mul sub sigmoid tanh relu slice squeeze concat transpose tile +select "
@@ -73,15 +73,15 @@ constexpr Declared kDeclared[] = {
      "matmul add mul div sub sqrt reshape transpose softmax ne select slice mean_reduce relu "
      "?tract_core_erf +abs +sign +rcp +exp +neg ?tract_transformers_sdpa"},
     // convolution
-    {"aten::_convolution", "conv deconv"},
-    {"aten::convolution", "conv deconv"},
-    {"aten::conv1d", "conv deconv"},
-    {"aten::conv2d", "conv deconv"},
-    {"aten::conv3d", "conv deconv"},
-    {"aten::_convolution_mode", "conv deconv"},
-    {"aten::conv_transpose1d", "conv deconv"},
-    {"aten::conv_transpose2d", "conv deconv"},
-    {"aten::conv_transpose3d", "conv deconv"},
+    {"aten::_convolution", "conv deconv +transpose +reshape"},
+    {"aten::convolution", "conv deconv +transpose +reshape"},
+    {"aten::conv1d", "conv deconv +transpose +reshape"},
+    {"aten::conv2d", "conv deconv +transpose +reshape"},
+    {"aten::conv3d", "conv deconv +transpose +reshape"},
+    {"aten::_convolution_mode", "conv deconv +transpose +reshape"},
+    {"aten::conv_transpose1d", "conv deconv +transpose +reshape"},
+    {"aten::conv_transpose2d", "conv deconv +transpose +reshape"},
+    {"aten::conv_transpose3d", "conv deconv +transpose +reshape"},
     // element-wise arithmetic, comparisons, logic
     {"aten::add", "add mul"},
     {"aten::sub", "sub mul"},
@@ -112,12 +112,12 @@ constexpr Declared kDeclared[] = {
     {"aten::sign", "sign"},
     {"aten::round", "tract_core_round_even"},
     {"aten::reciprocal", "div"},
-    {"aten::eq", "eq"},
-    {"aten::ne", "ne"},
-    {"aten::lt", "lt"},
-    {"aten::gt", "gt"},
-    {"aten::le", "le"},
-    {"aten::ge", "ge"},
+    {"aten::eq", "eq +not +and +or ?tract_core_xor"},
+    {"aten::ne", "ne +not +and +or ?tract_core_xor"},
+    {"aten::lt", "lt +not +and +or ?tract_core_xor"},
+    {"aten::gt", "gt +not +and +or ?tract_core_xor"},
+    {"aten::le", "le +not +and +or ?tract_core_xor"},
+    {"aten::ge", "ge +not +and +or ?tract_core_xor"},
     {"aten::logical_and", "and"},
     {"aten::logical_or", "or"},
     {"aten::__and__", "and"},
@@ -141,11 +141,11 @@ constexpr Declared kDeclared[] = {
     {"aten::expm1", "exp sub"},
     {"aten::trunc", "lt ceil floor select"},
     {"aten::frac", "lt ceil floor select sub"},
-    {"aten::logical_xor", "ne"},
+    {"aten::logical_xor", "?tract_core_xor +not +and +or"},
     {"aten::bitwise_and", "and"},
     {"aten::bitwise_or", "or"},
-    {"aten::bitwise_xor", "ne"},
-    {"aten::__xor__", "ne"},
+    {"aten::bitwise_xor", "?tract_core_xor +not +and +or"},
+    {"aten::__xor__", "?tract_core_xor +not +and +or"},
     {"aten::addcmul", "mul div add"},
     {"aten::addcdiv", "mul div add"},
     {"aten::lerp", "sub mul add"},
@@ -226,8 +226,8 @@ constexpr Declared kDeclared[] = {
     {"quantized::conv2d_relu", kQuantizedConv},
     {"quantized::linear", "linear relu"},
     {"quantized::linear_relu", "linear relu"},
-    {"quantized::add", "add relu"},
-    {"quantized::add_relu", "add relu"},
+    {"quantized::add", "add relu +mul ?tract_core_round_even +clamp"},
+    {"quantized::add_relu", "add relu +max +mul ?tract_core_round_even +clamp"},
     // recurrent layers (unrolled with a static time axis, tract_core_scan otherwise)
     {"aten::lstm", kRecurrent},
     {"aten::gru", kRecurrent},

@@ -1,6 +1,11 @@
 // Convolutions, plain and transposed, 1d to 3d. NNEF's conv filter layout
-// [O, C/groups, k...] and deconv layout [C, O/groups, k...] are PyTorch's own,
-// so weights are written unchanged; the bias becomes [1, C].
+// [O, C/groups, k...] is PyTorch's own, and so is the Khronos deconv layout
+// [C, O/groups, k...]: weights are written unchanged; the bias becomes [1, C].
+// tract reads a deconv filter as it reads a conv filter, [O, C/groups, k...]
+// (nnef/src/ops/nnef/deser.rs, read_conv_parameters: input channels are
+// kernel[1] * groups, output channels kernel[0]; KernelFormat::OIHW), as
+// torch_to_nnef writes it: for tract the filter is regrouped in the graph
+// (tractDeconvFilter), so the variable keeps PyTorch's bytes and label.
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
@@ -55,6 +60,34 @@ std::vector<std::pair<int64_t, int64_t>> stringPadding(Context& ctx, const std::
     return out;
 }
 
+// PyTorch's transposed-convolution weight [C, O/g, k...] as tract's deconv
+// filter [O, C/g, k...]: per group, the two channel axes swapped.
+Expr tractDeconvFilter(Context& ctx, Expr filter, const std::vector<int64_t>& shape,
+                       int64_t groups) {
+    const auto rank = static_cast<int64_t>(shape.size());
+    const int64_t in = shape[0], outPerGroup = shape[1];
+    std::vector<int64_t> kernel(shape.begin() + 2, shape.end());
+    if (groups == 1) {
+        std::vector<int64_t> axes{1, 0};
+        for (int64_t d = 2; d < rank; ++d)
+            axes.push_back(d);
+        return ctx.emitTemp("transpose", {std::move(filter)}, {{"axes", Expr::ints(axes)}},
+                            "filter_oihw");
+    }
+    std::vector<int64_t> split{groups, in / groups, outPerGroup};
+    split.insert(split.end(), kernel.begin(), kernel.end());
+    Expr grouped = ctx.emitTemp("reshape", {std::move(filter)}, {{"shape", Expr::ints(split)}},
+                                "filter_groups");
+    std::vector<int64_t> axes{0, 2, 1};
+    for (int64_t d = 3; d < rank + 1; ++d)
+        axes.push_back(d);
+    Expr swapped =
+        ctx.emitTemp("transpose", {grouped}, {{"axes", Expr::ints(axes)}}, "filter_swapped");
+    std::vector<int64_t> merged{groups * outPerGroup, in / groups};
+    merged.insert(merged.end(), kernel.begin(), kernel.end());
+    return ctx.emitTemp("reshape", {swapped}, {{"shape", Expr::ints(merged)}}, "filter_oihw");
+}
+
 void emitConv(Context& ctx, ConvArgs a) {
     const ir::Value& w = ctx.in(a.weight);
     const int64_t spatial = rankOf(w) - 2;
@@ -100,6 +133,8 @@ void emitConv(Context& ctx, ConvArgs a) {
     DType t = ctx.out().dtype;
     Expr x = ctx.operand(ctx.node().inputs[a.input], spatial + 2, t);
     Expr filter = ctx.operand(ctx.node().inputs[a.weight], spatial + 2, t);
+    if (a.transposed && !ctx.target().isKhronos())
+        filter = tractDeconvFilter(ctx, std::move(filter), w.shape, a.groups);
     Expr bias = biasOperand(ctx, a, outChannels);
     ctx.emitOut(a.transposed ? "deconv" : "conv", {x, filter, bias}, std::move(k));
 }

@@ -1,10 +1,12 @@
 // Diagonals and flat selections: diagonal / diag / diag_embed / diagflat as
-// transposes, reshapes, strided slices and zero padding (no index tables, so
+// transposes, reshapes, slices and zero padding (no index tables, so
 // leading axes may stay dynamic), and take / take_along_dim as gathers.
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <numeric>
 
 namespace t2n::translate {
@@ -19,10 +21,40 @@ int64_t staticSize(Context& ctx, size_t i, int64_t a) {
     return x.shape[static_cast<size_t>(a)];
 }
 
+// The diagonal `offset` of an n x m matrix whose items are the last axis
+// `axis` of `merged` (row-major, n * m items), as the node's output: the
+// items from the diagonal's first on, padded to length * (m + 1), read as
+// [length, m + 1], first column. Not a strided slice: tract 0.23.5's
+// declutter fails to pull its Downsample over the Reshape before it
+// ("Pulling Downsample over Reshape: Invalid axis").
+void takeDiagonal(Context& ctx, Expr e, int64_t axis, int64_t n, int64_t m, int64_t offset,
+                  int64_t length) {
+    const int64_t begin = offset >= 0 ? offset : -offset * m;
+    const int64_t end = begin + length * (m + 1), items = n * m;
+    if (begin > 0 || end < items)
+        e = ctx.emitTemp("slice", {e}, sliceArgs(axis, begin, std::min(end, items)), "from");
+    if (end > items) {
+        std::vector<Expr> pads(static_cast<size_t>(axis), Expr::tuple({Expr::i(0), Expr::i(0)}));
+        pads.push_back(Expr::tuple({Expr::i(0), Expr::i(end - items)}));
+        e = ctx.emitTemp("pad", {e},
+                         {{"padding", Expr::array(std::move(pads))},
+                          {"border", Expr::str("constant")},
+                          {"value", Context::scalarLiteral(0.0, ctx.out().dtype)}},
+                         "padded");
+    }
+    e = ctx.emitTemp("reshape", {e},
+                     {{"shape", Expr::ints({length, m + 1})},
+                      {"axis_start", Expr::i(axis)},
+                      {"axis_count", Expr::i(1)}},
+                     "rows");
+    Expr first = ctx.emitTemp("slice", {e}, sliceArgs(axis + 1, 0, 1), "first");
+    ctx.emitOut("squeeze", {first}, {{"axes", Expr::ints({axis + 1})}});
+}
+
 // diagonal(x, offset, dim1, dim2) and linalg_diagonal(A, offset, dim1, dim2):
 // the two axes moved last and merged into one of n * m items, in which the
 // diagonal is every (m + 1)th item from `offset` (or -offset * m below the
-// main diagonal): a strided slice, appended as the last axis as PyTorch does.
+// main diagonal, takeDiagonal), appended as the last axis as PyTorch does.
 void lowerDiagonal(Context& ctx) {
     const int64_t r = rankOf(ctx.in(0));
     const int64_t offset = ctx.intArg(1);
@@ -50,8 +82,7 @@ void lowerDiagonal(Context& ctx) {
                       {"axis_start", Expr::i(r - 2)},
                       {"axis_count", Expr::i(2)}},
                      "merged");
-    const int64_t begin = offset >= 0 ? offset : -offset * m;
-    ctx.emitOut("slice", {e}, sliceArgs(r - 2, begin, begin + (length - 1) * (m + 1) + 1, m + 1));
+    takeDiagonal(ctx, e, r - 2, n, m, offset, length);
 }
 
 // [..., n] (rank r) to [..., N, N], N = n + |offset|, with the items on the
@@ -134,8 +165,7 @@ void lowerDiag(Context& ctx) {
     if (length <= 0)
         ctx.unsupported(fmt::format("an empty diagonal (offset {} of a {}x{} matrix)", k, n, m));
     Expr f = ctx.emitTemp("reshape", {ctx.input(0)}, {{"shape", Expr::ints({n * m})}}, "flat");
-    const int64_t begin = k >= 0 ? k : -k * m;
-    ctx.emitOut("slice", {f}, sliceArgs(0, begin, begin + (length - 1) * (m + 1) + 1, m + 1));
+    takeDiagonal(ctx, f, 0, n, m, k, length);
 }
 
 // diagflat(x, offset): the flattened input on diagonal `offset` of a matrix.
@@ -237,12 +267,15 @@ void lowerEmbeddingBag(Context& ctx) {
 void registerDiagonalOps(Registry& r) {
     r.beginFamily("indexing");
     r.add("aten::diagonal", lowerDiagonal,
-          "static diagonal axes: transpose, reshape, strided slice", "+transpose reshape slice");
-    r.add("aten::diagonal_copy", lowerDiagonal, "as diagonal", "+transpose reshape slice");
+          "static diagonal axes: transpose, reshape, slice, pad, squeeze",
+          "+transpose reshape slice +pad squeeze");
+    r.add("aten::diagonal_copy", lowerDiagonal, "as diagonal",
+          "+transpose reshape slice +pad squeeze");
     r.add("aten::linalg_diagonal", lowerDiagonal,
-          "static diagonal axes: transpose, reshape, strided slice", "+transpose reshape slice");
-    r.add("aten::diag", lowerDiag, "static sizes: padding and reshapes, or a strided slice",
-          "+unsqueeze +pad reshape slice");
+          "static diagonal axes: transpose, reshape, slice, pad, squeeze",
+          "+transpose reshape slice +pad squeeze");
+    r.add("aten::diag", lowerDiag, "static sizes: padding, reshapes and slices",
+          "+unsqueeze +pad reshape slice +squeeze");
     r.add("aten::diag_embed", lowerDiagEmbed, "static last axis: padding and reshapes",
           "unsqueeze pad reshape slice +transpose");
     r.add("aten::diagflat", lowerDiagflat, "static sizes: padding and reshapes",

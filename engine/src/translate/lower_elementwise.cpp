@@ -107,7 +107,12 @@ void lowerReciprocal(Context& ctx) {
 }
 
 template <const char* Op> void lowerCompare(Context& ctx) {
-    emitBinary(ctx, Op, comparisonType(ctx.in(0), ctx.in(1)));
+    const DType t = comparisonType(ctx.in(0), ctx.in(1));
+    if (t == DType::Bool) {
+        compareBooleans(ctx, Op, outOperand(ctx, 0, t), outOperand(ctx, 1, t));
+        return;
+    }
+    emitBinary(ctx, Op, t);
 }
 
 template <const char* Op> void lowerLogical(Context& ctx) {

@@ -73,7 +73,8 @@ void lowerFilled(Context& ctx) {
     // dtype; a scalar literal is f32.
     const bool exact = (y.dtype == DType::F32 && value.kind == Expr::Kind::Scalar) ||
                        (y.dtype == DType::Bool && value.kind == Expr::Kind::Logical);
-    Expr filled = emitStep(ctx, exact, "tract_core_broadcast", {value},
+    const auto rank = static_cast<int64_t>(shape.size());
+    Expr filled = emitStep(ctx, exact, "tract_core_broadcast", {unitTensorLiteral(value, rank)},
                            {{"shape", Expr::array(std::move(shape))}}, "filled");
     if (!exact)
         castTo(ctx, filled, y.dtype, true, "cast");

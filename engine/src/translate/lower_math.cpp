@@ -80,18 +80,20 @@ void lowerFrac(Context& ctx) {
     ctx.emitOut("sub", {x, truncOf(ctx, x, t)});
 }
 
-// Boolean tensors only: and / or, and xor as "not equal".
+// Boolean tensors only: and / or, and xor (compareBooleans' "not equal").
 template <char Op> void lowerBoolBinary(Context& ctx) {
     if (ctx.out().dtype != DType::Bool)
         ctx.unsupported(fmt::format("{} of integer tensors (bitwise on integers)", ctx.node().kind),
                         "tract's NNEF has bit operations on booleans here; cast to bool first");
     Expr a = arg(ctx, 0, DType::Bool), b = arg(ctx, 1, DType::Bool);
-    ctx.emitOut(Op == '&' ? "and" : Op == '|' ? "or" : "ne", {a, b});
+    if (Op == '^')
+        compareBooleans(ctx, "ne", a, b);
+    else
+        ctx.emitOut(Op == '&' ? "and" : "or", {a, b});
 }
 
 void lowerLogicalXor(Context& ctx) {
-    Expr a = arg(ctx, 0, DType::Bool), b = arg(ctx, 1, DType::Bool);
-    ctx.emitOut("ne", {a, b});
+    compareBooleans(ctx, "ne", arg(ctx, 0, DType::Bool), arg(ctx, 1, DType::Bool));
 }
 
 // addcmul(x, a, b, value) = x + value * a * b; addcdiv: x + value * a / b

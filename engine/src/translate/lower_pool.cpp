@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace t2n::translate {
 
 namespace {
@@ -52,6 +54,30 @@ Kwargs windowArgs(const PoolWindow& w, int64_t rank, const std::string& border) 
     return k;
 }
 
+// tract's pools read the first two axes as batch and channels and refuse a
+// window, stride or dilation other than 1 there (nnef/src/ops/nnef/deser.rs,
+// pool_spec_for_pools: "stride should be like [1, 1, ...]"): an input with
+// fewer leading axes, an unbatched [C, H, W], is pooled with unit axes put
+// in front and taken off after. `last`: the result is the node's output.
+Expr emitPool(Context& ctx, const std::string& op, Expr x, PoolWindow w, int64_t rank,
+              const std::string& border, Kwargs extra = {}, bool last = true) {
+    const int64_t missing = std::max<int64_t>(0, 2 - w.pre);
+    if (missing == 0) {
+        Kwargs k = windowArgs(w, rank, border);
+        k.insert(k.end(), extra.begin(), extra.end());
+        return emitStep(ctx, last, op, {std::move(x)}, std::move(k), op);
+    }
+    std::vector<int64_t> axes;
+    for (int64_t a = 0; a < missing; ++a)
+        axes.push_back(a);
+    x = ctx.emitTemp("unsqueeze", {std::move(x)}, {{"axes", Expr::ints(axes)}}, "batched");
+    w.pre += missing;
+    Kwargs k = windowArgs(w, rank + missing, border);
+    k.insert(k.end(), extra.begin(), extra.end());
+    Expr pooled = ctx.emitTemp(op, {x}, std::move(k), "pooled");
+    return emitStep(ctx, last, "squeeze", {pooled}, {{"axes", Expr::ints(axes)}}, op);
+}
+
 size_t spatialAxes(const std::string& kind) {
     if (kind.find("1d") != std::string::npos)
         return 1;
@@ -65,8 +91,7 @@ void lowerMaxPool(Context& ctx) {
     size_t n = spatialAxes(ctx.node().kind);
     PoolWindow w = makeWindow(ctx, n, ctx.intsArg(1), ctx.intsArg(2), ctx.intsArg(3),
                               ctx.numInputs() > 4 ? ctx.intsArg(4) : std::vector<int64_t>{});
-    Expr x = ctx.input(0);
-    ctx.emitOut("max_pool", {x}, windowArgs(w, rankOf(ctx.in(0)), "ignore"));
+    emitPool(ctx, "max_pool", ctx.input(0), w, rankOf(ctx.in(0)), "ignore");
 }
 
 // max_pool{1,2,3}d_with_indices(x, kernel, stride, padding, dilation,
@@ -98,9 +123,8 @@ void lowerAvgPool(Context& ctx) {
         const int64_t divisor = ctx.intArg(6);
         if (divisor == 0)
             ctx.unsupported("avg_pool with divisor_override 0");
-        Kwargs k = windowArgs(w, rank, "ignore");
-        k.emplace_back("normalize", Expr::b(false));
-        Expr sum = ctx.emitTemp("box", {x}, k, "sum");
+        Expr sum =
+            emitPool(ctx, "box", x, w, rank, "ignore", {{"normalize", Expr::b(false)}}, false);
         ctx.emitOut("div",
                     {sum, Context::scalarLiteral(static_cast<double>(divisor), ctx.out().dtype)});
         return;
@@ -121,7 +145,7 @@ void lowerAvgPool(Context& ctx) {
                           {"value", Expr::f(0.0)}},
                          "padded");
     }
-    ctx.emitOut("avg_pool", {x}, windowArgs(w, rank, "ignore"));
+    emitPool(ctx, "avg_pool", x, w, rank, "ignore");
 }
 
 // One output cell of an adaptive pool covers [floor(i*in/out), ceil((i+1)*in/out)).
@@ -159,7 +183,7 @@ void lowerAdaptive(Context& ctx, const std::string& pool, const std::string& red
         }
         w.stride = w.kernel;
         w.dilation.assign(n, 1);
-        ctx.emitOut(pool, {x}, windowArgs(w, rank, "ignore"));
+        emitPool(ctx, pool, x, w, rank, "ignore");
         return;
     }
     // Uneven windows: per axis, reduce each window and concatenate.
@@ -197,7 +221,7 @@ void registerPoolOps(Registry& r) {
     for (const char* k : {"aten::max_pool1d_with_indices", "aten::max_pool2d_with_indices",
                           "aten::max_pool3d_with_indices"})
         r.add(k, lowerMaxPoolWithIndices, "padding, dilation, ceil_mode; indices unused",
-              "max_pool");
+              "max_pool +squeeze");
     for (const char* k : {"aten::avg_pool1d", "aten::avg_pool2d", "aten::avg_pool3d"})
         r.add(k, lowerAvgPool,
               "count_include_pad, ceil_mode, divisor_override; border 'ignore' (the same on "

@@ -166,12 +166,41 @@ void lowerLinear(Context& ctx, bool relu) {
     ctx.emitOut("relu", {l});
 }
 
-/// quantized::add[_relu](a, b, scale, zero_point): tract aligns the operands'
-/// scales itself; the result's scale comes from its graph.quant entry.
+Expr realValue(Context& ctx, ir::ValueId id, int64_t rank);
+Expr roundedProduct(Context& ctx, Expr x, float factor, const std::string& hint);
+void emitSteps(Context& ctx, Expr steps, size_t output = 0);
+bool roundsAsPyTorch(const Context& ctx);
+float inverseScale(const ir::Quantization& q);
+
+bool sameQuantizedType(const ir::Quantization& a, const ir::Quantization& b) {
+    return a.storage == b.storage && static_cast<float>(a.scale) == static_cast<float>(b.scale) &&
+           a.zeroPoint == b.zeroPoint;
+}
+
+/// quantized::add[_relu](a, b, scale, zero_point). Operands of one quantized
+/// type: tract's add, the result's type from its graph.quant entry. Operands
+/// of different types: tract's NNEF reader refuses the add ("No super type
+/// for QU8(...) and QU8(...)": binary operands are wired to a common datum
+/// type, and two quantized types have none), so the real values are added
+/// and requantized to the result's type as quantized::cat does.
 void lowerAdd(Context& ctx, bool relu) {
-    inputQuant(ctx, 0);
-    inputQuant(ctx, 1);
+    const ir::Quantization& qa = inputQuant(ctx, 0);
+    const ir::Quantization& qb = inputQuant(ctx, 1);
     const int64_t rank = rankOf(ctx.out());
+    if (!sameQuantizedType(qa, qb)) {
+        Expr sum = ctx.emitTemp("add",
+                                {realValue(ctx, ctx.node().inputs[0], rank),
+                                 realValue(ctx, ctx.node().inputs[1], rank)},
+                                {}, "real_sum");
+        if (relu)
+            sum = ctx.emitTemp("max", {sum, Context::scalarLiteral(0.0, DType::F32)}, {},
+                               "rectified");
+        if (!roundsAsPyTorch(ctx))
+            ctx.emitOut("tract_core_cast", {sum});
+        else
+            emitSteps(ctx, roundedProduct(ctx, sum, inverseScale(*ctx.out().quant), "sum"));
+        return;
+    }
     std::vector<Expr> args{ctx.operand(ctx.node().inputs[0], rank),
                            ctx.operand(ctx.node().inputs[1], rank)};
     if (!relu) {
@@ -220,7 +249,7 @@ Expr roundedProduct(Context& ctx, Expr x, float factor, const std::string& hint)
 /// scale, cast to the result's type (its graph.quant entry). tract's cast
 /// computes round_even(t * s / s + z) in f32, and t * s / s is within a few
 /// ulps of t, so the cast stores exactly t + z.
-void emitSteps(Context& ctx, Expr steps, size_t output = 0) {
+void emitSteps(Context& ctx, Expr steps, size_t output) {
     const ir::Quantization& q = *ctx.out(output).quant;
     const bool isSigned = q.storage != DType::U8;
     const int64_t bits = dtypeBits(q.storage);
@@ -406,10 +435,11 @@ void registerQuantizedOps(Registry& r) {
         "rank-2 input, per-tensor qint8 weights");
     r.add(
         "quantized::add", [](Context& c) { lowerAdd(c, false); },
-        "operands of different scales (tract aligns them)");
+        "operands of one type added by tract; of different types, real values added and "
+        "requantized as PyTorch rounds");
     r.add(
         "quantized::add_relu", [](Context& c) { lowerAdd(c, true); },
-        "add then relu on the result's scale");
+        "add then relu on the result's scale; operands of different types as quantized::add");
     r.add("quantized::cat", lowerRequantized,
           "operands of any scales: real values concatenated, requantized to the result's "
           "as PyTorch rounds",

@@ -150,7 +150,9 @@ void lowerLogcumsumexp(Context& ctx) {
 Expr difference(Context& ctx, Expr e, int64_t axis, int64_t n, DType t, bool last) {
     Expr hi = ctx.emitTemp("slice", {e}, sliceArgs(axis, 1, n), "next");
     Expr lo = ctx.emitTemp("slice", {e}, sliceArgs(axis, 0, n - 1), "previous");
-    return emitStep(ctx, last, t == DType::Bool ? "ne" : "sub", {hi, lo}, {}, "difference");
+    if (t == DType::Bool)
+        return compareBooleans(ctx, "ne", hi, lo, last, "difference");
+    return emitStep(ctx, last, "sub", {hi, lo}, {}, "difference");
 }
 
 // diff(x, n, dim, prepend, append): `prepend` and `append` concatenated
@@ -298,7 +300,7 @@ void registerScanOps(Registry& r) {
           "f32/f64, static axis: max-shifted over a triangular window",
           std::string("max_reduce eq sub exp sum_reduce log add ") + window);
     r.add("aten::diff", lowerDiff, "static axis; prepend and append of the input's rank",
-          "+concat +copy +slice +sub +ne");
+          "+concat +copy +slice +sub ?tract_core_xor +not +and +or");
     const char* trapezoid = "slice add mul sum_reduce squeeze +sub +reshape";
     r.add("aten::cumulative_trapezoid", lowerCumulativeTrapezoid,
           "f32/f64, static axis; dx or sample points: a running sum over a triangular window",

@@ -23,7 +23,9 @@ Expr asOut(Context& ctx, size_t i) {
 // A tensor of `shape` holding `value` (the output's dtype).
 Expr filled(Context& ctx, double value, const std::vector<int64_t>& shape,
             const std::string& suffix) {
-    return ctx.emitTemp("tract_core_broadcast", {Context::scalarLiteral(value, ctx.out().dtype)},
+    return ctx.emitTemp("tract_core_broadcast",
+                        {unitTensorLiteral(Context::scalarLiteral(value, ctx.out().dtype),
+                                           static_cast<int64_t>(shape.size()))},
                         {{"shape", Expr::ints(shape)}}, suffix);
 }
 

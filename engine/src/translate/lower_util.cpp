@@ -48,6 +48,39 @@ Expr emitBinary(Context& ctx, const std::string& op, std::optional<DType> comput
     return ctx.emitOut(op, {a, b});
 }
 
+Expr compareBooleans(Context& ctx, std::string_view op, Expr a, Expr b, bool last,
+                     const std::string& suffix) {
+    auto negated = [&](Expr x, const char* part) {
+        return ctx.emitTemp("not", {std::move(x)}, {}, suffix + part);
+    };
+    auto exclusive = [&](bool final) {
+        if (ctx.target().has("tract_core_xor"))
+            return emitStep(ctx, final, "tract_core_xor", {a, b}, {}, suffix + "_xor");
+        Expr either = ctx.emitTemp("or", {a, b}, {}, suffix + "_either");
+        Expr notBoth = negated(ctx.emitTemp("and", {a, b}, {}, suffix + "_both"), "_not_both");
+        return emitStep(ctx, final, "and", {either, notBoth}, {}, suffix + "_xor");
+    };
+    if (op == "ne")
+        return exclusive(last);
+    if (op == "eq")
+        return emitStep(ctx, last, "not", {exclusive(false)}, {}, suffix);
+    if (op == "lt") // false < true
+        return emitStep(ctx, last, "and", {negated(a, "_not_a"), b}, {}, suffix);
+    if (op == "gt")
+        return emitStep(ctx, last, "and", {a, negated(b, "_not_b")}, {}, suffix);
+    if (op == "le")
+        return emitStep(ctx, last, "or", {negated(a, "_not_a"), b}, {}, suffix);
+    if (op == "ge")
+        return emitStep(ctx, last, "or", {a, negated(b, "_not_b")}, {}, suffix);
+    ctx.unsupported(fmt::format("comparison '{}' of boolean tensors", op));
+}
+
+Expr unitTensorLiteral(Expr v, int64_t rank) {
+    for (int64_t a = 0; a < rank; ++a)
+        v = Expr::array({std::move(v)});
+    return v;
+}
+
 Expr outOperand(Context& ctx, size_t i, std::optional<DType> t) {
     return ctx.operand(ctx.node().inputs.at(i), rankOf(ctx.out()), t.value_or(ctx.out().dtype));
 }

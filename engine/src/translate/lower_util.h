@@ -32,6 +32,21 @@ inline constexpr char kMin[] = "min", kMax[] = "max";
 /// float meets int tensors, else the tensors' integer type.
 DType comparisonType(const ir::Value& a, const ir::Value& b);
 
+/// Comparison `op` (eq ne lt gt le ge) of two boolean operands written as
+/// logic: tract's comparisons evaluate numbers only and fail on booleans at
+/// run time ("Bool is not a number", core/src/ops/logic/comparison.rs); ne is
+/// tract_core_xor where the target has it. The final operation is the node's
+/// output when `last` (emitStep), else a temporary named with `suffix`.
+Expr compareBooleans(Context& ctx, std::string_view op, Expr a, Expr b, bool last = true,
+                     const std::string& suffix = "logic");
+
+/// A scalar literal as a tensor literal with `rank` unit axes ([[v]] for
+/// rank 2), the operand tract_core_broadcast should get: tract's ChangeAxes
+/// pass moves an axis change of a MultiBroadcastTo onto its input and fails
+/// when that input has fewer axes ("required_rank <= rank (1 vs 0)"; an
+/// LSTM's zero state over a dynamic batch).
+Expr unitTensorLiteral(Expr v, int64_t rank);
+
 /// `op` over input 0 (dtype converted to the output's), bound to output 0.
 Expr emitUnary(Context& ctx, const std::string& op, Kwargs kwargs = {});
 /// `op` over inputs 0 and 1, broadcast to the output rank and converted to

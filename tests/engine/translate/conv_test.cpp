@@ -1,5 +1,7 @@
 // translate/lower_conv.cpp: plain and transposed convolutions keep PyTorch's filter
-// layouts, strides, padding, dilation and groups, and compute what TorchScript computes.
+// variables, strides, padding, dilation and groups, and compute what TorchScript computes;
+// for tract a transposed convolution's filter is regrouped in the graph into tract's
+// [O, C/groups, k...] (the interpreter refuses PyTorch's layout in a tract archive).
 #include "engine/translate/translate_test_util.h"
 #include "suite_macros.h"
 
@@ -65,7 +67,8 @@ graph(%self : Tensor, %x : Tensor):
         EXPECT_NNEF("# CHECK: conv(", e);
     }
 
-    /// conv_transpose2d becomes deconv with PyTorch's [C, O/groups, k...] filter.
+    /// conv_transpose2d becomes deconv; for tract its filter [C, O/groups, k...] is
+    /// transposed into [O, C, k...] first.
     void convTranspose2d() {
         auto e = exportSnippet(R"IR(
 graph(%self : Tensor, %x : Tensor):
@@ -83,7 +86,48 @@ graph(%self : Tensor, %x : Tensor):
 )IR",
                                {"x:1x4x5x5:f32"},
                                {{"weight", seeded({4, 2, 3, 3})}, {"bias", seeded({2}, 3)}});
-        EXPECT_NNEF("# CHECK: deconv(", e);
+        EXPECT_NNEF("# CHECK: transpose(\n# CHECK-SAME: axes = [1, 0, 2, 3]\n# CHECK: deconv(", e);
+        t2n::ExportOptions khronos;
+        khronos.target = t2n::TargetSpec::parse("khronos");
+        auto k = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %w : Tensor = prim::GetAttr[name="weight"](%self)
+  %none : NoneType = prim::Constant()
+  %zero : int = prim::Constant[value=0]()
+  %one : int = prim::Constant[value=1]()
+  %stride : int[] = prim::ListConstruct(%one, %one)
+  %pad : int[] = prim::ListConstruct(%zero, %zero)
+  %y : Tensor = aten::conv_transpose2d(%x, %w, %none, %stride, %pad, %pad, %one, %stride)
+  return (%y)
+)IR",
+                               {"x:1x4x5x5:f32"}, {{"weight", seeded({4, 2, 3, 3})}}, khronos);
+        EXPECT_NNEF("# CHECK-NOT: transpose(\n# CHECK: deconv(", k);
+    }
+
+    /// Grouped conv_transpose1d: per group the channel axes swapped (reshape to
+    /// [g, C/g, O/g, k], transpose, reshape to [O, C/g, k]).
+    void convTranspose1dGroups() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %w : Tensor = prim::GetAttr[name="weight"](%self)
+  %b : Tensor = prim::GetAttr[name="bias"](%self)
+  %zero : int = prim::Constant[value=0]()
+  %one : int = prim::Constant[value=1]()
+  %two : int = prim::Constant[value=2]()
+  %stride : int[] = prim::ListConstruct(%two)
+  %pad : int[] = prim::ListConstruct(%one)
+  %outpad : int[] = prim::ListConstruct(%zero)
+  %dil : int[] = prim::ListConstruct(%two)
+  %y : Tensor = aten::conv_transpose1d(%x, %w, %b, %stride, %pad, %outpad, %two, %dil)
+  return (%y)
+)IR",
+                               {"x:2x6x7:f32"},
+                               {{"weight", seeded({6, 3, 4})}, {"bias", seeded({6}, 3)}});
+        EXPECT_NNEF(
+            "# CHECK: reshape(\n# CHECK-SAME: shape = [2, 3, 3, 4]\n# CHECK: transpose(\n# "
+            "CHECK-SAME: axes = "
+            "[0, 2, 1, 3]\n# CHECK: reshape(\n# CHECK-SAME: shape = [6, 3, 4]\n# CHECK: deconv(",
+            e);
     }
 };
 

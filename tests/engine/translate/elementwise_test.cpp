@@ -95,6 +95,47 @@ graph(%self : Tensor, %x : Tensor, %y : Tensor):
                                {"x:3x4:f32", "y:scalar:f32"});
         EXPECT_NNEF("# CHECK: eq(\n# CHECK: select(", e);
     }
+
+    /// Comparisons of booleans are logic for tract, whose comparisons compute
+    /// numbers only ("Bool is not a number"): ne is tract_core_xor, eq its
+    /// negation, lt "not a and b"; Khronos has no xor: (a or b) and not (a and b).
+    void booleanComparisonsAsLogic() {
+        const char* ir = R"IR(
+graph(%self : Tensor, %x : Tensor, %y : Tensor):
+  %zero : float = prim::Constant[value=0.]()
+  %a : Tensor = aten::gt(%x, %zero)
+  %b : Tensor = aten::gt(%y, %zero)
+  %ne : Tensor = aten::ne(%a, %b)
+  %eq : Tensor = aten::eq(%a, %b)
+  %lt : Tensor = aten::lt(%a, %b)
+  %xor : Tensor = aten::logical_xor(%a, %b)
+  return (%ne, %eq, %lt, %xor)
+)IR";
+        auto e = exportSnippet(ir, {"x:3x4:f32", "y:3x4:f32"});
+        EXPECT_NNEF("# CHECK-NOT: ne(\n# CHECK: tract_core_xor(\n# CHECK: not(\n# CHECK: and(", e);
+        t2n::ExportOptions khronos;
+        khronos.target = t2n::TargetSpec::parse("khronos");
+        auto k = exportSnippet(ir, {"x:3x4:f32", "y:3x4:f32"}, {}, khronos);
+        EXPECT_NNEF("# CHECK-NOT: ne(\n# CHECK: or(\n# CHECK: and(\n# CHECK: not(", k);
+    }
+
+    /// An integer literal is a TDim in tract: beside an i64 tensor it is written
+    /// as an i64 constant, so that add(i, 1) stays i64 for select and shifts.
+    void integerLiteralOperandsAreI64() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %i : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %two : int = prim::Constant[value=2]()
+  %s : Tensor = aten::add(%i, %two, %one)
+  %m : Tensor = aten::lt(%i, %two)
+  %r : Tensor = aten::where(%m, %s, %i)
+  return (%r)
+)IR",
+                               {"i:2x3:i64"});
+        EXPECT_NNEF("# CHECK: tract_core_cast(2, to = 'i64')\n# CHECK: add(\n"
+                    "# CHECK: select(",
+                    e);
+    }
 };
 
 T2N_TEST_SUITE(TranslateElementwiseTest)

@@ -115,6 +115,28 @@ graph(%self : Tensor, %x : Tensor):
                                {"x:2x3x5x5:f32"});
         EXPECT_NNEF("# CHECK: mean_reduce(\n# CHECK-SAME: axes = [2, 3]", e);
     }
+
+    /// An unbatched [C, H, W] input: tract's pools read the first two axes as
+    /// batch and channels, so a unit batch axis is put around the pool.
+    void maxPoolOfAnUnbatchedInput() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %zero : int = prim::Constant[value=0]()
+  %one : int = prim::Constant[value=1]()
+  %two : int = prim::Constant[value=2]()
+  %false : bool = prim::Constant[value=0]()
+  %k : int[] = prim::ListConstruct(%two, %two)
+  %p : int[] = prim::ListConstruct(%zero, %zero)
+  %d : int[] = prim::ListConstruct(%one, %one)
+  %y : Tensor = aten::max_pool2d(%x, %k, %k, %p, %d, %false)
+  return (%y)
+)IR",
+                               {"x:3x8x8:f32"});
+        EXPECT_NNEF(
+            "# CHECK: unsqueeze(\n# CHECK-SAME: axes = [0]\n# CHECK: max_pool(\n# CHECK-SAME: "
+            "stride = [1, 1, 2, 2]\n# CHECK: squeeze(\n# CHECK-SAME: axes = [0]",
+            e);
+    }
 };
 
 T2N_TEST_SUITE(TranslatePoolTest)
