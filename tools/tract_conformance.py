@@ -54,13 +54,22 @@ def graph_text(archive):
 
 
 def last_words(text, n=3):
-    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    lines = [l.strip() for l in text.split("Stack backtrace:")[0].splitlines() if l.strip()]
     lines = [l for l in lines if l != "Caused by:" and "RUST_BACKTRACE" not in l]
     return " / ".join(lines[-n:]).replace("|", "\\|")
 
 
-def run_tract(tract, archive, npz, timeout=600):
+def tolerance_level(text):
+    """tract's --approx level for the tolerance the export was checked at
+    ("approximate", or a fixture's declared "very"); approximate otherwise."""
+    levels = ("exact", "close", "approximate", "very", "super", "ultra")
+    word = (text or "").split()[0] if text else ""
+    return word if word in levels else "approximate"
+
+
+def run_tract(tract, archive, npz, approx="approximate", timeout=600):
     text = graph_text(archive)
+    env = dict(os.environ, RUST_BACKTRACE="0")
     args = [tract, str(archive), "--nnef-tract-core", "--nnef-tract-pulse",
             "--nnef-tract-extra", "--nnef-tract-transformers"]
     if "tract_registry tract_onnx" in text:
@@ -68,9 +77,9 @@ def run_tract(tract, archive, npz, timeout=600):
     if "tract_registry tract_resource" in text:
         args.append("--nnef-tract-resource")
     args += ["-O", "run", "--input-from-bundle", str(npz), "--assert-output-bundle", str(npz),
-             "--allow-float-casts", "--approx", "approximate"]
+             "--allow-float-casts", "--approx", approx]
     try:
-        r = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+        r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return False, f"timed out after {timeout} s"
     errors = [l for l in r.stderr.splitlines() if "ERROR" in l or "Mismatch" in l]
@@ -103,7 +112,7 @@ def fixture_rows(args, tract):
         if not npz.exists():
             rows.append((name, "no io.npz", ""))
             continue
-        ok, why = run_tract(tract, archive, npz)
+        ok, why = run_tract(tract, archive, npz, approx=tolerance_level(check.get("tolerance")))
         rows.append((name, "passes" if ok else "fails", why))
         print(f"{name}: {rows[-1][1]} {why}", file=sys.stderr)
     return rows
@@ -193,7 +202,8 @@ source, its own crates unmodified, behind a CLI taking the flags t2n passes), by
 `tools/tract_conformance.py`. Every archive is run as a user runs it:
 `tract ARCHIVE --nnef-tract-core --nnef-tract-pulse --nnef-tract-extra --nnef-tract-transformers
 -O run --input-from-bundle IO.npz --assert-output-bundle IO.npz --allow-float-casts --approx
-approximate`.
+LEVEL`, LEVEL the tolerance the export's own check used (`approximate`, or the level a fixture
+declares with its reason, `very` for inception_v3's 94 layers).
 
 ## Export fixtures of the test suite
 

@@ -122,14 +122,17 @@ private Q_SLOTS:
     // ---- deconv ---------------------------------------------------------------
 
     void deconvAgainstAten() {
+        // tract reads the filter as [O, C/groups, k...] (tst_interpreter_tract_rules),
+        // PyTorch and the spec as [C, O/groups, k...]
         const at::Tensor x = randn({1, 4, 4, 5}, 21), w = randn({4, 3, 3, 3}, 22);
         const at::Tensor bias = randn({1, 3}, 23);
-        T2N_COMPARE_TENSOR_TOL(op("deconv", {tv(x), tv(w), tv(bias)},
+        T2N_COMPARE_TENSOR_TOL(op("deconv", {tv(x), tv(w.transpose(0, 1)), tv(bias)},
                                   {{"padding", pads({{1, 1}, {1, 1}})}, {"stride", Ints({2, 2})}}),
                                at::conv_transpose2d(x, w, bias.flatten(), 2, 1), 1e-4, 1e-4);
-        // groups and dilation, 1-d
+        // groups and dilation, 1-d: per group the channel axes swapped
         const at::Tensor x1 = randn({1, 4, 6}, 24), w1 = randn({4, 3, 3}, 25);
-        T2N_COMPARE_TENSOR_TOL(op("deconv", {tv(x1), tv(w1)},
+        const at::Tensor w1Tract = w1.reshape({2, 2, 3, 3}).transpose(1, 2).reshape({6, 2, 3});
+        T2N_COMPARE_TENSOR_TOL(op("deconv", {tv(x1), tv(w1Tract)},
                                   {{"padding", pads({{0, 0}})},
                                    {"dilation", Ints({2})},
                                    {"stride", Ints({3})},
@@ -147,7 +150,8 @@ private Q_SLOTS:
         tractArgs.emplace_back("output_shape", Ints({6, 6}));         // tract: spatial axes only
         khronosArgs.emplace_back("output_shape", Ints({1, 2, 6, 6})); // spec: the whole shape
         fullInTract.emplace_back("output_shape", Ints({1, 2, 6, 6}));
-        T2N_COMPARE_TENSOR_TOL(op("deconv", {tv(x), tv(w)}, tractArgs), expected, 1e-4, 1e-4);
+        const at::Tensor wTract = w.transpose(0, 1);
+        T2N_COMPARE_TENSOR_TOL(op("deconv", {tv(x), tv(wTract)}, tractArgs), expected, 1e-4, 1e-4);
         T2N_COMPARE_TENSOR_TOL(op("deconv", {tv(x), tv(w)}, khronosArgs, Khronos), expected, 1e-4,
                                1e-4);
         // tract ignores an output_shape that lists every axis: default 5x5
@@ -242,13 +246,18 @@ private Q_SLOTS:
     }
 
     void poolOverBatchAndChannels() {
-        // size / stride cover every axis: pairs of batch entries averaged
+        // size / stride cover every axis (the spec): pairs of batch entries
+        // averaged; tract reads the first two axes as batch and channels and
+        // refuses a window there (tst_interpreter_tract_rules)
         const at::Tensor x = iota({4, 1, 2, 2});
-        const at::Tensor got = op("avg_pool", {tv(x)},
-                                  {{"size", Ints({2, 1, 1, 1})},
-                                   {"stride", Ints({2, 1, 1, 1})},
-                                   {"padding", pads({{0, 0}, {0, 0}, {0, 0}, {0, 0}})}});
+        const Named overBatch{{"size", Ints({2, 1, 1, 1})},
+                              {"stride", Ints({2, 1, 1, 1})},
+                              {"padding", pads({{0, 0}, {0, 0}, {0, 0}, {0, 0}})}};
+        const at::Tensor got = op("avg_pool", {tv(x)}, overBatch, Khronos);
         T2N_COMPARE_TENSOR(got, at::stack({(x[0] + x[1]) / 2, (x[2] + x[3]) / 2}));
+        auto refused = expectError([&] { op("avg_pool", {tv(x)}, overBatch, Tract); });
+        QVERIFY2(refused.message().find("batch and channels") != std::string::npos,
+                 refused.message().c_str());
         // size must list every axis
         auto e = expectError([&] { op("max_pool", {tv(x)}, {{"size", Ints({2, 2})}}); });
         QVERIFY2(e.message().find("does not match") != std::string::npos, e.message().c_str());

@@ -246,9 +246,12 @@ private:
 /// ("Caused by:" and backtrace hints left out), for the summary a person reads.
 std::string tractLastWords(const std::vector<std::string>& lines, std::size_t count = 3) {
     std::vector<std::string> kept;
-    for (const auto& line : lines)
+    for (const auto& line : lines) {
+        if (line.starts_with("Stack backtrace:")) // RUST_BACKTRACE=1: frames follow
+            break;
         if (line != "Caused by:" && line.find("RUST_BACKTRACE") == std::string::npos)
             kept.push_back(line);
+    }
     if (kept.size() > count)
         kept.erase(kept.begin(), kept.end() - static_cast<std::ptrdiff_t>(count));
     return fmt::format("{}", fmt::join(kept, " / "));

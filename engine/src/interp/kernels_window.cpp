@@ -356,10 +356,10 @@ void checkTractPoolAxes(const Call& call, const at::Tensor& x) {
 
 std::vector<Value> kBox(const Call& call) {
     at::Tensor x = call.tensor("input");
-    if (call.tract())
-        checkTractPoolAxes(call, x);
     Window w = windowOf(x.sizes(), call.integers("size"), call.integers("stride"),
                         call.integers("dilation"), call.pairs("padding"), call.op);
+    if (call.tract())
+        checkTractPoolAxes(call, x);
     const std::string& border = call.string("border");
     const std::string& op = call.op;
     if (op == "max_pool")

@@ -13,6 +13,8 @@
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace t2n::translate {
@@ -73,7 +75,10 @@ void lowerFilled(Context& ctx) {
     // dtype; a scalar literal is f32.
     const bool exact = (y.dtype == DType::F32 && value.kind == Expr::Kind::Scalar) ||
                        (y.dtype == DType::Bool && value.kind == Expr::Kind::Logical);
-    const auto rank = static_cast<int64_t>(shape.size());
+    // A non-finite fill stays a scalar: NNEF has no infinity inside a list
+    // (nonfinite.cpp makes the scalar a variable where the target needs one).
+    const bool finite = value.kind != Expr::Kind::Scalar || std::isfinite(value.scalar);
+    const auto rank = finite ? static_cast<int64_t>(shape.size()) : 0;
     Expr filled = emitStep(ctx, exact, "tract_core_broadcast", {unitTensorLiteral(value, rank)},
                            {{"shape", Expr::array(std::move(shape))}}, "filled");
     if (!exact)

@@ -197,7 +197,9 @@ void registerSpecialValueOps(Registry& r) {
     r.add("aten::signbit", lowerSignbit,
           "x < 0, or 1 / x < 0 for a negative zero; the sign bit of a NaN is not read (false)",
           "lt div or");
-    r.add("aten::copysign", lowerCopysign, "|a| with the sign bit of b",
+    r.add("aten::copysign", lowerCopysign,
+          "|a| with the sign of b, negative zero included; a NaN b counts as positive (NNEF "
+          "reads no sign bit of a NaN)",
           "abs neg select lt div or tract_core_cast");
     r.add("aten::heaviside", lowerHeaviside, "", "select gt eq");
     r.add("aten::fmax", lowerFmaxFmin<true>, "max ignoring NaN", "max ne select");

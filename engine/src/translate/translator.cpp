@@ -6,6 +6,7 @@
 #include "translate/compute_type.h"
 #include "translate/lower_quantized.h"
 #include "translate/registry.h"
+#include "translate/repeated_outputs.h"
 #include "translate/symbolic_sizes.h"
 
 #include <algorithm>
@@ -508,6 +509,8 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
         tr.doc.body.push_back(nnef::Invocation{"copy", "", {e}, {}, {outs[i]}, false, -1});
     }
     tr.doc.outputs = outs;
+    if (!target.isKhronos())
+        copyRepeatedOutputs(tr.doc);
     for (auto& w : ctx.takeWarnings())
         tr.warnings.push_back(std::move(w));
     tr.identifierValues = ctx.identifierValues();

@@ -103,6 +103,23 @@ graph(%self : Tensor, %x : Tensor):
                                {"x:2x3:f32"});
         EXPECT_NNEF("# CHECK: tract_core_cast(\n# CHECK-NOT: cpu", e);
     }
+
+    /// Two outputs computed by identical statements: the second is a copy of
+    /// the first (tract 0.23.5's declutter merges such twins and left a Dummy
+    /// op in a third output sharing a node with them: repeated_outputs.cpp).
+    void repeatedOutputIsACopy() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %v : Tensor):
+  %zero : int = prim::Constant[value=0]()
+  %two : int = prim::Constant[value=2]()
+  %a : Tensor = aten::unsqueeze(%v, %zero)
+  %b : Tensor = aten::unsqueeze(%v, %zero)
+  %c : Tensor = aten::unsqueeze(%a, %two)
+  return (%a, %c, %b)
+)IR",
+                               {"v:5:f32"});
+        EXPECT_NNEF("# CHECK: output_0 = unsqueeze(v\n# CHECK: output_2 = copy(output_0)", e);
+    }
 };
 
 T2N_TEST_SUITE(TranslateShapeTest)
