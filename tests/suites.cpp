@@ -100,7 +100,8 @@
     X(translate_attention, TranslateAttentionTest)                                                 \
     X(translate_transformer, TranslateTransformerTest)                                             \
     X(translate_quantized, TranslateQuantizedTest)                                                 \
-    X(memory, MemoryTest)
+    X(memory, MemoryTest)                                                                          \
+    X(realworld_patterns, RealworldPatternsTest)
 
 namespace t2n::test {
 

@@ -4,6 +4,7 @@
 #include "check/archive_names.h"
 #include "check/check_stage.h"
 #include "check/semantic_bisect.h"
+#include "harden/bind_arguments.h"
 #include "harden/default_arguments.h"
 #include "harden/harden.h"
 #include "ir/ir_builder.h"
@@ -111,6 +112,33 @@ struct Session::Impl {
         return copies;
     }
 
+    /// The model the stages export for the given specs: the loaded one, or
+    /// (when a spec gives a non-tensor argument its value) a copy with those
+    /// values bound as constants, made once per specs.
+    struct Bound {
+        std::vector<InputSpec> specs;
+        std::optional<harden::BoundArguments> arguments;
+    };
+    std::optional<Bound> bound;
+    const std::optional<harden::BoundArguments>& boundFor(const std::vector<InputSpec>& specs) {
+        if (!bound || bound->specs != specs)
+            bound = Bound{specs, harden::bindNonTensorArguments(requireModule(), specs)};
+        return bound->arguments;
+    }
+    const torch::jit::Module& exportedModule(const ExportOptions& options) {
+        const auto& b = boundFor(options.inputs);
+        return b ? b->module : requireModule();
+    }
+    /// `options` with the specs of the arguments the exported module takes.
+    ExportOptions exportedOptions(const ExportOptions& options) {
+        const auto& b = boundFor(options.inputs);
+        if (!b)
+            return options;
+        ExportOptions out = options;
+        out.inputs = b->tensorSpecs;
+        return out;
+    }
+
     void log(LogLevel level, const std::string& msg) {
         if (observer)
             observer->log(level, msg);
@@ -133,6 +161,7 @@ struct Session::Impl {
     /// `name` in the report and the archive's properties.
     void adopt(torch::jit::Module m, const std::filesystem::path& path, const std::string& name) {
         module = std::move(m);
+        bound.reset();
         modelPath = path;
         modelName = name;
         prepared.reset();
@@ -268,14 +297,21 @@ void Session::harden(const ExportOptions& options) {
     d->hardenedWith.reset();
     d->tracedWith.reset();
     StageScope scope(Stage::Harden, d->observer, d->report);
-    const auto& m = d->requireModule();
     // The passes that specialise the graph run it on the same seeded inputs
     // as trace(), so the branches they keep are the ones the recording sees.
     std::vector<at::Tensor> examples;
-    if (!options.inputs.empty()) {
+    if (!options.inputs.empty())
         checkInputSpecs(options.inputs, d->requireModule());
-        examples = d->exampleInputs(options.inputs, options.seed);
-    }
+    const auto& m = d->exportedModule(options);
+    const ExportOptions exported = d->exportedOptions(options);
+    if (!exported.inputs.empty())
+        examples = d->exampleInputs(exported.inputs, options.seed);
+    if (const auto& b = d->boundFor(options.inputs))
+        for (const auto& value : b->bound)
+            d->warn(fmt::format("the archive is specialised for {}: a forward() argument that "
+                                "is not a tensor is a constant of the exported graph (export "
+                                "again with another --input value for another one)",
+                                value));
     // The weights the archive will hold, before anything reads the model.
     load::restore(d->compressed);
     if (options.weightsQ4_0) {
@@ -307,14 +343,14 @@ std::string Session::hardenedText() const {
 }
 
 BisectReport Session::bisectHardening(const ExportOptions& options) {
-    const auto& m = d->requireModule();
     if (options.inputs.empty())
         throw Error(Stage::Harden, ErrorCode::Usage, "semantic bisect needs example inputs",
                     "give one --input per forward() argument");
     checkInputSpecs(options.inputs, d->requireModule());
-    return check::bisectHardening(m, d->exampleInputs(options.inputs, options.seed), options.harden,
-                                  check::Tolerance::parse(options.checkTolerance),
-                                  options.outputNames);
+    const ExportOptions exported = d->exportedOptions(options);
+    return check::bisectHardening(
+        d->exportedModule(options), d->exampleInputs(exported.inputs, options.seed), options.harden,
+        check::Tolerance::parse(options.checkTolerance), options.outputNames);
 }
 
 const ir::Graph& Session::trace(const ExportOptions& options) {
@@ -326,8 +362,8 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     ir::TraceRequest request;
     request.prepared = &*d->prepared;
     // Shapes of inputs whose values come from files, for the dynamic axes.
-    request.inputs = load::withFileShapes(options.inputs);
-    checkInputSpecs(request.inputs, d->requireModule());
+    request.inputs = load::withFileShapes(d->exportedOptions(options).inputs);
+    checkInputSpecs(request.inputs, d->exportedModule(options));
     d->step(Stage::Trace, 0, "running the hardened graph on the example inputs");
     request.example = d->exampleInputs(request.inputs, options.seed);
     request.dynamicAxes = options.dynamicAxes;
@@ -526,7 +562,8 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
     }
     StageScope scope(Stage::Check, d->observer, d->report);
     check::CheckInputs in;
-    in.model = &d->requireModule();
+    in.model = &d->exportedModule(options);
+    const ExportOptions exported = d->exportedOptions(options);
     in.prepared = &*d->prepared;
     in.manifest = &*d->manifest;
     if (d->translation)
@@ -535,12 +572,12 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
     in.artifact = artifact;
     in.shownArtifact = shown;
     in.modelFile = d->modelPath;
-    in.options = &options;
+    in.options = &exported;
     if (d->graph)
         for (const auto& s : d->graph->symbolSizes)
             if (s.probe > 0)
                 in.secondSizes[s.name] = s.probe;
-    in.exampleInputs = d->exampleInputs(options.inputs, options.seed);
+    in.exampleInputs = d->exampleInputs(exported.inputs, options.seed);
     in.reportJson = [this] { return d->report.toJson(); };
     in.log = [this](LogLevel l, const std::string& m) { d->log(l, m); };
     in.progress = [this](double f, const std::string& status) {
@@ -617,16 +654,16 @@ ExportReport Session::exportModel(const std::filesystem::path& output, const Exp
 }
 
 std::vector<double> Session::forwardSeconds(const ExportOptions& options, int runs) {
-    auto& m = const_cast<torch::jit::Module&>(d->requireModule());
     checkInputSpecs(options.inputs, d->requireModule());
-    const auto inputs = d->exampleInputs(options.inputs, options.seed);
+    auto& bound = const_cast<torch::jit::Module&>(d->exportedModule(options));
+    const auto inputs = d->exampleInputs(d->exportedOptions(options).inputs, options.seed);
     const std::vector<c10::IValue> args(inputs.begin(), inputs.end());
     torch::NoGradGuard noGrad;
     std::vector<double> out;
     for (int i = 0; i < runs; ++i) {
         const auto start = std::chrono::steady_clock::now();
         try {
-            m.forward(args);
+            bound.forward(args);
         } catch (const std::exception& e) {
             const std::string what = e.what();
             throw Error(Stage::Load, ErrorCode::ModelRun,
