@@ -6,6 +6,7 @@
 #include "check/semantic_bisect.h"
 #include "harden/bind_arguments.h"
 #include "harden/default_arguments.h"
+#include "harden/explicit_state.h"
 #include "harden/harden.h"
 #include "ir/ir_builder.h"
 #include "ir/naming.h"
@@ -113,29 +114,62 @@ struct Session::Impl {
     }
 
     /// The model the stages export for the given specs: the loaded one, or
-    /// (when a spec gives a non-tensor argument its value) a copy with those
-    /// values bound as constants, made once per specs.
-    struct Bound {
+    /// a copy with the non-tensor arguments' values bound as constants and
+    /// the state forward() keeps in attributes made explicit inputs and
+    /// outputs; made once per (specs, seed).
+    struct Exported {
         std::vector<InputSpec> specs;
+        uint64_t seed = 0;
         std::optional<harden::BoundArguments> arguments;
+        std::optional<harden::ExplicitState> state;
     };
-    std::optional<Bound> bound;
-    const std::optional<harden::BoundArguments>& boundFor(const std::vector<InputSpec>& specs) {
-        if (!bound || bound->specs != specs)
-            bound = Bound{specs, harden::bindNonTensorArguments(requireModule(), specs)};
-        return bound->arguments;
+    std::optional<Exported> exported;
+    const Exported& exportedFor(const ExportOptions& options) {
+        if (exported && exported->specs == options.inputs && exported->seed == options.seed)
+            return *exported;
+        Exported e{options.inputs, options.seed, {}, {}};
+        e.arguments = harden::bindNonTensorArguments(requireModule(), options.inputs);
+        const auto& tensorSpecs = e.arguments ? e.arguments->tensorSpecs : options.inputs;
+        if (!tensorSpecs.empty())
+            e.state = harden::makeStateExplicit(e.arguments ? e.arguments->module : requireModule(),
+                                                tensorSpecs,
+                                                load::makeExampleInputs(tensorSpecs, options.seed));
+        exported = std::move(e);
+        return *exported;
     }
     const torch::jit::Module& exportedModule(const ExportOptions& options) {
-        const auto& b = boundFor(options.inputs);
-        return b ? b->module : requireModule();
+        const Exported& e = exportedFor(options);
+        return e.state ? e.state->module : e.arguments ? e.arguments->module : requireModule();
     }
-    /// `options` with the specs of the arguments the exported module takes.
+    /// `options` for the exported module: the specs (and names) of the
+    /// arguments it takes, and names for the state's outputs.
     ExportOptions exportedOptions(const ExportOptions& options) {
-        const auto& b = boundFor(options.inputs);
-        if (!b)
-            return options;
+        const Exported& e = exportedFor(options);
         ExportOptions out = options;
-        out.inputs = b->tensorSpecs;
+        if (e.arguments) {
+            out.inputs = e.arguments->tensorSpecs;
+            if (options.inputNames.size() == options.inputs.size()) {
+                out.inputNames.clear();
+                for (size_t i = 0, k = 0; i < options.inputs.size(); ++i)
+                    if (k < out.inputs.size() && options.inputs[i] == out.inputs[k]) {
+                        out.inputNames.push_back(options.inputNames[i]);
+                        ++k;
+                    }
+            }
+        }
+        if (e.state) {
+            const size_t given = out.inputs.size();
+            out.inputs = e.state->specs;
+            if (!out.inputNames.empty() && out.inputNames.size() == given)
+                out.inputNames.insert(out.inputNames.end(), e.state->names.begin(),
+                                      e.state->names.end());
+            if (out.outputNames.empty())
+                for (size_t i = 0; i < e.state->modelOutputs; ++i)
+                    out.outputNames.push_back(fmt::format("output_{}", i));
+            if (out.outputNames.size() == e.state->modelOutputs)
+                for (const auto& n : e.state->names)
+                    out.outputNames.push_back(n + "_out");
+        }
         return out;
     }
 
@@ -161,7 +195,7 @@ struct Session::Impl {
     /// `name` in the report and the archive's properties.
     void adopt(torch::jit::Module m, const std::filesystem::path& path, const std::string& name) {
         module = std::move(m);
-        bound.reset();
+        exported.reset();
         modelPath = path;
         modelName = name;
         prepared.reset();
@@ -306,12 +340,16 @@ void Session::harden(const ExportOptions& options) {
     const ExportOptions exported = d->exportedOptions(options);
     if (!exported.inputs.empty())
         examples = d->exampleInputs(exported.inputs, options.seed);
-    if (const auto& b = d->boundFor(options.inputs))
-        for (const auto& value : b->bound)
+    const auto& made = d->exportedFor(options);
+    if (made.arguments)
+        for (const auto& value : made.arguments->bound)
             d->warn(fmt::format("the archive is specialised for {}: a forward() argument that "
                                 "is not a tensor is a constant of the exported graph (export "
                                 "again with another --input value for another one)",
                                 value));
+    if (made.state)
+        for (const auto& line : made.state->said)
+            d->warn(line);
     // The weights the archive will hold, before anything reads the model.
     load::restore(d->compressed);
     if (options.weightsQ4_0) {
@@ -413,7 +451,7 @@ void Session::translate(const ExportOptions& options) {
     std::vector<translate::FrozenRead> frozen;
     std::optional<translate::Translation> made;
     try {
-        made = translate::translateGraph(*d->graph, options, props, &frozen);
+        made = translate::translateGraph(*d->graph, d->exportedOptions(options), props, &frozen);
     } catch (const Error&) {
         // A dynamic axis the translation could not follow: which values
         // kept their example size, for every front end to show.
