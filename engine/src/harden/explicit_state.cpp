@@ -122,6 +122,29 @@ c10::IValue snapshot(const c10::IValue& v) {
     return v.isTensor() && v.toTensor().defined() ? c10::IValue(v.toTensor().clone()) : v;
 }
 
+// A copy whose runs cannot change `m`: its own module objects (assignments
+// land there) and its own copy of every tensor attribute but parameters
+// (in-place writes land there), the rest shared. Not Module::deepcopy():
+// LibTorch 1.13's breaks nn.LSTM's flat weights in Silero VAD v4 ("expanded
+// size of the tensor (256) must match the existing size (64)").
+torch::jit::Module stateCopy(const torch::jit::Module& m) {
+    torch::jit::Module copy = m.clone(/*inplace=*/true);
+    std::vector<torch::jit::Module> pending{copy};
+    while (!pending.empty()) {
+        torch::jit::Module c = pending.back();
+        pending.pop_back();
+        const auto& type = c.type();
+        for (size_t i = 0; i < type->numAttributes(); ++i) {
+            const c10::IValue v = c._ivalue()->getSlot(i);
+            if (v.isModule())
+                pending.push_back(v.toModule());
+            else if (v.isTensor() && v.toTensor().defined() && !type->is_parameter(i))
+                c._ivalue()->setSlot(i, v.toTensor().clone());
+        }
+    }
+    return copy;
+}
+
 std::vector<at::Tensor> call(torch::jit::Module& m, const std::vector<c10::IValue>& args) {
     torch::NoGradGuard noGrad;
     std::vector<at::Tensor> out;
@@ -237,7 +260,7 @@ std::optional<ExplicitState> makeStateExplicit(const torch::jit::Module& model,
         return std::nullopt;
     // Three calls on a copy: the first reaches the steady state (Silero
     // makes its context on the first call), the next two are the reference.
-    torch::jit::Module warm = model.deepcopy();
+    torch::jit::Module warm = stateCopy(model);
     std::map<std::string, c10::IValue> before, first, second, third;
     attributesOf(model, "", before);
     std::vector<at::Tensor> outputs1;
@@ -319,7 +342,7 @@ std::optional<ExplicitState> makeStateExplicit(const torch::jit::Module& model,
 
     // Two consecutive calls of the copy, fed its own state back, against
     // the model's second and third calls.
-    torch::jit::Module runner = out.module.deepcopy();
+    torch::jit::Module runner = stateCopy(out.module);
     std::vector<c10::IValue> args = argsOf(examples);
     for (const auto& p : out.paths)
         args.emplace_back(steady.at(p).toTensor().clone());
