@@ -101,7 +101,8 @@
     X(translate_transformer, TranslateTransformerTest)                                             \
     X(translate_quantized, TranslateQuantizedTest)                                                 \
     X(memory, MemoryTest)                                                                          \
-    X(realworld_patterns, RealworldPatternsTest)
+    X(realworld_patterns, RealworldPatternsTest)                                                   \
+    X(realworld_files, RealworldFilesTest)
 
 namespace t2n::test {
 

@@ -280,4 +280,72 @@ graph(%a : Tensor, %b : Tensor, %h : Tensor):
 };
 
 T2N_TEST_SUITE(RealworldPatternsTest)
+
+// The genuine files of ../shared/realworld (beside the checkout; never
+// copied into the project) that issue 39 fixed: skipped when absent.
+class RealworldFilesTest : public QObject {
+    Q_OBJECT
+
+    std::filesystem::path folder_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        folder_ = sourceDir().parent_path() / "shared" / "realworld";
+        if (!std::filesystem::is_directory(folder_))
+            QSKIP(qPrintable(QString("no %1: the genuine files are not beside this checkout")
+                                 .arg(QString::fromStdString(folder_.string()))));
+    }
+
+    void sileroVad_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("sr");
+        for (const char* f : {"silero_vad_v3_1.jit", "silero_vad_v4.jit", "silero_vad_v5.jit",
+                              "silero_vad_v6_2.jit"})
+            for (int sr : {16000, 8000})
+                QTest::newRow(qPrintable(QString("%1 sr %2").arg(f).arg(sr))) << f << sr;
+    }
+
+    /// Every Silero VAD exports and checks at 16 and 8 kHz with its state
+    /// carried (main crashed with SIGSEGV on v4-v6.2, v3.1 ended in an
+    /// INTERNAL ASSERT).
+    void sileroVad() {
+        QFETCH(QString, file);
+        QFETCH(int, sr);
+        const auto path = folder_ / file.toStdString();
+        if (!std::filesystem::exists(path))
+            QSKIP("file absent");
+        t2n::Session s;
+        s.load(path);
+        const auto report =
+            s.exportModel(realworldWork("silero.nnef.tgz"),
+                          withInputs({sr == 16000 ? "x:1x512:f32" : "x:1x256:f32",
+                                      sr == 16000 ? "sr:scalar:i64=16000" : "sr:scalar:i64=8000"}));
+        QVERIFY2(report.check.passed, qPrintable(checkVerdict(report)));
+        QVERIFY(report.inputs.size() == 3 && report.outputs.size() == 3);
+        QVERIFY(anyWarningContains(report, "specialised for sr = " + std::to_string(sr)));
+    }
+
+    /// The quantized CNN with no --input: a refusal with its reason (its
+    /// per-channel weights), no crash in qnnpack during the proposal.
+    void quantizedCnnWithoutInputs() {
+        const auto path = folder_ / "supisanu_cnn_int8.pt";
+        if (!std::filesystem::exists(path))
+            QSKIP("file absent");
+        t2n::Session s;
+        s.load(path);
+        const auto p = s.proposeInputs();
+        QVERIFY(p.confirmed);
+        QCOMPARE(p.inputs.at(0).spec.shape, (std::vector<int64_t>{1, 1, 28, 28}));
+        t2n::ExportOptions o;
+        o.inputs = {p.inputs.at(0).spec};
+        try {
+            s.exportModel(realworldWork("supisanu.nnef.tgz"), o);
+            QFAIL("exported");
+        } catch (const t2n::Error& e) {
+            QCOMPARE(e.code(), t2n::ErrorCode::Unsupported);
+        }
+    }
+};
+
+T2N_TEST_SUITE(RealworldFilesTest)
 #include "tst_realworld_patterns.moc"
