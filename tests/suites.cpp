@@ -101,7 +101,9 @@
     X(translate_attention, TranslateAttentionTest)                                                 \
     X(translate_transformer, TranslateTransformerTest)                                             \
     X(translate_quantized, TranslateQuantizedTest)                                                 \
-    X(memory, MemoryTest)
+    X(memory, MemoryTest)                                                                          \
+    X(realworld_patterns, RealworldPatternsTest)                                                   \
+    X(realworld_files, RealworldFilesTest)
 
 namespace t2n::test {
 

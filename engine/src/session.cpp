@@ -4,7 +4,9 @@
 #include "check/archive_names.h"
 #include "check/check_stage.h"
 #include "check/semantic_bisect.h"
+#include "harden/bind_arguments.h"
 #include "harden/default_arguments.h"
+#include "harden/explicit_state.h"
 #include "harden/harden.h"
 #include "ir/ir_builder.h"
 #include "ir/naming.h"
@@ -111,6 +113,66 @@ struct Session::Impl {
         return copies;
     }
 
+    /// The model the stages export for the given specs: the loaded one, or
+    /// a copy with the non-tensor arguments' values bound as constants and
+    /// the state forward() keeps in attributes made explicit inputs and
+    /// outputs; made once per (specs, seed).
+    struct Exported {
+        std::vector<InputSpec> specs;
+        uint64_t seed = 0;
+        std::optional<harden::BoundArguments> arguments;
+        std::optional<harden::ExplicitState> state;
+    };
+    std::optional<Exported> exported;
+    const Exported& exportedFor(const ExportOptions& options) {
+        if (exported && exported->specs == options.inputs && exported->seed == options.seed)
+            return *exported;
+        Exported e{options.inputs, options.seed, {}, {}};
+        e.arguments = harden::bindNonTensorArguments(requireModule(), options.inputs);
+        const auto& tensorSpecs = e.arguments ? e.arguments->tensorSpecs : options.inputs;
+        if (!tensorSpecs.empty())
+            e.state = harden::makeStateExplicit(e.arguments ? e.arguments->module : requireModule(),
+                                                tensorSpecs,
+                                                load::makeExampleInputs(tensorSpecs, options.seed));
+        exported = std::move(e);
+        return *exported;
+    }
+    const torch::jit::Module& exportedModule(const ExportOptions& options) {
+        const Exported& e = exportedFor(options);
+        return e.state ? e.state->module : e.arguments ? e.arguments->module : requireModule();
+    }
+    /// `options` for the exported module: the specs (and names) of the
+    /// arguments it takes, and names for the state's outputs.
+    ExportOptions exportedOptions(const ExportOptions& options) {
+        const Exported& e = exportedFor(options);
+        ExportOptions out = options;
+        if (e.arguments) {
+            out.inputs = e.arguments->tensorSpecs;
+            if (options.inputNames.size() == options.inputs.size()) {
+                out.inputNames.clear();
+                for (size_t i = 0, k = 0; i < options.inputs.size(); ++i)
+                    if (k < out.inputs.size() && options.inputs[i] == out.inputs[k]) {
+                        out.inputNames.push_back(options.inputNames[i]);
+                        ++k;
+                    }
+            }
+        }
+        if (e.state) {
+            const size_t given = out.inputs.size();
+            out.inputs = e.state->specs;
+            if (!out.inputNames.empty() && out.inputNames.size() == given)
+                out.inputNames.insert(out.inputNames.end(), e.state->names.begin(),
+                                      e.state->names.end());
+            if (out.outputNames.empty())
+                for (size_t i = 0; i < e.state->modelOutputs; ++i)
+                    out.outputNames.push_back(fmt::format("output_{}", i));
+            if (out.outputNames.size() == e.state->modelOutputs)
+                for (const auto& n : e.state->names)
+                    out.outputNames.push_back(n + "_out");
+        }
+        return out;
+    }
+
     void log(LogLevel level, const std::string& msg) {
         if (observer)
             observer->log(level, msg);
@@ -133,6 +195,7 @@ struct Session::Impl {
     /// `name` in the report and the archive's properties.
     void adopt(torch::jit::Module m, const std::filesystem::path& path, const std::string& name) {
         module = std::move(m);
+        exported.reset();
         modelPath = path;
         modelName = name;
         prepared.reset();
@@ -268,14 +331,25 @@ void Session::harden(const ExportOptions& options) {
     d->hardenedWith.reset();
     d->tracedWith.reset();
     StageScope scope(Stage::Harden, d->observer, d->report);
-    const auto& m = d->requireModule();
     // The passes that specialise the graph run it on the same seeded inputs
     // as trace(), so the branches they keep are the ones the recording sees.
     std::vector<at::Tensor> examples;
-    if (!options.inputs.empty()) {
+    if (!options.inputs.empty())
         checkInputSpecs(options.inputs, d->requireModule());
-        examples = d->exampleInputs(options.inputs, options.seed);
-    }
+    const auto& m = d->exportedModule(options);
+    const ExportOptions exported = d->exportedOptions(options);
+    if (!exported.inputs.empty())
+        examples = d->exampleInputs(exported.inputs, options.seed);
+    const auto& made = d->exportedFor(options);
+    if (made.arguments)
+        for (const auto& value : made.arguments->bound)
+            d->warn(fmt::format("the archive is specialised for {}: a forward() argument that "
+                                "is not a tensor is a constant of the exported graph (export "
+                                "again with another --input value for another one)",
+                                value));
+    if (made.state)
+        for (const auto& line : made.state->said)
+            d->warn(line);
     // The weights the archive will hold, before anything reads the model.
     load::restore(d->compressed);
     if (options.weightsQ4_0) {
@@ -307,14 +381,14 @@ std::string Session::hardenedText() const {
 }
 
 BisectReport Session::bisectHardening(const ExportOptions& options) {
-    const auto& m = d->requireModule();
     if (options.inputs.empty())
         throw Error(Stage::Harden, ErrorCode::Usage, "semantic bisect needs example inputs",
                     "give one --input per forward() argument");
     checkInputSpecs(options.inputs, d->requireModule());
-    return check::bisectHardening(m, d->exampleInputs(options.inputs, options.seed), options.harden,
-                                  check::Tolerance::parse(options.checkTolerance),
-                                  options.outputNames);
+    const ExportOptions exported = d->exportedOptions(options);
+    return check::bisectHardening(
+        d->exportedModule(options), d->exampleInputs(exported.inputs, options.seed), options.harden,
+        check::Tolerance::parse(options.checkTolerance), options.outputNames);
 }
 
 const ir::Graph& Session::trace(const ExportOptions& options) {
@@ -326,8 +400,8 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
     ir::TraceRequest request;
     request.prepared = &*d->prepared;
     // Shapes of inputs whose values come from files, for the dynamic axes.
-    request.inputs = load::withFileShapes(options.inputs);
-    checkInputSpecs(request.inputs, d->requireModule());
+    request.inputs = load::withFileShapes(d->exportedOptions(options).inputs);
+    checkInputSpecs(request.inputs, d->exportedModule(options));
     d->step(Stage::Trace, 0, "running the hardened graph on the example inputs");
     request.example = d->exampleInputs(request.inputs, options.seed);
     request.dynamicAxes = options.dynamicAxes;
@@ -377,7 +451,7 @@ void Session::translate(const ExportOptions& options) {
     std::vector<translate::FrozenRead> frozen;
     std::optional<translate::Translation> made;
     try {
-        made = translate::translateGraph(*d->graph, options, props, &frozen);
+        made = translate::translateGraph(*d->graph, d->exportedOptions(options), props, &frozen);
     } catch (const Error&) {
         // A dynamic axis the translation could not follow: which values
         // kept their example size, for every front end to show.
@@ -526,7 +600,8 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
     }
     StageScope scope(Stage::Check, d->observer, d->report);
     check::CheckInputs in;
-    in.model = &d->requireModule();
+    in.model = &d->exportedModule(options);
+    const ExportOptions exported = d->exportedOptions(options);
     in.prepared = &*d->prepared;
     in.manifest = &*d->manifest;
     if (d->translation)
@@ -535,12 +610,12 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
     in.artifact = artifact;
     in.shownArtifact = shown;
     in.modelFile = d->modelPath;
-    in.options = &options;
+    in.options = &exported;
     if (d->graph)
         for (const auto& s : d->graph->symbolSizes)
             if (s.probe > 0)
                 in.secondSizes[s.name] = s.probe;
-    in.exampleInputs = d->exampleInputs(options.inputs, options.seed);
+    in.exampleInputs = d->exampleInputs(exported.inputs, options.seed);
     in.reportJson = [this] { return d->report.toJson(); };
     in.log = [this](LogLevel l, const std::string& m) { d->log(l, m); };
     in.progress = [this](double f, const std::string& status) {
@@ -617,16 +692,16 @@ ExportReport Session::exportModel(const std::filesystem::path& output, const Exp
 }
 
 std::vector<double> Session::forwardSeconds(const ExportOptions& options, int runs) {
-    auto& m = const_cast<torch::jit::Module&>(d->requireModule());
     checkInputSpecs(options.inputs, d->requireModule());
-    const auto inputs = d->exampleInputs(options.inputs, options.seed);
+    auto& bound = const_cast<torch::jit::Module&>(d->exportedModule(options));
+    const auto inputs = d->exampleInputs(d->exportedOptions(options).inputs, options.seed);
     const std::vector<c10::IValue> args(inputs.begin(), inputs.end());
     torch::NoGradGuard noGrad;
     std::vector<double> out;
     for (int i = 0; i < runs; ++i) {
         const auto start = std::chrono::steady_clock::now();
         try {
-            m.forward(args);
+            bound.forward(args);
         } catch (const std::exception& e) {
             const std::string what = e.what();
             throw Error(Stage::Load, ErrorCode::ModelRun,

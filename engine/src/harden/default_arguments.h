@@ -6,6 +6,7 @@
 #include <torch/script.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace t2n::harden {
@@ -21,5 +22,12 @@ std::vector<std::string> defaultedArguments(const torch::jit::Module& model, siz
 /// "forward()'s argument 'lengths' takes its default (None)". Call only when
 /// defaultedArguments() named every left-out argument.
 std::vector<std::string> bindDefaultArguments(torch::jit::Module& model, size_t given);
+
+/// Replaces forward()'s arguments at `bound` (schema indices, self is 0) by
+/// constants holding the given values and drops them from the graph and the
+/// schema. Returns each value's text, in the order given.
+std::vector<std::string>
+replaceArgumentsWithConstants(torch::jit::Module& model,
+                              const std::vector<std::pair<size_t, c10::IValue>>& bound);
 
 } // namespace t2n::harden

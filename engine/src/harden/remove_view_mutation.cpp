@@ -4,6 +4,7 @@
 
 #include <torch/csrc/jit/ir/alias_analysis.h>
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <memory>
@@ -71,6 +72,21 @@ std::variant<Write, std::string> analyse(Node* w) {
     return out;
 }
 
+// A tensor in memory of its own: a clone, or what an ATen op returns whose
+// schema gives its results no alias annotation (a functional op).
+bool freshTensor(const Value* v) {
+    const Node* n = v->node();
+    if (n->kind() == c10::aten::clone)
+        return true;
+    if (!n->kind().is_aten() || v->type()->kind() != c10::TypeKind::TensorType)
+        return false;
+    const c10::FunctionSchema* schema = n->maybeSchema();
+    if (!schema || schema->is_mutable())
+        return false;
+    return std::none_of(schema->returns().begin(), schema->returns().end(),
+                        [](const c10::Argument& r) { return r.alias_info() != nullptr; });
+}
+
 // A value other than the write's own views that may hold the written memory
 // and is read after the write (it would see the write), or null.
 const Value* aliasReadAfter(torch::jit::AliasDb& db, Graph& g, const Write& w) {
@@ -86,7 +102,12 @@ const Value* aliasReadAfter(torch::jit::AliasDb& db, Graph& g, const Write& w) {
             bool readAfter = false;
             for (const auto& use : v->uses())
                 readAfter = readAfter || use.user->isAfter(w.node);
-            if (readAfter && db.mayContainAlias(v, w.root))
+            // A clone's memory is its own, and so is a tensor a functional
+            // op returns, whatever list both went through (alias analysis
+            // merges a list's elements: a recurrent policy's cloned hidden
+            // and cell states, read by lstm, and the states lstm returns).
+            const bool distinct = w.root->node()->kind() == c10::aten::clone && freshTensor(v);
+            if (readAfter && !distinct && db.mayContainAlias(v, w.root))
                 return v;
         }
     }

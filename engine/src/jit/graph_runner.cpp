@@ -121,6 +121,13 @@ torch::jit::Stack runCopy(const torch::jit::Module* self,
     return stack;
 }
 
+// What a graph input can be fed an example tensor for.
+bool graphInputTakesTensor(const c10::TypePtr& type) {
+    if (type->kind() == c10::TypeKind::OptionalType)
+        return graphInputTakesTensor(type->expectRef<c10::OptionalType>().getElementType());
+    return type->kind() == c10::TypeKind::TensorType || type->kind() == c10::TypeKind::AnyType;
+}
+
 bool recordable(const Value* v) {
     auto kind = v->type()->kind();
     return kind != c10::TypeKind::ClassType && kind != c10::TypeKind::FunctionType &&
@@ -232,6 +239,18 @@ Recorded runGraph(const torch::jit::Module* self, torch::jit::Graph& graph,
                     fmt::format("forward() takes {} input(s) but {} were given",
                                 graph.inputs().size() - receiver, inputs.size()),
                     "give one --input per forward() argument, in order");
+    // The interpreter trusts its stack: a tensor where the graph reads an
+    // int (Silero VAD's `sr`) is read as one and crashes the process.
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const Value* in = graph.inputs()[i + receiver];
+        if (!graphInputTakesTensor(in->type()))
+            throw Error(options.stage, ErrorCode::Usage,
+                        fmt::format("forward()'s argument '{}' is of type {}, not a tensor: it "
+                                    "cannot be run with a tensor example",
+                                    in->debugNameBase(), in->type()->str()),
+                        "give its value with --input (e.g. --input " + in->debugNameBase() +
+                            ":scalar:i64=16000): t2n folds it into the graph as a constant");
+    }
     torch::jit::Stack stack;
     CollectWarnings collector(options.warnings);
     c10::Warning::WarningHandlerGuard guard(&collector);

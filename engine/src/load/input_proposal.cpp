@@ -1,7 +1,9 @@
 #include "load/input_proposal.h"
 
+#include "ir/packed_params.h"
 #include "jit/graph_runner.h"
 #include "load/input_hints.h"
+#include "load/isolated_run.h"
 #include "load/module_loader.h"
 
 #include "t2n/error.h"
@@ -9,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <torch/csrc/jit/passes/inliner.h>
+#include <torch/csrc/jit/runtime/custom_operator.h>
 
 #include <chrono>
 #include <map>
@@ -135,6 +138,99 @@ bool setsAttributes(const torch::jit::Module& module) {
     return false;
 }
 
+// Quantized kernels trust their input: qnnpack's linear reads a [1, 100352]
+// input against a 784-wide packed weight and crashes (SIGSEGV) or "runs"
+// on what lies beyond, so a wrong candidate could take t2n down or be
+// proposed. t2n::guard_quantized_input, placed before each quantized
+// conv/linear of the proposal's graph, compares the input with the packed
+// weight first and fails the run with the size the weight states.
+void guardQuantizedInput(torch::jit::Stack& stack) {
+    const c10::IValue packed = std::move(stack.back());
+    stack.pop_back();
+    const at::Tensor x = stack.back().toTensor();
+    stack.pop_back();
+    const auto p = ir::unpackPackedParams(packed);
+    if (!p || !p->weight.defined())
+        return;
+    const at::Tensor& w = p->weight;
+    if (!p->conv) {
+        if (x.dim() >= 1 && w.dim() == 2 && x.size(-1) != w.size(1))
+            throw std::runtime_error(fmt::format(
+                "RuntimeError: quantized linear expects {} input features (its weight is {}x{}) "
+                "but the input has shape [{}]",
+                w.size(1), w.size(0), w.size(1), fmt::join(x.sizes(), ", ")));
+        return;
+    }
+    if (x.dim() < 2 || w.dim() < 3)
+        return;
+    const int64_t channels = w.size(1) * p->groups;
+    if (x.size(1) != channels)
+        throw std::runtime_error(fmt::format(
+            "RuntimeError: quantized convolution expects {} input channels (weight [{}], {} "
+            "group(s)) but the input has shape [{}]",
+            channels, fmt::join(w.sizes(), ", "), p->groups, fmt::join(x.sizes(), ", ")));
+    if (x.dim() != w.dim())
+        return; // conv1d packed as conv2d: sides not comparable
+    for (int64_t i = 2; i < x.dim(); ++i) {
+        const size_t k = static_cast<size_t>(i - 2);
+        const int64_t pad = k < p->padding.size() ? p->padding[k] : 0;
+        const int64_t dil = k < p->dilation.size() ? p->dilation[k] : 1;
+        if (x.size(i) + 2 * pad < dil * (w.size(i) - 1) + 1)
+            // The words PyTorch's own convolutions use (saysInputTooSmall).
+            throw std::runtime_error(fmt::format(
+                "RuntimeError: Kernel size can't be greater than actual input size: quantized "
+                "convolution kernel [{}] on input [{}]",
+                fmt::join(w.sizes(), ", "), fmt::join(x.sizes(), ", ")));
+    }
+}
+
+const torch::jit::RegisterOperators registerQuantizedGuard({torch::jit::Operator(
+    "t2n::guard_quantized_input(Tensor x, Any packed) -> ()", guardQuantizedInput,
+    // A side effect, so that no clean-up removes the guard.
+    c10::AliasAnalysisKind::CONSERVATIVE)});
+
+bool isGuardedKind(const std::string& kind) {
+    return (kind.starts_with("quantized::linear") || kind.starts_with("quantized::conv")) &&
+           kind.find("transpose") == std::string::npos &&
+           kind.find("unpack") == std::string::npos && kind.find("prepack") == std::string::npos;
+}
+
+// Kernels outside ATen's checked ones: quantized and prepacked (XNNPACK)
+// kernels and custom extensions.
+bool hasUncheckedKernels(const torch::jit::Block* block) {
+    for (const torch::jit::Node* n : block->nodes()) {
+        const std::string ns = n->kind().ns().toUnqualString();
+        if (ns != "aten" && ns != "prim" && ns != "t2n")
+            return true;
+        for (const torch::jit::Block* b : n->blocks())
+            if (hasUncheckedKernels(b))
+                return true;
+    }
+    return false;
+}
+
+// A guard before each quantized conv/linear of `graph` (forward() inlined);
+// false when it has none.
+bool guardQuantizedInputs(const std::shared_ptr<torch::jit::Graph>& graph) {
+    std::vector<torch::jit::Node*> guarded;
+    std::vector<torch::jit::Block*> blocks{graph->block()};
+    while (!blocks.empty()) {
+        torch::jit::Block* b = blocks.back();
+        blocks.pop_back();
+        for (torch::jit::Node* n : b->nodes()) {
+            if (isGuardedKind(n->kind().toQualString()) && n->inputs().size() >= 2 &&
+                n->input(0)->type()->kind() == c10::TypeKind::TensorType)
+                guarded.push_back(n);
+            for (torch::jit::Block* sub : n->blocks())
+                blocks.push_back(sub);
+        }
+    }
+    static const auto kGuard = c10::Symbol::fromQualString("t2n::guard_quantized_input");
+    for (torch::jit::Node* n : guarded)
+        graph->create(kGuard, {n->input(0), n->input(1)}, 0)->insertBefore(n);
+    return !guarded.empty();
+}
+
 } // namespace
 
 InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimits& limits,
@@ -145,6 +241,12 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
     // A forward() that writes module attributes runs on a copy, so that the
     // proposal leaves the model as it was loaded.
     const torch::jit::Module runner = setsAttributes(module) ? module.deepcopy() : module;
+    // A quantized model's candidates run with guards, in a child process:
+    // nothing a guessed size does to a kernel can end t2n.
+    auto inlined = module.get_method("forward").graph()->copy();
+    torch::jit::Inline(*inlined);
+    const bool isolate = hasUncheckedKernels(inlined->block());
+    const auto guarded = guardQuantizedInputs(inlined) ? inlined : nullptr;
     // Candidates: per input a template (its alternatives, likeliest first)
     // and one level of the common sizes, tried cheapest first: the sum of
     // the template indices and the level, so that two inputs' alternatives
@@ -228,17 +330,35 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
         ProposalAttempt attempt;
         attempt.specs = specs;
         const double began = seconds();
-        try {
+        auto run = [&] {
             torch::NoGradGuard noGrad;
             const auto tensors = makeExampleInputs(specs, limits.seed);
+            if (guarded) {
+                jit::RunOptions options;
+                options.stage = Stage::Load;
+                options.wanted = {guarded->inputs().back()};
+                jit::runGraph(&runner, *guarded, tensors, options);
+                return;
+            }
             std::vector<c10::IValue> stack(tensors.begin(), tensors.end());
             auto forward = runner.get_method("forward");
             forward(stack);
-            attempt.ran = true;
-        } catch (const Error& e) {
-            attempt.error = e.message();
-        } catch (const std::exception& e) {
-            attempt.error = firstLine(e.what());
+        };
+        if (isolate) {
+            const IsolatedOutcome o =
+                runIsolated(run, std::max(1.0, limits.maxSeconds - seconds()));
+            attempt.ran = o.ran;
+            if (!o.ran)
+                attempt.error = o.usageError || o.crashed ? o.error : firstLine(o.error);
+        } else {
+            try {
+                run();
+                attempt.ran = true;
+            } catch (const Error& e) {
+                attempt.error = e.message();
+            } catch (const std::exception& e) {
+                attempt.error = firstLine(e.what());
+            }
         }
         attempt.seconds = seconds() - began;
         out.attempts.push_back(attempt);
