@@ -160,6 +160,7 @@ Session::~Session() = default;
 
 void Session::load(const std::filesystem::path& model) {
     StageScope scope(Stage::Load, d->observer, d->report);
+    util::checkPathText(model.native(), "model path");
     d->checkCancel(Stage::Load);
     auto loaded = load::loadTorchScript(model);
     d->checkCancel(Stage::Load);
@@ -495,6 +496,7 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
 const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
                                     const std::filesystem::path& shown,
                                     const ExportOptions& given) {
+    util::checkPathText(artifact.native(), "archive path");
     // An archive exported under other names than the options give is checked
     // under its own: translated (again, when the session holds a translation
     // made under other names: the studio's after opening, or a second check),

@@ -496,6 +496,12 @@ std::vector<BadCase> makeCases() {
     add("recipe key twice in a nested object", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
         "$.inputs[] gives the key \"dtype\" twice", {},
         editedRecipe("r.json", "\"dtype\"", "\"dtype\": \"i64\", \"dtype\""));
+    // Issue 42: "model.pt\0.nnef.tgz" passed the suffix check and replaced model.pt.
+    add("recipe output with a NUL", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
+        "$.output 'model.pt\\x00.nnef.tgz' holds a NUL byte", {},
+        editedRecipe("r.json", "out.nnef.tgz", "model.pt\\u0000.nnef.tgz"));
+    add("recipe model with a NUL", {"export", "--recipe", "{dir}/r.json"}, 2, "load", "$.model", {},
+        editedRecipe("r.json", "\"model.pt\"", "\"model.pt\\u0000x\""));
     add("recipe output is the recipe", {"export", "--recipe", "{dir}/r.nnef.tgz"}, 5, "write",
         "is the same path as", {}, editedRecipe("r.nnef.tgz", "out.nnef.tgz", "r.nnef.tgz"));
 

@@ -44,7 +44,9 @@ std::string toJson(const ExportRecipe& r, int indent) {
         Json& into = object.empty() ? j : j[std::string(object)];
         into[std::string(key)] = row.toJson(r.options);
     }
-    return j.dump(indent);
+    // A path or a property value that is not UTF-8 is written with U+FFFD
+    // for each bad byte (json type_error.316 ended the run otherwise).
+    return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
 ExportRecipe recipeFromJson(std::string_view text) {
@@ -97,6 +99,13 @@ ExportRecipe recipeFromJson(std::string_view text) {
     }
     root.done();
     util::checkNameLengths(o);
+    // Each path by its JSON path, before any front end compares its suffix.
+    util::checkPathText(r.model.native(), "$.model");
+    util::checkPathText(r.output.native(), "$.output");
+    for (size_t i = 0; i < o.inputs.size(); ++i)
+        util::checkPathText(o.inputs[i].valuesFile, fmt::format("$.inputs[{}].values_file", i));
+    util::checkPathText(o.debugBundle, "$.debug_bundle");
+    util::checkPathText(r.ignoredTractBinary, "$.tract_binary");
     return r;
 }
 
@@ -123,6 +132,7 @@ std::string recipeText(const std::string& text, const std::filesystem::path& fil
 } // namespace
 
 ExportRecipe loadRecipe(const std::filesystem::path& file) {
+    util::checkPathText(file.native(), "recipe path");
     std::ifstream in(file, std::ios::binary);
     if (!in)
         throw Error(Stage::Load, ErrorCode::Usage,
