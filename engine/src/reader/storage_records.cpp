@@ -197,6 +197,13 @@ std::vector<std::byte> readZipRecord(const ZipRecord& r, const ReadAt& read, uin
     if (r.packedSize > limit)
         refuseZip(shown, fmt::format("has a record '{}' of {} packed bytes; t2n reads at most {}",
                                      r.name, r.packedSize, limit));
+    // Deflate packs at most 1032 bytes into one: a size beyond that is a
+    // claim, and the buffer is not made for it (fuzz_storage_records: a 8 KiB
+    // zip made t2n reserve 1 GiB).
+    if (r.size / 1032 > r.packedSize + 1)
+        refuseZip(shown, fmt::format("claims {} bytes for record '{}', which deflate cannot "
+                                     "pack into {}",
+                                     r.size, r.name, r.packedSize));
     auto packed = zipBytes(read, data, r.packedSize);
     std::vector<std::byte> out(r.size);
     z_stream z{};
