@@ -13,7 +13,9 @@
 #include <QTest>
 
 #include <fstream>
+
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace t2n::test;
 
@@ -240,6 +242,37 @@ private Q_SLOTS:
             QVERIFY2(std::filesystem::file_size(dir / f) > 0, f);
         const auto saved = t2n::loadRecipe(dir / "s\xff.json");
         QCOMPARE(saved.options.properties.back().second, std::string("v\xef\xbf\xbd"));
+    }
+
+    /// Issue 42: --recipe /dev/zero (and a studio .json linked to it) grew
+    /// without bound; a FIFO blocked. Both are refused at once, as is a file
+    /// far larger than any recipe or report.
+    void recipeIsASmallRegularFile() {
+        const auto dir = freshDir("recipe_special");
+        QVERIFY(::mkfifo((dir / "fifo.json").c_str(), 0600) == 0);
+        std::filesystem::create_symlink("/dev/zero", dir / "zero.json");
+        {
+            std::ofstream big(dir / "big.json");
+            big << "{\"t2n_recipe\": 1}";
+            std::filesystem::resize_file(dir / "big.json", std::uintmax_t{40} << 20);
+        }
+        for (const char* name : {"fifo.json", "zero.json", "big.json"}) {
+            try {
+                t2n::loadRecipe(dir / name);
+                QFAIL(name);
+            } catch (const t2n::Error& e) {
+                QCOMPARE(e.code(), t2n::ErrorCode::Usage);
+            }
+        }
+        t2n::Session s;
+        try {
+            s.load(dir / "fifo.json");
+            QFAIL("a FIFO was loaded");
+        } catch (const t2n::Error& e) {
+            QCOMPARE(e.code(), t2n::ErrorCode::ModelFile);
+            QVERIFY2(e.message().find("not a regular file") != std::string::npos,
+                     e.message().c_str());
+        }
     }
 
     /// The probe's case end to end: a recipe whose output ends in .nnef.tgz

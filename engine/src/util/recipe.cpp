@@ -133,6 +133,22 @@ std::string recipeText(const std::string& text, const std::filesystem::path& fil
 
 ExportRecipe loadRecipe(const std::filesystem::path& file) {
     util::checkPathText(file.native(), "recipe path");
+    // A recipe (or a report holding one) is a small regular file: /dev/zero
+    // or a FIFO (also behind a link) was read until memory ran out, or for
+    // ever, before anything was refused.
+    constexpr std::uintmax_t kMaxRecipeBytes = std::uintmax_t{32} << 20;
+    std::error_code ec;
+    const auto status = std::filesystem::status(file, ec);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        throw Error(Stage::Load, ErrorCode::Usage,
+                    fmt::format("the recipe '{}' is not a regular file", file.string()),
+                    "give a recipe (.json) or an HTML report file, not a device, FIFO or folder");
+    if (const auto size = std::filesystem::file_size(file, ec); !ec && size > kMaxRecipeBytes)
+        throw Error(Stage::Load, ErrorCode::Usage,
+                    fmt::format("the recipe '{}' is {} bytes; t2n reads recipes and reports of "
+                                "at most {} bytes",
+                                file.string(), size, kMaxRecipeBytes),
+                    "give the recipe t2n wrote (a few KiB), or the report's");
     std::ifstream in(file, std::ios::binary);
     if (!in)
         throw Error(Stage::Load, ErrorCode::Usage,
