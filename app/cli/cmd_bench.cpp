@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib> // mkdtemp
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -170,8 +171,14 @@ int runBench(const BenchArgs& args) {
     recipe.options = toOptions(args.flags);
     recipe.options.logLevel = LogLevel::Error;
     const fs::path dir = args.dir.empty() ? fs::temp_directory_path() : fs::path(args.dir);
-    const fs::path work = dir / fmt::format("t2n-bench-{}", getpid());
-    fs::create_directories(work);
+    // mkdtemp: a name nobody can plant a link at beforehand (t2n-bench-<pid> could be).
+    std::string made = (dir / "t2n-bench-XXXXXX").string();
+    if (::mkdtemp(made.data()) == nullptr)
+        throw Error(Stage::Write, ErrorCode::OutputPath,
+                    fmt::format("cannot create a work folder in '{}': {}", dir.string(),
+                                std::strerror(errno)),
+                    "give --dir a writable directory");
+    const fs::path work = made;
     struct Cleanup {
         fs::path p;
         ~Cleanup() {

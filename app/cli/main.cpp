@@ -1,6 +1,7 @@
 // t2n: TorchScript to NNEF for tract, from the command line.
 #include "commands.h"
 #include "process_guard.h"
+#include "report/display_text.h"
 
 #include "t2n/error.h"
 #include "t2n/runtime_info.h"
@@ -13,7 +14,9 @@
 #include <vector>
 
 void t2n::cli::printError(const t2n::Error& e) {
-    fmt::print(stderr, "t2n: error: {}\n", e.render());
+    // Model strings and paths in the message: no bidi override, escape
+    // sequence or invalid byte reaches the terminal as it is.
+    fmt::print(stderr, "t2n: error: {}\n", t2n::report::displayText(e.render()));
     if (e.code() == t2n::ErrorCode::Cancelled && t2n::cli::cancelSignal() != 0)
         fmt::print(stderr, "t2n: stopped by {}\n", t2n::cli::signalName(t2n::cli::cancelSignal()));
 }

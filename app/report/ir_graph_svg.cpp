@@ -1,5 +1,7 @@
 #include "report/ir_graph_svg.h"
 
+#include "report/display_text.h"
+
 #include <fmt/format.h>
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
@@ -21,7 +23,10 @@ void* graphvizContext() {
     return gvc;
 }
 
-std::string escapeMarkup(std::string_view text) {
+std::string escapeMarkup(std::string_view raw) {
+    // Bidi overrides, control characters and bytes that are not UTF-8 first:
+    // a model's strings must not reorder or break the page.
+    const std::string text = displayText(raw);
     std::string out;
     out.reserve(text.size());
     for (char ch : text) {
@@ -227,7 +232,8 @@ IrDrawing drawIr(const ir::Graph& graph, const std::map<int, Mark>& marked, int 
             if (added) {
                 const std::string name = "cluster_" + std::to_string(clusters.size());
                 it->second = agsubg(parent, c(name), 1);
-                agset(it->second, c("label"), c(path.substr(from, dot - from)));
+                // Graphviz escapes markup, not bidi overrides or control bytes.
+                agset(it->second, c("label"), c(displayText(path.substr(from, dot - from))));
             }
             parent = it->second;
             from = dot + 1;
@@ -255,7 +261,7 @@ IrDrawing drawIr(const ir::Graph& graph, const std::map<int, Mark>& marked, int 
             tips[name] = tipOf(n.where);
         }
         Agnode_t* node = agnode(into, c(name), 1);
-        agset(node, c("label"), c(label));
+        agset(node, c("label"), c(displayText(label)));
         agset(node, c("id"), c(name));
         if (id < 0) {
             agset(node, c("shape"), c("ellipse"));

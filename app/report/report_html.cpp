@@ -15,14 +15,33 @@ namespace t2n::report {
 
 namespace {
 
+// The code point of the bidi control (U+061C, U+200E/F, U+202A-E, U+2066-9)
+// whose UTF-8 bytes start at `at`, else 0.
+unsigned bidiControlAt(std::string_view s, size_t at) {
+    const auto b = [&](size_t k) { return static_cast<unsigned char>(s[at + k]); };
+    if (at + 1 < s.size() && b(0) == 0xd8 && b(1) == 0x9c)
+        return 0x061c;
+    if (at + 2 >= s.size() || b(0) != 0xe2)
+        return 0;
+    const unsigned cp = 0x2000 | (b(1) & 0x3f) << 6 | (b(2) & 0x3f);
+    const bool bidi = cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+                      (cp >= 0x2066 && cp <= 0x2069);
+    return (b(1) & 0xc0) == 0x80 && (b(2) & 0xc0) == 0x80 && bidi ? cp : 0;
+}
+
 // JSON inside <script type="application/json">: '<', '>' and '&' only occur
 // in its strings, where \uXXXX says the same; so no "</script>" or "<!--"
-// can end or change the block.
+// can end or change the block. Bidi controls (from a model's names, a path)
+// are written as \uXXXX too: the same JSON, and no raw override in the page.
 std::string dataBlock(std::string_view id, std::string_view json) {
     std::string safe;
     safe.reserve(json.size());
-    for (char ch : json) {
-        if (ch == '<')
+    for (size_t at = 0; at < json.size(); ++at) {
+        const char ch = json[at];
+        if (const unsigned cp = bidiControlAt(json, at)) {
+            safe += fmt::format("\\u{:04x}", cp);
+            at += cp == 0x061c ? 1 : 2;
+        } else if (ch == '<')
             safe += "\\u003c";
         else if (ch == '>')
             safe += "\\u003e";
@@ -273,7 +292,10 @@ void versionRows(Writer& w, const nlohmann::json& j, const std::string& prefix) 
         if (value.is_object())
             versionRows(w, value, prefix + key + ".");
         else
-            w.row({prefix + key, value.is_string() ? value.get<std::string>() : value.dump()});
+            w.row({prefix + key,
+                   value.is_string()
+                       ? value.get<std::string>()
+                       : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)});
     }
 }
 
@@ -288,7 +310,9 @@ void versionsSection(Writer& w, const HtmlReportInputs& in) {
         if (auto note = j.find("tract_note"); note != j.end()) {
             const std::string path = j.value("tract", std::string());
             j["tract"] = (path.empty() ? "" : path + ", ") +
-                         (note->is_string() ? note->get<std::string>() : note->dump());
+                         (note->is_string() ? note->get<std::string>()
+                                            : note->dump(-1, ' ', false,
+                                                         nlohmann::json::error_handler_t::replace));
             j.erase(note);
         }
         // The versions a bug report is read for come first, the rest by name.

@@ -59,6 +59,10 @@ t2n::ExportRecipe resolve(StudioArgs& a, const CLI::App& cli) {
         a.flags.model.clear();
     }
     t2n::ExportRecipe r = t2n::cli::resolveRecipe(a.flags, cli);
+    // A recipe, report or bundle is shared data: it never chooses where a
+    // failed check writes a bundle; --debug-bundle on this command line does.
+    if (!a.flags.recipe.empty() && cli.count("--debug-bundle") == 0)
+        r.options.debugBundle.clear();
     // A bundle's recipe names the archive inside the bundle.
     if (!bundle.empty() && r.output.is_relative() && a.flags.output.empty())
         r.output = bundle / r.output;

@@ -22,7 +22,7 @@ std::string Divergence::toJson() const {
                      {"source_file", node.sourceFile},
                      {"source_line", node.sourceLine},
                      {"detail", detail}};
-    return j.dump(2);
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::vector<std::string> FrozenSizes::columns() const {
@@ -211,7 +211,10 @@ std::string ExportReport::toJson() const {
                              {"second_sizes", frozenSizes.secondSizes},
                              {"values", values}};
     }
-    return j.dump(2);
+    // Model strings (module paths, labels, property values) and paths are
+    // bytes, not always UTF-8: an invalid sequence is written as U+FFFD
+    // instead of ending the run after all its work (json type_error.316).
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace t2n

@@ -223,6 +223,17 @@ Session::~Session() = default;
 
 void Session::load(const std::filesystem::path& model) {
     StageScope scope(Stage::Load, d->observer, d->report);
+    util::checkPathText(model.native(), "model path");
+    // A FIFO or a device would be read for ever (the studio hung on one).
+    std::error_code ec;
+    const auto status = std::filesystem::status(model, ec);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+        !std::filesystem::is_directory(status))
+        throw Error(Stage::Load, ErrorCode::ModelFile,
+                    fmt::format("'{}' is not a TorchScript archive: it is not a regular file (a "
+                                "device, FIFO or socket)",
+                                model.string()),
+                    "pass the .pt/.jit file written by torch.jit.save");
     d->checkCancel(Stage::Load);
     auto loaded = load::loadTorchScript(model);
     d->checkCancel(Stage::Load);
@@ -569,6 +580,7 @@ const CheckReport& Session::check(const std::filesystem::path& artifact,
 const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
                                     const std::filesystem::path& shown,
                                     const ExportOptions& given) {
+    util::checkPathText(artifact.native(), "archive path");
     // An archive exported under other names than the options give is checked
     // under its own: translated (again, when the session holds a translation
     // made under other names: the studio's after opening, or a second check),

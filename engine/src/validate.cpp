@@ -17,6 +17,7 @@ namespace t2n {
 
 void validateOptions(const ExportOptions& options) {
     util::checkNameLengths(options);
+    util::checkOptionPaths(options);
     // Parsed here as the check would parse it (Error: Check, Usage).
     check::Tolerance::parse(options.checkTolerance);
     for (size_t i = 0; i < options.dynamicAxes.size(); ++i)
@@ -55,6 +56,9 @@ void validateOptions(const ExportOptions& options) {
 
 Artifact validateExport(const std::filesystem::path& output, const ExportOptions& options,
                         const std::vector<std::filesystem::path>& protect) {
+    util::checkPathText(output.native(), "output path", Stage::Write, ErrorCode::OutputPath);
+    for (const auto& p : protect)
+        util::checkPathText(p.native(), "path");
     validateOptions(options);
     const Artifact artifact = resolveArtifact(output, options.compressionLevel);
     std::vector<std::filesystem::path> inputs = protect;

@@ -184,6 +184,18 @@ std::vector<BadCase> makeCases() {
     add("model code LibTorch rejects",
         {"export", "{fx}/err_code_rejected.pt", "--input", "x:2x3:f32", "-o", "{out}"}, 3, "load",
         "LibTorch cannot compile the code");
+    // Issue 42: a storage record that does not hold what its pickle says was
+    // read past its end (ASan: heap-buffer-overflow in the .dat writer; heap
+    // bytes in the archive). Refused before LibTorch reads it, naming it.
+    for (const auto& [fixture, message] : std::vector<std::pair<QString, QString>>{
+             {"err_short_record", "record 'archive/data/0' of 8 bytes for a storage of 12 "
+                                  "elements of torch.FloatStorage that needs 48 bytes"},
+             {"err_short_constant_record", "record 'archive/constants/0' of 4 bytes"},
+             {"err_duplicate_record", "two zip records named 'archive/data/0'"},
+             {"err_symlink_record", "record 'archive/data/0' of 14 bytes"}})
+        add("model " + fixture,
+            {"export", "{fx}/" + fixture + ".pt", "--input", "x:1x4:f32", "-o", "{out}"}, 3, "load",
+            message);
     add("model is an NNEF archive",
         {"export", "{out}", "--input", "image:1x3x32x32:f32", "-o", "{dir}/other.nnef.tgz"}, 3,
         "load", "not a TorchScript archive");
@@ -484,6 +496,12 @@ std::vector<BadCase> makeCases() {
     add("recipe key twice in a nested object", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
         "$.inputs[] gives the key \"dtype\" twice", {},
         editedRecipe("r.json", "\"dtype\"", "\"dtype\": \"i64\", \"dtype\""));
+    // Issue 42: "model.pt\0.nnef.tgz" passed the suffix check and replaced model.pt.
+    add("recipe output with a NUL", {"export", "--recipe", "{dir}/r.json"}, 2, "load",
+        "$.output 'model.pt\\x00.nnef.tgz' holds a NUL byte", {},
+        editedRecipe("r.json", "out.nnef.tgz", "model.pt\\u0000.nnef.tgz"));
+    add("recipe model with a NUL", {"export", "--recipe", "{dir}/r.json"}, 2, "load", "$.model", {},
+        editedRecipe("r.json", "\"model.pt\"", "\"model.pt\\u0000x\""));
     add("recipe output is the recipe", {"export", "--recipe", "{dir}/r.nnef.tgz"}, 5, "write",
         "is the same path as", {}, editedRecipe("r.nnef.tgz", "out.nnef.tgz", "r.nnef.tgz"));
 

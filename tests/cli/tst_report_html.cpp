@@ -170,6 +170,31 @@ private Q_SLOTS:
         QVERIFY(readAll(out("check.html")).contains("passed: the archive matches"));
     }
 
+    /// Issue 42: a bidi override (U+202E) in a model's name reached the
+    /// report raw, reordering what follows it on screen; and module names
+    /// reach graph.nnef in labels ("it's" ended the string: the check failed
+    /// to parse it; "a{{b}}" is a template tag to tract). The report shows
+    /// the override as [U+202E], the archive passes its check.
+    void hostileNamesAreShownInert() {
+        const fs::path model = work_ / "hostile\xe2\x80\xaetxt.pt";
+        const fs::path script = work_ / "hostile.py";
+        writeFile(script, "import torch, collections\n"
+                          "m = torch.nn.Sequential(collections.OrderedDict([\n"
+                          "    (\"it's\", torch.nn.Linear(4, 3)),\n"
+                          "    ('a{{b}}', torch.nn.Linear(3, 3)),\n"
+                          "    ('<script>', torch.nn.ReLU())])).eval()\n"
+                          "torch.jit.save(torch.jit.trace(m, torch.zeros(1, 4)), r'" +
+                              model.string() + "')\n");
+        const auto made = run(python(), {QString::fromStdString(script.string())});
+        QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+        auto r = runT2n({"export", QString::fromStdString(model.string()), "--input", "x:1x4:f32",
+                         "-o", out("hostile.nnef.tgz"), "--report-html", out("hostile.html")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const std::string html = readFile(work_ / "hostile.html");
+        QVERIFY(html.find("\xe2\x80\xae") == std::string::npos);
+        QVERIFY(html.find("[U+202E]") != std::string::npos);
+    }
+
     // An archive exported without the dynamic axis, checked with it: the
     // check fails at S=7 and the report lists where the sizes froze.
     void failedCheckWritesTheReport() {

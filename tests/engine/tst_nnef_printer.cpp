@@ -2,6 +2,7 @@
 // layout of NNEF 1.0.5 with tract's properties fragment, and tract's
 // reader quirks enforced on the finished document.
 #include "nnef/document.h"
+#include "reader/model_reader.h"
 #include "suite_macros.h"
 #include "t2n/error.h"
 #include "target/tract_target.h"
@@ -61,6 +62,43 @@ private Q_SLOTS:
     // Sizes computed from tract symbols: parentheses exactly where NNEF's
     // left-associative precedence (* / over + -) would regroup the operands;
     // integer division is not associative with a product (S * (T / 2)).
+    /// Issue 42: a label is a module path, and a Sequential key can be any
+    /// text: "it's" ended the string (the check failed with a parse error),
+    /// "a{{b}}" was a template tag to tract (exit 10). Every string reads
+    /// back as written, through t2n's reader, and holds no template tag.
+    void stringsReadBack_data() {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("quote") << "it's.weight";
+        QTest::newRow("double quote") << "say\"hi\".weight";
+        QTest::newRow("backslash") << "back\\slash\\";
+        QTest::newRow("template") << "a{{b}}.{%c%}.{#d#}.{{{";
+        QTest::newRow("markup") << "<script>alert(1)</script>.weight";
+        QTest::newRow("newline") << "line\nbreak";
+    }
+    void stringsReadBack() {
+        QFETCH(QString, text);
+        const std::string label = text.toStdString();
+        t2n::nnef::Document doc;
+        doc.outputs = {"w"};
+        doc.body.push_back({"variable",
+                            "scalar",
+                            {},
+                            {{"shape", Expr::ints({1})}, {"label", Expr::str(label)}},
+                            {"w"},
+                            false,
+                            -1});
+        const std::string printed = t2n::nnef::print(doc);
+        for (const char* tag : {"{{", "{%", "{#"})
+            QVERIFY2(printed.find(tag) == std::string::npos, printed.c_str());
+        const auto parsed =
+            t2n::nnef::parseDocument(printed, "graph.nnef", t2n::nnef::ReadMode::Tract);
+        QCOMPARE(parsed.graph.body.size(), size_t(1));
+        const auto* read =
+            t2n::nnef::ast::invocationArgument(*parsed.graph.body[0].rhs, "label", 1);
+        QVERIFY(read != nullptr);
+        QCOMPARE(QString::fromStdString(read->text), text);
+    }
+
     void sizeExpressions() {
         auto S = Expr::id("S");
         auto T = Expr::id("T");

@@ -4,13 +4,18 @@
 #include "every_option.h"
 #include "suite_macros.h"
 #include "support.h"
+#include "t2n/artifact.h"
 #include "t2n/error.h"
+#include "t2n/outputs.h"
 #include "t2n/recipe.h"
+#include "t2n/session.h"
 
 #include <QTest>
 
 #include <fstream>
+
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace t2n::test;
 
@@ -144,6 +149,153 @@ private Q_SLOTS:
         QFETCH(QString, json);
         QFETCH(QString, part);
         expectUsage(json.toStdString(), part.toStdString());
+    }
+
+    /// A NUL ends a path for the system: "other.pt\0.nnef.tgz" would pass the
+    /// suffix check and write other.pt. Every path a recipe holds is refused
+    /// by its JSON path, before any front end compares a suffix.
+    void nulInARecipePathIsRefused_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("part");
+        QTest::newRow("output") << R"({"t2n_recipe": 1, "output": "d/other.pt\u0000.nnef.tgz"})"
+                                << "$.output 'd/other.pt\\x00.nnef.tgz' holds a NUL byte";
+        QTest::newRow("model") << R"({"t2n_recipe": 1, "model": "m.pt\u0000x"})"
+                               << "$.model";
+        QTest::newRow("values file")
+            << R"({"t2n_recipe": 1, "inputs": [{"name": "x", "values_file": "v.npy\u0000.pt"}]})"
+            << "$.inputs[0].values_file";
+        QTest::newRow("debug bundle") << R"({"t2n_recipe": 1, "debug_bundle": "\u0000b"})"
+                                      << "$.debug_bundle";
+        QTest::newRow("tract binary") << R"({"t2n_recipe": 1, "tract_binary": "t\u0000"})"
+                                      << "$.tract_binary";
+    }
+    void nulInARecipePathIsRefused() {
+        QFETCH(QString, json);
+        QFETCH(QString, part);
+        expectUsage(json.toStdString(), part.toStdString());
+    }
+
+    /// The engine's own checks, for front ends that build paths themselves
+    /// (the Python module, the studio, the library): the export path before
+    /// its suffix, every destination, the model.
+    void nulInAnEnginePathIsRefused() {
+        using namespace std::string_literals;
+        const auto dir = freshDir("recipe_nul");
+        const std::string cut = (dir / "other.pt").string() + "\0.nnef.tgz"s;
+        auto refused = [](auto&& f, t2n::ErrorCode code) {
+            try {
+                f();
+            } catch (const t2n::Error& e) {
+                QCOMPARE(e.code(), code);
+                QVERIFY2(e.message().find("NUL") != std::string::npos, e.message().c_str());
+                return;
+            }
+            QFAIL("accepted");
+        };
+        refused([&] { t2n::resolveArtifact(cut, 6); }, t2n::ErrorCode::OutputPath);
+        refused([&] { t2n::validateExport(cut, t2n::ExportOptions{}); },
+                t2n::ErrorCode::OutputPath);
+        refused([&] { t2n::checkTextDestination(cut, t2n::Stage::Report, "report"); },
+                t2n::ErrorCode::OutputPath);
+        t2n::ExportOptions bundle;
+        bundle.debugBundle = "b\0.tgz"s;
+        refused([&] { t2n::validateOptions(bundle); }, t2n::ErrorCode::Usage);
+        t2n::Session session;
+        refused([&] { session.load((dir / "m.pt").string() + "\0"s); }, t2n::ErrorCode::Usage);
+        QVERIFY(std::filesystem::is_empty(dir));
+    }
+
+    /// Issue 42: a path or a property value that is not UTF-8 ended the run
+    /// in exit 10 (json type_error.316) after all its work, with nothing
+    /// written. It is written with U+FFFD for each bad byte, and read back.
+    void nonUtf8IsWritten() {
+        t2n::ExportRecipe r;
+        r.model = "m\xff.pt";
+        r.output = "o\xfe.nnef.tgz";
+        r.options.properties = {{"k", "v\xc3"}};
+        const std::string text = t2n::toJson(r);
+        const auto back = t2n::recipeFromJson(text);
+        QCOMPARE(back.model.string(), std::string("m\xef\xbf\xbd.pt"));
+        QCOMPARE(back.options.properties.at(0).second, std::string("v\xef\xbf\xbd"));
+    }
+
+    /// The same through the command line: a property value, a report path
+    /// and a recipe path that are not UTF-8 (given through the shell, which
+    /// passes bytes as they are), with --report, --report-html and
+    /// --save-recipe: exit 0, every file written.
+    void cliNonUtf8Outputs() {
+        const QString name = "naming_blocks";
+        if (fixtureInfo(name).isEmpty())
+            QSKIP("no fixtures: run the fixtures.generate test first");
+        const auto dir = freshDir("recipe_cli_bytes");
+        QString script = QStringLiteral("cd '%1' && B=$(printf '\\377') && exec '%2' export '%3' ")
+                             .arg(QString::fromStdString(dir.string()),
+                                  QString::fromStdString(t2nBinary().string()),
+                                  QString::fromStdString(fixtureModel(name).string()));
+        script += fixtureInputArgs(name).join(' ');
+        script +=
+            QStringLiteral(" -o \"m$B.nnef.tgz\" --property \"k=v$B\" --report \"r$B.json\""
+                           " --report-html \"r$B.html\" --save-recipe \"s$B.json\" --no-check");
+        const auto r = run("/bin/sh", {"-c", script});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        for (const char* f : {"m\xff.nnef.tgz", "r\xff.json", "r\xff.html", "s\xff.json"})
+            QVERIFY2(std::filesystem::file_size(dir / f) > 0, f);
+        const auto saved = t2n::loadRecipe(dir / "s\xff.json");
+        QCOMPARE(saved.options.properties.back().second, std::string("v\xef\xbf\xbd"));
+    }
+
+    /// Issue 42: --recipe /dev/zero (and a studio .json linked to it) grew
+    /// without bound; a FIFO blocked. Both are refused at once, as is a file
+    /// far larger than any recipe or report.
+    void recipeIsASmallRegularFile() {
+        const auto dir = freshDir("recipe_special");
+        QVERIFY(::mkfifo((dir / "fifo.json").c_str(), 0600) == 0);
+        std::filesystem::create_symlink("/dev/zero", dir / "zero.json");
+        {
+            std::ofstream big(dir / "big.json");
+            big << "{\"t2n_recipe\": 1}";
+            std::filesystem::resize_file(dir / "big.json", std::uintmax_t{40} << 20);
+        }
+        for (const char* name : {"fifo.json", "zero.json", "big.json"}) {
+            try {
+                t2n::loadRecipe(dir / name);
+                QFAIL(name);
+            } catch (const t2n::Error& e) {
+                QCOMPARE(e.code(), t2n::ErrorCode::Usage);
+            }
+        }
+        t2n::Session s;
+        try {
+            s.load(dir / "fifo.json");
+            QFAIL("a FIFO was loaded");
+        } catch (const t2n::Error& e) {
+            QCOMPARE(e.code(), t2n::ErrorCode::ModelFile);
+            QVERIFY2(e.message().find("not a regular file") != std::string::npos,
+                     e.message().c_str());
+        }
+    }
+
+    /// The probe's case end to end: a recipe whose output ends in .nnef.tgz
+    /// after a NUL leaves the file before the NUL as it was (exit 2).
+    void cliNulOutputWritesNothing() {
+        const QString name = "naming_blocks";
+        if (fixtureInfo(name).isEmpty())
+            QSKIP("no fixtures: run the fixtures.generate test first");
+        const auto dir = freshDir("recipe_cli_nul");
+        std::ofstream(dir / "other.pt") << "keep me";
+        const auto model = fixtureModel(name).string();
+        // Not raw strings: moc cannot read one with an odd count of quotes.
+        std::ofstream(dir / "r.json")
+            << "{\"t2n_recipe\": 1, \"model\": \"" << model << "\", \"output\": \""
+            << (dir / "other.pt").string() << "\\u0000.nnef.tgz\", \"check\": false}";
+        auto r = run(
+            QString::fromStdString(t2nBinary().string()),
+            QStringList{"export", "--recipe", QString::fromStdString((dir / "r.json").string())} +
+                fixtureInputArgs(name));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("$.output"), qPrintable(r.err));
+        QCOMPARE(bytesOf(dir / "other.pt"), std::string("keep me"));
+        QCOMPARE(std::distance(std::filesystem::directory_iterator(dir), {}), 2);
     }
 
     /// An HTML report (--report-html, File > Save report) holds its recipe in

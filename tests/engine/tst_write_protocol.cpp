@@ -324,6 +324,48 @@ private Q_SLOTS:
         QCOMPARE(missing.load(), 0L);
     }
 
+    // Issue 42: the check's work folder was $TMPDIR/t2n-check-<pid>: a link
+    // planted at that name was followed (io.npz written where it pointed),
+    // and every export of one process (Python threads) shared the folder.
+    void checkWorkFolderIsPrivate() {
+        const fs::path dir = freshDir("protocol_private_work");
+        const fs::path tmp = dir / "tmp", victim = dir / "victim";
+        fs::create_directories(tmp);
+        fs::create_directories(victim);
+        writeFile(victim / "keep", kOld);
+        const std::string planted = fmt::format("t2n-check-{}", ::getpid());
+        fs::create_directory_symlink(victim, tmp / planted);
+        const QByteArray oldTmp = qgetenv("TMPDIR");
+        qputenv("TMPDIR", QByteArray::fromStdString(tmp.string()));
+        struct Restore {
+            QByteArray value;
+            ~Restore() {
+                if (value.isNull())
+                    qunsetenv("TMPDIR");
+                else
+                    qputenv("TMPDIR", value);
+            }
+        } restore{oldTmp};
+        // Two folders at once are two folders, private to their owner.
+        const fs::path a = t2n::archive::makePrivateTempFolder("t2n-check-", Stage::Check);
+        const fs::path b = t2n::archive::makePrivateTempFolder("t2n-check-", Stage::Check);
+        QVERIFY(a != b);
+        QCOMPARE(a.parent_path(), tmp);
+        QCOMPARE(fs::status(a).permissions(), fs::perms::owner_all);
+        fs::remove(a);
+        fs::remove(b);
+        t2n::Session s;
+        s.load(fixtureModel(kExportedModel));
+        const t2n::ExportReport r =
+            s.exportModel(dir / "out.nnef.tgz", fixtureOptions(kExportedModel));
+        QVERIFY(r.check.ran);
+        QVERIFY(r.check.passed);
+        QCOMPARE(namesIn(victim), std::vector<std::string>{"keep"});
+        QCOMPARE(readFile(victim / "keep"), kOld);
+        // The check's own folder is gone; the planted link is left alone.
+        QCOMPARE(namesIn(tmp), std::vector<std::string>{planted});
+    }
+
     // The watchdog's last act (app/cli/process_guard.cpp): every temporary
     // this process made is removed, and a folder it had moved aside goes back.
     void ownTemporariesAreRemoved() {

@@ -8,6 +8,7 @@
 #   fuzz_archive_reader  bytes -> readArchive, readModel (tar, gzipped tar)
 #   fuzz_safetensors_reader bytes -> viewSafetensors (t2n tensors)
 #   fuzz_torch_save_reader  bytes -> unpickleTorchSave (t2n tensors: torch.save's data.pkl)
+#   fuzz_storage_records bytes -> checkStorageRecords (a TorchScript zip's storages, before loading)
 # Inputs that once crashed a target are kept in tests/fuzz/regressions/TARGET/.
 #
 # usage: tests/fuzz/run_fuzzers.sh SECONDS [OUTDIR [TARGET...]]
@@ -29,7 +30,7 @@ SECONDS_PER_TARGET=$1
 OUT=${2:-/tmp/t2n-fuzz}
 shift $(($# >= 2 ? 2 : 1))
 ALL=(fuzz_nnef_parser fuzz_quant_parser fuzz_dat_reader fuzz_npy_reader fuzz_recipe
-     fuzz_archive_reader fuzz_safetensors_reader fuzz_torch_save_reader)
+     fuzz_archive_reader fuzz_safetensors_reader fuzz_torch_save_reader fuzz_storage_records)
 TARGETS=("${@:-${ALL[@]}}")
 for t in "${TARGETS[@]}"; do
     [[ " ${ALL[*]} " == *" $t "* ]] || { echo "run_fuzzers: unknown target $t" >&2; exit 2; }
@@ -62,6 +63,7 @@ ARCHIVE=(engine/src/reader/archive_reader.cpp engine/src/reader/model_reader.cpp
 NPY=(engine/src/load/npy_reader.cpp)
 SAFETENSORS=(engine/src/reader/safetensors_reader.cpp)
 TORCHSAVE=(engine/src/reader/torch_save_reader.cpp)
+RECORDS=(engine/src/reader/storage_records.cpp engine/src/reader/torch_save_reader.cpp)
 RECIPE=(engine/src/util/recipe.cpp engine/src/util/options.cpp engine/src/util/input_spec.cpp
         engine/src/util/name_limits.cpp
         engine/src/util/option_table.cpp engine/src/util/option_codecs.cpp engine/src/util/json_fields.cpp
@@ -99,7 +101,7 @@ compile_all() { # sources... (two at a time; "unity" is $OUT/obj/readers.cpp)
 }
 
 link() { # name, entry point source
-    "$CXX" "${FLAGS[@]}" "$(object_of "$2")" "$(object_of unity)" -lfmt -larchive -o "$OUT/bin/$1" ||
+    "$CXX" "${FLAGS[@]}" "$(object_of "$2")" "$(object_of unity)" -lfmt -larchive -lz -o "$OUT/bin/$1" ||
         { echo "run_fuzzers: link of $1 failed" >&2; exit 2; }
 }
 
@@ -113,6 +115,7 @@ sources() { # the library sources of one target (its entry point is tests/fuzz/T
     fuzz_archive_reader) echo "${ARCHIVE[@]}" "${PARSER[@]}" "${DAT[@]}" "${COMMON[@]}" ;;
     fuzz_safetensors_reader) echo "${SAFETENSORS[@]}" "${COMMON[@]}" ;;
     fuzz_torch_save_reader) echo "${TORCHSAVE[@]}" "${COMMON[@]}" ;;
+    fuzz_storage_records) echo "${RECORDS[@]}" "${COMMON[@]}" ;;
     *) echo "run_fuzzers: unknown target $1" >&2; exit 2 ;;
     esac
 }
@@ -251,6 +254,43 @@ for name, obj in {"state_dict": OrderedDict(w=torch.ones(4, 2).t(), b=torch.zero
         open(sys.argv[1] + "/" + name + ".pkl", "wb").write(z.read(pkl))
 PY
 
+# TorchScript archives as torch.jit.save writes them (a weight shared by two
+# modules, a tensor constant), stored and with deflated pickles, and the
+# issue-42 records: one cut short, one written twice.
+/usr/bin/python3 - "$OUT/seeds/fuzz_storage_records" <<'PY' || true
+import io, sys, warnings, zipfile
+try:
+    import torch
+except ImportError:
+    sys.exit(0)
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.Linear(2, 2)
+        self.b = torch.nn.Linear(2, 2)
+        self.b.weight = self.a.weight
+    def forward(self, x):
+        return self.a(x) + self.b(x) + torch.tensor([1.0, 2.0])
+buf = io.BytesIO()
+torch.jit.save(torch.jit.trace(M().eval(), torch.zeros(1, 2)), buf)
+src = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+def rewrite(name, edit, method=zipfile.ZIP_STORED):
+    out = io.BytesIO()
+    with warnings.catch_warnings(), zipfile.ZipFile(out, "w", method) as dst:
+        warnings.simplefilter("ignore")
+        for item in src.infolist():
+            body = src.read(item.filename)
+            if item.filename.startswith("archive/code/"):
+                continue  # not read by the check: room for the fuzzer
+            for n, b in edit(item.filename, body):
+                dst.writestr(n, b)
+    open(sys.argv[1] + "/" + name + ".pt", "wb").write(out.getvalue())
+rewrite("whole", lambda n, b: [(n, b)])
+rewrite("deflated", lambda n, b: [(n, b)], zipfile.ZIP_DEFLATED)
+rewrite("short", lambda n, b: [(n, b[:4] if n == "archive/data/0" else b)])
+rewrite("twice", lambda n, b: [(n, b)] + ([(n, b[:4])] if n == "archive/data/0" else []))
+PY
+
 # A safetensors file as the format's specification lays it out: two tensors
 # and the metadata entry.
 python3 - "$OUT/seeds/fuzz_safetensors_reader" <<'PY'
@@ -358,6 +398,7 @@ for t in "${TARGETS[@]}"; do
     fuzz_archive_reader) run "$t" -max_len=16384 ;;
     fuzz_safetensors_reader) run "$t" -max_len=4096 ;;
     fuzz_torch_save_reader) run "$t" -max_len=8192 ;;
+    fuzz_storage_records) run "$t" -max_len=8192 ;;
     *) echo "run_fuzzers: no run line for $t" >&2; exit 2 ;;
     esac
 done

@@ -250,8 +250,10 @@ void MainWindow::buildMenus() {
     exportAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction_->setEnabled(false);
     file->addAction(tr("&Validate an archive…"), this, [this] {
+        // The archive an opened recipe or bundle names is proposed, and
+        // checked only once the user picks it.
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Check an NNEF archive against the open model"), QString(),
+            this, tr("Check an NNEF archive against the open model"), offeredCheck_,
             tr("NNEF archives (*.nnef.tgz *.nnef.tar *.tgz *.tar);;All files (*)"));
         if (!path.isEmpty())
             checkArchive(path);
@@ -316,7 +318,7 @@ void MainWindow::openFile(const QString& path) {
         return;
     }
     try { // a recipe, or the HTML report of File > Save report holding one
-        openRecipe(t2n::loadRecipe(path.toStdString()));
+        openRecipe(sharedRecipe(t2n::loadRecipe(path.toStdString())));
     } catch (const Error& e) {
         QMessageBox::warning(this, tr("Cannot open"), QString::fromStdString(e.render()));
     }

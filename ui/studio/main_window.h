@@ -64,13 +64,26 @@ public:
     /// The model, the last export path and the form as a recipe file that
     /// `t2n export --recipe FILE` runs unchanged. Throws t2n::Error.
     void saveRecipe(const QString& path);
-    /// Fills the form from a recipe and opens its model (unless open already). Throws t2n::Error.
+    /// Fills the form from a recipe file (or an HTML report's) and opens its
+    /// model (unless open already); the file is shared data, so its debug
+    /// bundle path is dropped (see sharedRecipe). Throws t2n::Error.
     void loadRecipe(const QString& path);
     /// Opens `recipe` as given on the command line: its model, the form filled
-    /// from its options, its output as the export path; when that output
-    /// exists already (the archive of a failed check, a debug bundle's model),
-    /// it is checked again once the model is prepared.
+    /// from its options, its output as the export path. It only shows: when
+    /// that output exists already (the archive of a failed check, a debug
+    /// bundle's model), it is offered to File > Validate an archive…
+    /// (offeredCheck()), never checked on open, so that a shared recipe,
+    /// report or bundle never makes the studio write (a debug bundle) or
+    /// replace anything by being opened.
     void openRecipe(const ExportRecipe& recipe);
+    /// The archive the last opened recipe names, when it exists: the file
+    /// that File > Validate an archive… proposes. Empty when none.
+    QString offeredCheck() const { return offeredCheck_; }
+    /// `recipe` as read from a file someone else may have written: without
+    /// the debug bundle path (where a failed check would write a bundle with
+    /// an executable run.sh), logged when there was one. A bundle is written
+    /// where the user says (t2n-studio --debug-bundle), never where a file says.
+    ExportRecipe sharedRecipe(ExportRecipe recipe);
     /// The window's size, docks and toolbars as the user left them (saved on
     /// close). Not called for screenshots and tests, which want the defaults.
     void restoreLayout();
@@ -142,6 +155,8 @@ private:
     void buildMenus();
     void buildHelpMenu();
     void fitToScreen();
+    /// Sets offeredCheck() to `recipe`'s output when it exists, and says so.
+    void offerExistingOutput(const ExportRecipe& recipe);
     /// File > Open model: a file dialog, then openFile().
     void askForModel();
     /// Edit > Undo / Redo of the export form's edits.
@@ -196,7 +211,7 @@ private:
     std::vector<InputSpec> pendingInputs_;
     QString pendingInputsFrom_;
     QString lastOutput_;
-    QString pendingCheck_; ///< archive to check once the open model is prepared
+    QString offeredCheck_; ///< see offeredCheck()
     QString reportPath_;
 };
 

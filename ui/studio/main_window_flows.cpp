@@ -188,8 +188,29 @@ void MainWindow::saveRecipe(const QString& path) {
     t2n::saveRecipe(path.toStdString(), r);
 }
 
+void MainWindow::offerExistingOutput(const ExportRecipe& r) {
+    std::error_code ec;
+    offeredCheck_ = !r.output.empty() && std::filesystem::exists(r.output, ec)
+                        ? QString::fromStdString(r.output.string())
+                        : QString();
+    if (!offeredCheck_.isEmpty())
+        Q_EMIT host_->logMessage(tr("The recipe's archive %1 exists: File > Validate an "
+                                    "archive… checks it against the model (opening a recipe "
+                                    "checks and writes nothing)")
+                                     .arg(offeredCheck_));
+}
+
+ExportRecipe MainWindow::sharedRecipe(ExportRecipe r) {
+    if (!r.options.debugBundle.empty())
+        Q_EMIT host_->logMessage(tr("The recipe names the debug bundle %1: ignored; a bundle is "
+                                    "written only where you ask (t2n-studio --debug-bundle)")
+                                     .arg(QString::fromStdString(r.options.debugBundle)));
+    r.options.debugBundle.clear();
+    return r;
+}
+
 void MainWindow::loadRecipe(const QString& path) {
-    const ExportRecipe r = t2n::loadRecipe(path.toStdString());
+    const ExportRecipe r = sharedRecipe(t2n::loadRecipe(path.toStdString()));
     if (!r.ignoredTractBinary.empty()) // recipes name no program to run (issue 26)
         Q_EMIT host_->logMessage(tr("The recipe names the tract binary %1: ignored; start the "
                                     "studio with --tract-bin to use it")
@@ -197,6 +218,7 @@ void MainWindow::loadRecipe(const QString& path) {
     form_->setOptions(r.options);
     lastOutput_ = QString::fromStdString(r.output.string());
     form_->setOutputPath(lastOutput_);
+    offerExistingOutput(r);
     const QString model = QString::fromStdString(r.model.string());
     if (!model.isEmpty() && (!state_ || state_->modelPath != model))
         openModel(model, r.options.inputs, tr("the recipe"));
@@ -208,9 +230,7 @@ void MainWindow::openRecipe(const ExportRecipe& r) {
     form_->setOptions(r.options);
     lastOutput_ = QString::fromStdString(r.output.string());
     form_->setOutputPath(lastOutput_);
-    std::error_code ec;
-    pendingCheck_ =
-        !r.output.empty() && std::filesystem::exists(r.output, ec) ? lastOutput_ : QString();
+    offerExistingOutput(r);
     openModel(QString::fromStdString(r.model.string()), r.options.inputs, tr("the recipe"));
 }
 
@@ -252,8 +272,6 @@ void MainWindow::onJobFinished(int job, bool ok) {
         break;
     case SessionController::Job::Prepare:
         rememberInputs();
-        if (!pendingCheck_.isEmpty())
-            checkArchive(std::exchange(pendingCheck_, QString()));
         break;
     case SessionController::Job::Bisect:
         showPane(QStringLiteral("passes"));
@@ -274,7 +292,6 @@ void MainWindow::writeReport() {
 }
 
 void MainWindow::onJobFailed(int job, const JobError& error) {
-    pendingCheck_.clear();
     Q_EMIT host_->logMessage(error.rendered);
     // Shown in the window, never in a modal dialog: a headless run (the
     // offscreen platform, --screenshot) has nobody to close one.

@@ -182,14 +182,23 @@ ScreenshotResult runScreenshotTour(MainWindow& w, const QString& dir, const Expo
     };
 
     // Open: load, prepare with the recipe's options, and check its output
-    // again when it exists. A failure there (not TorchScript, unsupported
-    // operators, a model that fails on its inputs, a failed check) ends the
-    // story: its views are the tour.
+    // again when it exists (the tour, asked for on the command line, does
+    // what a user would: opening alone checks nothing). A failure there (not
+    // TorchScript, unsupported operators, a model that fails on its inputs,
+    // a failed check) ends the story: its views are the tour.
     w.openRecipe(recipe);
     if (!w.controller()->waitIdle(600000)) {
         result.error = QStringLiteral("opening the model timed out");
         result.exitCode = 1;
         return result;
+    }
+    if (!failure && !w.offeredCheck().isEmpty()) {
+        w.checkArchive(w.offeredCheck());
+        if (!w.controller()->waitIdle(600000)) {
+            result.error = QStringLiteral("checking the archive timed out");
+            result.exitCode = 1;
+            return result;
+        }
     }
     const bool opened = !failure && !w.controller()->state()->report.check.ran;
     if (opened) {

@@ -1,6 +1,7 @@
 #include "t2n/artifact.h"
 
 #include "t2n/error.h"
+#include "util/name_limits.h"
 
 #include <fmt/format.h>
 
@@ -58,6 +59,8 @@ std::string_view artifactFormName(ArtifactForm f) {
 }
 
 Artifact resolveArtifact(const std::filesystem::path& requested, std::optional<int> level) {
+    // Before any suffix is compared: "x.pt\0.nnef.tgz" ends in .nnef.tgz and writes x.pt.
+    util::checkPathText(requested.native(), "export path", Stage::Write, ErrorCode::OutputPath);
     // "out/model.nnef/" names the folder "out/model.nnef".
     std::filesystem::path req = requested;
     if (!req.has_filename() && req.has_parent_path() && req.parent_path() != req.root_path())

@@ -5,6 +5,7 @@
 #include "t2n/outputs.h"
 
 #include "archive/sibling_path.h"
+#include "util/name_limits.h"
 
 #include <fmt/format.h>
 
@@ -177,6 +178,7 @@ void checkTextDestination(const fs::path& path, Stage stage, std::string_view wh
 namespace {
 void checkAnyDestination(const fs::path& path, Stage stage, std::string_view what,
                          const std::vector<fs::path>& protect, bool folder, bool text) {
+    util::checkPathText(path.native(), fmt::format("{} path", what), stage, ErrorCode::OutputPath);
     if (!path.has_filename() || path.filename() == "." || path.filename() == "..")
         refuse(stage, what, path, "the path has no file name", "give a file name");
     const fs::path dest = withParent(path);

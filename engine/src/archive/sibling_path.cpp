@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <mutex>
 #include <random>
@@ -54,6 +57,25 @@ std::filesystem::path siblingPath(const std::filesystem::path& final, std::strin
 
 void noteTemporary(const std::filesystem::path& path) {
     remember({path, {}, "work"});
+}
+
+std::filesystem::path makePrivateTempFolder(std::string_view prefix, Stage stage) {
+    std::error_code ec;
+    std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+    if (ec)
+        dir = "/tmp";
+    std::string name = (dir / fmt::format("{}XXXXXX", prefix)).string();
+    // mkdtemp creates the folder (mode 0700) under a name it picks, or fails:
+    // never a folder or a link someone made there before.
+    if (::mkdtemp(name.data()) == nullptr) {
+        const int err = errno;
+        throw Error(stage, ErrorCode::OutputPath,
+                    fmt::format("cannot create a work folder in '{}': {}", dir.string(),
+                                std::strerror(err)),
+                    "set TMPDIR to a writable directory");
+    }
+    noteTemporary(name);
+    return name;
 }
 
 std::vector<OwnTemporary> ownTemporaries() {

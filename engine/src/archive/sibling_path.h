@@ -3,6 +3,8 @@
 // bundles): the write protocol of t2n/outputs.h.
 #pragma once
 
+#include "t2n/error.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -24,6 +26,13 @@ std::filesystem::path siblingPath(const std::filesystem::path& final, std::strin
 /// Remembers `path` (a work folder outside the destination's directory) as
 /// a temporary of this process for removeOwnTemporaries().
 void noteTemporary(const std::filesystem::path& path);
+
+/// A new folder "<prefix>XXXXXX" in the system's temporary directory
+/// ($TMPDIR, else /tmp), made by mkdtemp: a name nobody can guess or plant
+/// a link at, readable by its owner only, one per call (so that exports
+/// running at once in one process never share it), noted as a temporary
+/// (noteTemporary). Throws t2n::Error (stage, OutputPath) when it cannot be made.
+std::filesystem::path makePrivateTempFolder(std::string_view prefix, Stage stage);
 
 /// A temporary this process named, still to be removed or put back.
 struct OwnTemporary {

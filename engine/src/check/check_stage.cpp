@@ -688,10 +688,11 @@ CheckReport runCheck(const CheckInputs& in) {
     const Compared compared = compareWithInterpreter(run, back);
 
     run.step(0.8, run.khronos ? "writing the io bundle" : "running tract");
-    std::filesystem::path work = std::filesystem::temp_directory_path() /
-                                 fmt::format("t2n-check-{}", static_cast<long>(getpid()));
-    archive::noteTemporary(work); // for a watchdog that must end the process now
-    std::filesystem::create_directories(work);
+    // A fresh private folder per check: a name made from the pid alone was
+    // shared by every check of the process (threads exporting at once) and
+    // could be planted beforehand as a link to anywhere. Noted for a
+    // watchdog that must end the process now.
+    const std::filesystem::path work = archive::makePrivateTempFolder("t2n-check-", Stage::Check);
     // Removed however the check ends (a cancel, a failing tract run).
     struct RemoveWork {
         std::filesystem::path path;

@@ -116,7 +116,8 @@ std::string toJson(const HardenDiagnostics& d, bool withGraphs, int indent) {
     j["warnings"] = d.warnings;
     if (withGraphs)
         j["input_graph"] = d.inputGraphText;
-    return j.dump(indent);
+    // Names from the model may not be UTF-8: U+FFFD for a bad byte, not type_error.316.
+    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string summarize(const HardenDiagnostics& d) {

@@ -2,6 +2,7 @@
 
 #include "jit/torch_bridge.h"
 #include "load/example_values.h"
+#include "reader/storage_records.h"
 
 #include "t2n/error.h"
 #include "util/memory_limits.h"
@@ -115,6 +116,9 @@ torch::jit::Module loadTorchScript(const std::filesystem::path& path) {
                     "pass the .pt/.jit file written by torch.jit.save");
     if (!looksLikeZip(path))
         throw notAZip(path.string());
+    // LibTorch never compares a storage's size with its record's: t2n does, first.
+    std::ifstream records(path, std::ios::binary);
+    reader::checkStorageRecords(records, path.string());
     return loadChecked(path.string(), [&] { return torch::jit::load(path.string()); });
 }
 
@@ -125,6 +129,7 @@ torch::jit::Module loadTorchScript(std::istream& in, const std::string& name) {
     in.seekg(start);
     if (!zip)
         throw notAZip(name);
+    reader::checkStorageRecords(in, name);
     return loadChecked(name, [&] { return torch::jit::load(in); });
 }
 

@@ -5,6 +5,7 @@
 
 #include "jit/torch_bridge.h"
 #include "reader/safetensors_reader.h"
+#include "reader/storage_records.h"
 #include "reader/torch_save_reader.h"
 #include "t2n/error.h"
 #include "util/half.h"
@@ -73,6 +74,9 @@ void addModule(TensorStore& store, const torch::jit::Module& m, const std::strin
 
 TensorStore readTorchScriptStore(const std::filesystem::path& file) {
     TensorStore store{"TorchScript", {}, {}};
+    // Every record as long as its storage says, before LibTorch reads one.
+    std::ifstream records(file, std::ios::binary);
+    reader::checkStorageRecords(records, file.string());
     addModule(store, torch::jit::load(file.string()), "");
     return store;
 }

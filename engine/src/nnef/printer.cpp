@@ -41,6 +41,23 @@ std::string printOperand(const Expr& operand, const std::string& op, bool right)
                       (right && inner == outer && (op == "-" || op == "/" || operand.text == "/"));
     return wrap ? "(" + text + ")" : text;
 }
+
+// A string literal that reads back byte for byte. A label is a module path,
+// and a module may be named anything ("it's", "a{{b}}"): tract's parser (and
+// t2n's reader) take the character after a backslash literally and neither
+// quote unescaped inside, and tract renders graph.nnef as a template before
+// parsing it, so "{{", "{%" and "{#" are broken up by a backslash too.
+std::string quotedString(std::string_view s) {
+    std::string out = "'";
+    for (size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        const bool opensTemplate = i > 0 && s[i - 1] == '{' && (c == '{' || c == '%' || c == '#');
+        if (c == '\\' || c == '\'' || c == '"' || opensTemplate)
+            out += '\\';
+        out += c;
+    }
+    return out + "'";
+}
 } // namespace
 
 std::string printExpr(const Expr& e) {
@@ -58,7 +75,7 @@ std::string printExpr(const Expr& e) {
     case Expr::Kind::Logical:
         return e.logical ? "true" : "false";
     case Expr::Kind::String:
-        return "'" + e.text + "'";
+        return quotedString(e.text);
     case Expr::Kind::Array:
     case Expr::Kind::Tuple: {
         std::string out = e.kind == Expr::Kind::Array ? "[" : "(";

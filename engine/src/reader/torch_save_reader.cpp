@@ -61,8 +61,9 @@ const StorageType& storageType(const std::string& global) {
 
 class Machine {
 public:
-    Machine(std::span<const std::byte> p, const StorageLookup& storages)
-        : p_(p), storages_(storages) {}
+    Machine(std::span<const std::byte> p, const StorageLookup& storages,
+            std::vector<StorageUse>* uses = nullptr)
+        : p_(p), storages_(storages), uses_(uses) {}
     // A pickle may build cycles (a list appended to itself through the memo),
     // which shared pointers alone would leak (found by fuzz_torch_save_reader):
     // every value made here is unlinked when the machine goes.
@@ -79,6 +80,8 @@ public:
 private:
     std::span<const std::byte> p_;
     const StorageLookup& storages_;
+    /// Set: only list the storages (storageUses()), never build a tensor.
+    std::vector<StorageUse>* uses_;
     size_t at_ = 0;
     std::vector<Ref> stack_;
     std::vector<size_t> marks_;
@@ -193,6 +196,10 @@ Ref Machine::persistent(const Ref& pid) {
     s->storageType = pid->items[1]->s;
     s->s = pid->items[2]->s;
     s->i = intOf(pid->items[4], "a storage's size");
+    if (uses_) { // any type LibTorch knows: its reader checks the rest
+        uses_->push_back({s->storageType, s->s, s->i});
+        return s;
+    }
     storageType(s->storageType); // refuses unknown types now
     return s;
 }
@@ -267,8 +274,10 @@ Ref Machine::rebuildTensor(const std::vector<Ref>& a) {
 }
 
 Ref Machine::reduce(const Ref& callable, const Ref& args) {
-    const std::string name = callable->kind == Value::Global ? callable->s : "";
+    std::string name = callable->kind == Value::Global ? callable->s : "";
     const std::vector<Ref> a = args->kind == Value::Tuple ? args->items : std::vector<Ref>{};
+    if (uses_ != nullptr)
+        name = "";
     if (name == "collections.OrderedDict")
         return make(Value::Dict);
     if (name == "torch._utils._rebuild_tensor_v2")
@@ -530,6 +539,14 @@ SavedObject unpickleTorchSave(std::span<const std::byte> pickle, const StorageLo
     size_t visits = 0;
     flatten(out, "", m.run(), 0, visits);
     return out;
+}
+
+std::vector<StorageUse> storageUses(std::span<const std::byte> pickle) {
+    const StorageLookup none = [](const std::string&) { return nullptr; };
+    std::vector<StorageUse> uses;
+    Machine m(pickle, none, &uses);
+    m.run();
+    return uses;
 }
 
 SavedObject readTorchSave(const std::filesystem::path& file) {

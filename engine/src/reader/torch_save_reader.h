@@ -46,4 +46,16 @@ SavedObject unpickleTorchSave(std::span<const std::byte> pickle, const StorageLo
 /// A whole torch.save zip file. Throws t2n::Error (Load, ModelFile).
 SavedObject readTorchSave(const std::filesystem::path& file);
 
+/// One storage a pickle names: ('storage', torch.FloatStorage, key, location, numel).
+struct StorageUse {
+    std::string type; ///< "torch.FloatStorage"
+    std::string key;  ///< the record's name under the pickle's tensor folder
+    int64_t numel = 0;
+};
+/// Every storage `pickle` names, in order, found by running the same machine
+/// without building any tensor or calling anything: a TorchScript archive's
+/// data.pkl or constants.pkl (whose objects and storage types torch.save
+/// files do not hold). Throws t2n::Error (Load, ModelFile).
+std::vector<StorageUse> storageUses(std::span<const std::byte> pickle);
+
 } // namespace t2n::reader

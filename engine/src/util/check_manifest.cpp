@@ -30,7 +30,8 @@ std::string CheckManifest::toJson() const {
                                {"source_line", v.node.sourceLine},
                                {"source_text", v.node.sourceText},
                                {"value_name", v.node.valueName}});
-    return j.dump(1);
+    // Labels from the model may not be UTF-8: U+FFFD for a bad byte, not type_error.316.
+    return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 CheckManifest CheckManifest::fromJson(std::string_view text, const std::string& where) {

@@ -7,6 +7,7 @@
 // graph layout (minutes per label).
 #pragma once
 
+#include "t2n/error.h"
 #include "t2n/options.h"
 
 #include <cstddef>
@@ -23,5 +24,15 @@ inline constexpr std::size_t kMaxNameBytes = 1024;
 void checkNameLength(std::string_view name, std::string_view what);
 /// Every name `options` holds.
 void checkNameLengths(const ExportOptions& options);
+
+/// A path that names a file (`what`: "output path", "$.output") must be one
+/// the operating system can hold: a NUL byte ends a path for every system
+/// call, so "model.pt\0.nnef.tgz" would pass a suffix check on the whole
+/// text and then write "model.pt". Throws Error(stage, code) naming `what`,
+/// before anything compares or opens the path.
+void checkPathText(std::string_view path, std::string_view what, Stage stage = Stage::Load,
+                   ErrorCode code = ErrorCode::Usage);
+/// Every path `options` holds (values files, debug bundle, tract binary).
+void checkOptionPaths(const ExportOptions& options);
 
 } // namespace t2n::util

@@ -44,7 +44,9 @@ std::string toJson(const ExportRecipe& r, int indent) {
         Json& into = object.empty() ? j : j[std::string(object)];
         into[std::string(key)] = row.toJson(r.options);
     }
-    return j.dump(indent);
+    // A path or a property value that is not UTF-8 is written with U+FFFD
+    // for each bad byte (json type_error.316 ended the run otherwise).
+    return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
 ExportRecipe recipeFromJson(std::string_view text) {
@@ -97,6 +99,13 @@ ExportRecipe recipeFromJson(std::string_view text) {
     }
     root.done();
     util::checkNameLengths(o);
+    // Each path by its JSON path, before any front end compares its suffix.
+    util::checkPathText(r.model.native(), "$.model");
+    util::checkPathText(r.output.native(), "$.output");
+    for (size_t i = 0; i < o.inputs.size(); ++i)
+        util::checkPathText(o.inputs[i].valuesFile, fmt::format("$.inputs[{}].values_file", i));
+    util::checkPathText(o.debugBundle, "$.debug_bundle");
+    util::checkPathText(r.ignoredTractBinary, "$.tract_binary");
     return r;
 }
 
@@ -123,6 +132,23 @@ std::string recipeText(const std::string& text, const std::filesystem::path& fil
 } // namespace
 
 ExportRecipe loadRecipe(const std::filesystem::path& file) {
+    util::checkPathText(file.native(), "recipe path");
+    // A recipe (or a report holding one) is a small regular file: /dev/zero
+    // or a FIFO (also behind a link) was read until memory ran out, or for
+    // ever, before anything was refused.
+    constexpr std::uintmax_t kMaxRecipeBytes = std::uintmax_t{32} << 20;
+    std::error_code ec;
+    const auto status = std::filesystem::status(file, ec);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        throw Error(Stage::Load, ErrorCode::Usage,
+                    fmt::format("the recipe '{}' is not a regular file", file.string()),
+                    "give a recipe (.json) or an HTML report file, not a device, FIFO or folder");
+    if (const auto size = std::filesystem::file_size(file, ec); !ec && size > kMaxRecipeBytes)
+        throw Error(Stage::Load, ErrorCode::Usage,
+                    fmt::format("the recipe '{}' is {} bytes; t2n reads recipes and reports of "
+                                "at most {} bytes",
+                                file.string(), size, kMaxRecipeBytes),
+                    "give the recipe t2n wrote (a few KiB), or the report's");
     std::ifstream in(file, std::ios::binary);
     if (!in)
         throw Error(Stage::Load, ErrorCode::Usage,

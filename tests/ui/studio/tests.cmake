@@ -10,6 +10,7 @@ target_sources(t2n_ui_tests PRIVATE
   studio/tst_form_undo.cpp
   studio/tst_report_flows.cpp
   studio/tst_panes.cpp
+  studio/tst_shared_files.cpp
 )
 t2n_ui_suite(session_models NEEDS_MODELS)
 t2n_ui_suite(selection_index)
@@ -20,4 +21,5 @@ t2n_ui_suite(desktop_conventions TIMEOUT 600)
 t2n_ui_suite(pass_scrubber)
 t2n_ui_suite(form_undo)
 t2n_ui_suite(report_flows NEEDS_MODELS TIMEOUT 600)
+t2n_ui_suite(shared_files TIMEOUT 600)
 t2n_ui_suite(panes TIMEOUT 600)
