@@ -168,8 +168,12 @@ def realworld_rows(args, tract):
 
 
 def table(rows):
-    lines = ["| archive | verdict | tract's last lines |", "|---|---|---|"]
-    lines += [f"| {n} | {v} | {w} |" for n, v, w in rows]
+    def cut(text, n=300):
+        text = " ".join(text.split())
+        return text if len(text) <= n else text[: n - 3] + "..."
+
+    lines = ["| archive | verdict | tract's last lines (or why it was not run) |", "|---|---|---|"]
+    lines += [f"| {n} | {v} | {cut(w)} |" for n, v, w in rows]
     return "\n".join(lines)
 
 

@@ -491,6 +491,7 @@ private Q_SLOTS:
         f.write(QString("#!/bin/sh\n"
                         "if [ \"$1\" = --version ]; then echo 'tract 0.21.13'; exit 0; fi\n"
                         "echo \"$@\" > %1/tract-argv\n"
+                        "readlink -f \"$1\" > %1/tract-archive\n"
                         "[ -n \"$T2N_FAKE_TRACT_ERROR\" ] && echo 'ERROR mismatch' >&2\n"
                         "exit 0\n")
                     .arg(QString::fromStdString(work_.string()))
@@ -507,14 +508,21 @@ private Q_SLOTS:
         QFile argv(out("tract-argv"));
         QVERIFY(argv.open(QIODevice::ReadOnly));
         const QString line = QString::fromUtf8(argv.readAll());
-        // tract checks the finished archive under its temporary name, before
-        // it is put in place.
-        QVERIFY2(QRegularExpression(R"(/\.tracted\.nnef\.tgz\.t2n-tmp-\d+-[0-9a-f]{16} )"
+        // tract checks the finished archive before it is put in place: the
+        // temporary file, through a link whose name tract reads as NNEF (it
+        // picks a reader from the name, and read ".t2n-tmp-..." as TensorFlow).
+        QVERIFY2(QRegularExpression(R"(/t2n-tract-\w{6}/tracted\.nnef\.tgz )"
                                     R"(--nnef-tract-core --nnef-tract-pulse --nnef-tract-extra )"
                                     R"(--nnef-tract-transformers -O run --input-from-bundle)")
                      .match(line)
                      .hasMatch(),
                  qPrintable(line));
+        QFile target(out("tract-archive"));
+        QVERIFY(target.open(QIODevice::ReadOnly));
+        QVERIFY2(QRegularExpression(R"(/\.tracted\.nnef\.tgz\.t2n-tmp-\d+-[0-9a-f]{16}$)")
+                     .match(QString::fromUtf8(target.readAll()).trimmed())
+                     .hasMatch(),
+                 "the link does not lead to the temporary archive");
         for (const char* part :
              {"--assert-output-bundle", "--allow-float-casts --approx approximate"})
             QVERIFY2(line.contains(part), qPrintable(line));
