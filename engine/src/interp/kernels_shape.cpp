@@ -179,6 +179,17 @@ std::vector<Value> kConcat(const Call& call) {
     auto ts = sameDtype(call.arg("values"), "concat");
     const int64_t axis = checkAxis(call.integer("axis"), ts[0].dim(), "concat axis");
     checkConcatShapes(ts, axis, "concat");
+    // tract 0.23.5 copies each input in blocks of byte_len / (product of the
+    // axes before `axis`): a zero there divides by zero and panics, also
+    // while it folds constants at load (data/src/tensor.rs, stack_tensors).
+    if (call.tract() && ts.size() > 1)
+        for (int64_t a = 0; a < axis; ++a)
+            if (ts[0].size(a) == 0)
+                throw InterpError(fmt::format(
+                    "tract's concat panics on inputs empty before the concatenation axis (axis {} "
+                    "of {} has size 0 before axis {}: \"attempt to divide by zero\" in "
+                    "stack_tensors): write the empty result without a concat",
+                    a, describeTensor(ts[0]), axis));
     return one(at::cat(ts, axis));
 }
 

@@ -53,6 +53,26 @@ graph(%self : Tensor, %x : Tensor):
                                {"x:2x3:f32"});
         EXPECT_NNEF("# CHECK: mul(", e);
     }
+
+    /// A write into an empty tensor (Swin's attention mask filled through an
+    /// empty window slice) is the tensor itself: no concat of empty pieces,
+    /// which tract 0.23.5 cannot evaluate (divide by zero in stack_tensors).
+    void writeIntoAnEmptySliceIsNoConcat() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor):
+  %zero : int = prim::Constant[value=0]()
+  %one : int = prim::Constant[value=1]()
+  %two : int = prim::Constant[value=2]()
+  %empty : Tensor = aten::slice(%x, %zero, %two, %two, %one)
+  %src : Tensor = aten::slice(%empty, %one, %zero, %two, %one)
+  %y : Tensor = aten::slice_scatter(%empty, %src, %one, %zero, %two, %one)
+  %l : Tensor[] = prim::ListConstruct(%x, %y)
+  %r : Tensor = aten::cat(%l, %zero)
+  return (%r)
+)IR",
+                               {"x:4x4:f32"});
+        EXPECT_NNEF("# CHECK-NOT: axis = 1", e);
+    }
 };
 
 T2N_TEST_SUITE(TranslateWritesTest)
