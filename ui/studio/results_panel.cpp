@@ -36,7 +36,7 @@ QString tractSentence(const std::string& summary) {
                            "because no tract program was found (to add that check, download "
                            "tract from https://github.com/sonos/tract/releases and put it on "
                            "the PATH).");
-    return s.isEmpty() ? QString() : s + QLatin1Char('.');
+    return s.isEmpty() || s.endsWith(QLatin1Char('.')) ? s : s + QLatin1Char('.');
 }
 
 QString where(const NodeRef& n) {
@@ -219,6 +219,7 @@ void ResultsPanel::showState(const SessionState& st) {
                        .arg(QString::fromStdString(check.tolerance), tractSentence(check.tract),
                             st.artifactPath));
     } else {
+        const bool tractFailed = check.tract.rfind("tract: failed", 0) == 0;
         QString advice =
             st.checkOnly ? tr("The archive %1 was checked as it is.").arg(st.artifactPath)
             : st.report.written
@@ -236,9 +237,15 @@ void ResultsPanel::showState(const SessionState& st) {
             advice += QLatin1Char(' ') + tr("Follow the first diverging operation below.");
         else if (!check.structureProblems.empty())
             advice += QLatin1Char(' ') + tr("The archive breaks NNEF rules: see the problems.");
+        else if (tractFailed)
+            // t2n's own reading matched: what failed is tract, in its own words.
+            advice += QLatin1Char(' ') + tractSentence(check.tract);
         else
             advice += QLatin1Char(' ') + tr("No single operation differs: try a looser tolerance.");
-        setVerdict(false, tr("Not valid: the archive does not compute what the model computes"),
+        setVerdict(false,
+                   tractFailed && !check.diverged && check.structureProblems.empty()
+                       ? tr("Not valid: tract does not run the archive as the model computes")
+                       : tr("Not valid: the archive does not compute what the model computes"),
                    advice);
     }
     for (const auto& p : check.structureProblems) {

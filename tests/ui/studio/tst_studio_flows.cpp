@@ -87,6 +87,38 @@ class StudioFlowsTest : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // Every output matched t2n's own reading but tract refused the archive:
+    // the banner says tract failed, in tract's words, instead of advising a
+    // looser tolerance (the advice when no operation differs).
+    void tractFailureIsTheVerdictsReason() {
+        t2n::ui::ResultsPanel panel;
+        t2n::ui::SessionState st;
+        st.exported = true;
+        st.checkOnly = true;
+        st.artifactPath = QStringLiteral("m.nnef.tgz");
+        st.report.check.ran = true;
+        st.report.check.passed = false;
+        st.report.check.tolerance = "approximate";
+        t2n::OutputComparison out;
+        out.name = "output_0";
+        out.ok = true;
+        out.elements = 4;
+        st.report.check.outputs = {out};
+        st.report.check.tract = "tract: failed (exit status 1): 4: Deserializing op `deconv' / 5: "
+                                "Convolution input and kernel channels must match.";
+        panel.showState(st);
+        QVERIFY2(panel.verdictHeadline().contains(QStringLiteral("tract")),
+                 qPrintable(panel.verdictHeadline()));
+        QVERIFY2(panel.verdict().contains(QStringLiteral("Deserializing op `deconv'")),
+                 qPrintable(panel.verdict()));
+        QVERIFY2(!panel.verdict().contains(QStringLiteral("looser tolerance")),
+                 qPrintable(panel.verdict()));
+        st.report.check.tract = "tract: skipped (not found)";
+        panel.showState(st);
+        QVERIFY2(panel.verdict().contains(QStringLiteral("looser tolerance")),
+                 qPrintable(panel.verdict()));
+    }
+
     /// Opening with input specs prepares the model: all three panes get
     /// their text and the IR graph gets laid out.
     void openAndPrepare() {
