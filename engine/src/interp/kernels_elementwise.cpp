@@ -388,8 +388,13 @@ std::vector<Value> kBinary(const Call& call) {
     if (call.tract() && call.op == "mul" && r.is_floating_point())
         for (const char* name : {"x", "y"}) {
             const Value& v = call.arg(name);
-            if ((!v.isTensor() || v.constant) && literalTensor(v).eq(0).all().item<bool>())
-                return one(at::zeros_like(r));
+            if (!v.isTensor() || v.constant) {
+                // The first item decides most constants without a pass over all.
+                const at::Tensor c = literalTensor(v);
+                if (c.numel() > 0 && c.flatten()[0].item<double>() == 0.0 &&
+                    c.eq(0).all().item<bool>())
+                    return one(at::zeros_like(r));
+            }
         }
     return one(r);
 }

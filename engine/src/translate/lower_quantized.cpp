@@ -166,11 +166,57 @@ void lowerLinear(Context& ctx, bool relu) {
     ctx.emitOut("relu", {l});
 }
 
-Expr realValue(Context& ctx, ir::ValueId id, int64_t rank);
-Expr roundedProduct(Context& ctx, Expr x, float factor, const std::string& hint);
-void emitSteps(Context& ctx, Expr steps, size_t output = 0);
-bool roundsAsPyTorch(const Context& ctx);
-float inverseScale(const ir::Quantization& q);
+/// A quantized operand as the real numbers it holds: tract_core_cast to f32.
+Expr realValue(Context& ctx, ir::ValueId id, int64_t rank) {
+    if (!ctx.graph().value(id).quant)
+        ctx.unsupported(
+            fmt::format("%{} is not a quantized tensor", ctx.graph().value(id).debugName));
+    return ctx.emitTemp("tract_core_cast", {ctx.operand(id, rank)}, {{"to", Expr::str("f32")}},
+                        "real");
+}
+
+Expr f32Literal(double v) {
+    return Context::scalarLiteral(static_cast<double>(static_cast<float>(v)), DType::F32);
+}
+
+/// Whether the target can round as PyTorch does (tract_core_round_even).
+/// Khronos has no half-to-even rounding and reads graph.quant entries as
+/// fake quantization of its own: there the result is the plain cast of the
+/// real value, as before.
+bool roundsAsPyTorch(const Context& ctx) {
+    return ctx.target().has("tract_core_round_even");
+}
+
+/// PyTorch's 1.0f / float(scale), the factor quantize_val multiplies by.
+float inverseScale(const ir::Quantization& q) {
+    return 1.0f / static_cast<float>(q.scale);
+}
+
+/// round_even(x * factor): the integer PyTorch rounds to, as an f32 tensor.
+Expr roundedProduct(Context& ctx, Expr x, float factor, const std::string& hint) {
+    Expr scaled = ctx.emitTemp("mul", {std::move(x), f32Literal(factor)}, {}, hint + "_scaled");
+    return ctx.emitTemp("tract_core_round_even", {scaled}, {}, hint + "_steps");
+}
+
+/// The result from its distance to the zero point in steps, t (an integer
+/// as f32): t clamped to the stored range minus the zero point, times the
+/// scale, cast to the result's type (its graph.quant entry). tract's cast
+/// computes round_even(t * s / s + z) in f32, and t * s / s is within a few
+/// ulps of t, so the cast stores exactly t + z.
+void emitSteps(Context& ctx, Expr steps, size_t output = 0) {
+    const ir::Quantization& q = *ctx.out(output).quant;
+    const bool isSigned = q.storage != DType::U8;
+    const int64_t bits = dtypeBits(q.storage);
+    const int64_t low = isSigned ? -(int64_t{1} << (bits - 1)) : 0;
+    const int64_t high = isSigned ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
+    Expr bounded =
+        ctx.emitTemp("clamp",
+                     {std::move(steps), f32Literal(static_cast<double>(low - q.zeroPoint)),
+                      f32Literal(static_cast<double>(high - q.zeroPoint))},
+                     {}, "bounded");
+    Expr grid = ctx.emitTemp("mul", {bounded, f32Literal(q.scale)}, {}, "grid");
+    ctx.emitOut("tract_core_cast", {grid}, {}, output);
+}
 
 bool sameQuantizedType(const ir::Quantization& a, const ir::Quantization& b) {
     return a.storage == b.storage && static_cast<float>(a.scale) == static_cast<float>(b.scale) &&
@@ -210,58 +256,6 @@ void lowerAdd(Context& ctx, bool relu) {
     Expr s = ctx.emitTemp("add", std::move(args), {}, "add");
     ctx.addQuant(s.text, entryFor(*ctx.out().quant));
     ctx.emitOut("relu", {s});
-}
-
-/// A quantized operand as the real numbers it holds: tract_core_cast to f32.
-Expr realValue(Context& ctx, ir::ValueId id, int64_t rank) {
-    if (!ctx.graph().value(id).quant)
-        ctx.unsupported(
-            fmt::format("%{} is not a quantized tensor", ctx.graph().value(id).debugName));
-    return ctx.emitTemp("tract_core_cast", {ctx.operand(id, rank)}, {{"to", Expr::str("f32")}},
-                        "real");
-}
-
-Expr f32Literal(double v) {
-    return Context::scalarLiteral(static_cast<double>(static_cast<float>(v)), DType::F32);
-}
-
-/// Whether the target can round as PyTorch does (tract_core_round_even).
-/// Khronos has no half-to-even rounding and reads graph.quant entries as
-/// fake quantization of its own: there the result is the plain cast of the
-/// real value, as before.
-bool roundsAsPyTorch(const Context& ctx) {
-    return ctx.target().has("tract_core_round_even");
-}
-
-/// PyTorch's 1.0f / float(scale), the factor quantize_val multiplies by.
-float inverseScale(const ir::Quantization& q) {
-    return 1.0f / static_cast<float>(q.scale);
-}
-
-/// round_even(x * factor): the integer PyTorch rounds to, as an f32 tensor.
-Expr roundedProduct(Context& ctx, Expr x, float factor, const std::string& hint) {
-    Expr scaled = ctx.emitTemp("mul", {std::move(x), f32Literal(factor)}, {}, hint + "_scaled");
-    return ctx.emitTemp("tract_core_round_even", {scaled}, {}, hint + "_steps");
-}
-
-/// The result from its distance to the zero point in steps, t (an integer
-/// as f32): t clamped to the stored range minus the zero point, times the
-/// scale, cast to the result's type (its graph.quant entry). tract's cast
-/// computes round_even(t * s / s + z) in f32, and t * s / s is within a few
-/// ulps of t, so the cast stores exactly t + z.
-void emitSteps(Context& ctx, Expr steps, size_t output) {
-    const ir::Quantization& q = *ctx.out(output).quant;
-    const bool isSigned = q.storage != DType::U8;
-    const int64_t bits = dtypeBits(q.storage);
-    const int64_t low = isSigned ? -(int64_t{1} << (bits - 1)) : 0;
-    const int64_t high = isSigned ? (int64_t{1} << (bits - 1)) - 1 : (int64_t{1} << bits) - 1;
-    Expr bounded =
-        ctx.emitTemp("clamp",
-                     {std::move(steps), f32Literal(static_cast<double>(low - q.zeroPoint)),
-                      f32Literal(static_cast<double>(high - q.zeroPoint))},
-                     {}, "bounded");
-    Expr grid = ctx.emitTemp("mul", {bounded, f32Literal(q.scale)}, {}, "grid");
-    ctx.emitOut("tract_core_cast", {grid}, {}, output);
 }
 
 /// quantized::cat, quantized::mul and quantized::hardswish compute on the real
