@@ -27,6 +27,7 @@
     X(harden_replace_size_calls_with_constants, ReplaceSizeCallsWithConstantsTest)                 \
     X(harden_strip_assertion_ifs, StripAssertionIfsTest)                                           \
     X(harden_strip_prim_data, StripPrimDataTest)                                                   \
+    X(harden_unpack_mobile_contexts, UnpackMobileContextsTest)                                     \
     X(harden_chain, HardenChainTest)                                                               \
     X(harden_loops, HardenLoopsTest)                                                               \
     X(harden_writes, HardenWritesTest)                                                             \
@@ -103,7 +104,8 @@
     X(translate_quantized, TranslateQuantizedTest)                                                 \
     X(memory, MemoryTest)                                                                          \
     X(realworld_patterns, RealworldPatternsTest)                                                   \
-    X(realworld_files, RealworldFilesTest)
+    X(realworld_files, RealworldFilesTest)                                                         \
+    X(realworld_table, RealworldTableTest)
 
 namespace t2n::test {
 

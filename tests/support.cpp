@@ -30,6 +30,15 @@ std::filesystem::path workRoot() {
 std::filesystem::path sourceDir() {
     return T2N_SOURCE_DIR;
 }
+std::filesystem::path realworldFolder() {
+    return sourceDir().parent_path() / "shared" / "realworld";
+}
+QString realworldAbsence() {
+    if (std::filesystem::is_directory(realworldFolder()))
+        return {};
+    return QString("no %1: the genuine files are not beside this checkout")
+        .arg(QString::fromStdString(realworldFolder().string()));
+}
 QString python() {
     return QStringLiteral("/usr/bin/python3");
 }

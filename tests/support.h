@@ -32,6 +32,10 @@ std::filesystem::path t2nBinary();
 // Where suites write (T2N_TEST_WORK_DIR in the environment, or the build tree's).
 std::filesystem::path workRoot();
 std::filesystem::path sourceDir();
+/// ../shared/realworld beside the checkout (genuine files, never copied in).
+std::filesystem::path realworldFolder();
+/// Why a suite of genuine files skips: empty when the folder is there.
+QString realworldAbsence();
 /// Debian's Python with torch and numpy (never the PATH python).
 QString python();
 

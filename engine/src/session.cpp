@@ -235,17 +235,23 @@ void Session::load(const std::filesystem::path& model) {
                                 model.string()),
                     "pass the .pt/.jit file written by torch.jit.save");
     d->checkCancel(Stage::Load);
-    auto loaded = load::loadTorchScript(model);
+    std::vector<std::string> notes;
+    auto loaded = load::loadTorchScript(model, &notes);
     d->checkCancel(Stage::Load);
     d->adopt(std::move(loaded), model, model.filename().string());
+    for (const auto& note : notes)
+        d->warn(note);
 }
 
 void Session::load(std::istream& in, const std::string& name) {
     StageScope scope(Stage::Load, d->observer, d->report);
     d->checkCancel(Stage::Load);
-    auto loaded = load::loadTorchScript(in, name);
+    std::vector<std::string> notes;
+    auto loaded = load::loadTorchScript(in, name, &notes);
     d->checkCancel(Stage::Load);
     d->adopt(std::move(loaded), {}, name);
+    for (const auto& note : notes)
+        d->warn(note);
 }
 
 std::string Session::torchScriptText() const {

@@ -4,14 +4,15 @@
 // computed by PyTorch), in the byte layout of the NNEF spec (.dat item code
 // 3 for quantized signed ints, graph.quant lines of
 // zero_point_linear_quantize), read back by t2n's separate reader; the
-// check fails when a weight's scale is changed; per-channel weights are
-// refused with a clear Translate error. Quantization lands on PyTorch's
+// check fails when a weight's scale is changed; per-channel weights export
+// on integer steps with a factor per channel and match. Quantization lands on PyTorch's
 // integers at exact ties with odd zero points (numbers from PyTorch, and how
 // many of them tract's own cast would have stored otherwise); the
 // interpreter's quantized conv, linear and add follow tract's integer
 // arithmetic (values worked out by hand from tract's source); the
 // quantized criterion of the check (docs/quantized.md) is reported.
 #include "check/divergence.h"
+#include "export_test_util.h"
 #include "interp/quant.h"
 #include "interp_test_util.h"
 #include "reader/model_reader.h"
@@ -393,23 +394,29 @@ private Q_SLOTS:
         QVERIFY(check.outputs[0].mismatches > 0);
     }
 
-    void perChannelWeightsAreRefused() {
-        fs::path out = freshDir("quantized_per_channel") / "model.nnef.tgz";
+    void perChannelWeights_data() {
+        QTest::addColumn<QString>("fixture");
+        QTest::newRow("conv2d") << "op_quant_conv2d_per_channel";
+        QTest::newRow("conv2d_relu, linear_relu, linear") << "op_quant_conv_relu_linear_per_channel";
+    }
+
+    /// Per-channel int8 weights (refused before): graph.quant keeps one scale
+    /// per tensor, so the archive holds the weight's integer steps and one
+    /// requantization factor per channel, and its quantized output matches
+    /// LibTorch's qnnpack kernels; no per-channel scale reaches graph.quant.
+    void perChannelWeights() {
+        QFETCH(QString, fixture);
+        fs::path out = freshDir("quantized_per_channel") / "model.nnef";
+        t2n::ExportOptions options = fixtureOptions(fixture);
+        options.compressionLevel.reset(); // a folder
         t2n::Session s;
-        s.load(fixtureModel("op_quant_conv2d_per_channel"));
-        try {
-            s.exportModel(out, fixtureOptions("op_quant_conv2d_per_channel"));
-            QFAIL("a per-channel model exported");
-        } catch (const t2n::Error& e) {
-            QCOMPARE(e.stage(), t2n::Stage::Translate);
-            const QString text = QString::fromStdString(e.render());
-            QVERIFY2(text.contains("per-channel"), qPrintable(text));
-            QVERIFY2(text.contains("quantized::conv2d"), qPrintable(text));
-            QVERIFY2(text.contains("per-tensor qconfig"), qPrintable(text));
-            QVERIFY2(text.contains("quantized_models.py") || text.contains(".py:"),
-                     qPrintable(text)); // the source line of the node
-        }
-        QVERIFY(!fs::exists(out));
+        s.load(fixtureModel(fixture));
+        const auto report = s.exportModel(out, options);
+        QVERIFY2(report.check.passed, qPrintable(checkVerdict(report)));
+        const QString graph = QString::fromUtf8(readAll(out / "graph.nnef"));
+        QVERIFY2(graph.contains("weight_steps") && graph.contains("requantization") &&
+                     graph.contains("tract_core_round_even("),
+                 qPrintable(graph));
     }
 };
 

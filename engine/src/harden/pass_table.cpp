@@ -17,6 +17,7 @@
 #include "harden/replace_size_calls_with_constants.h"
 #include "harden/strip_assertion_ifs.h"
 #include "harden/strip_prim_data.h"
+#include "harden/unpack_mobile_contexts.h"
 #include "harden/unroll_loops.h"
 
 namespace t2n::harden {
@@ -28,6 +29,9 @@ constexpr Statistic kFreeze[] = {
 constexpr Statistic kInline[] = {
     {"calls_inlined", "calls inlined (all but the torch.nn modules t2n translates whole)"},
     {"container_indices_resolved", "module container indexings resolved to one submodule"}};
+constexpr Statistic kMobile[] = {
+    {"contexts_unpacked", "prepacked (XNNPACK) conv/linear calls written as the aten op"},
+    {"clamps_written", "clamps (or relus) the unpacked contexts applied"}};
 constexpr Statistic kAttributeWrites[] = {
     {"attribute_writes_removed", "module attribute assignments dropped (with a warning)"},
     {"attribute_reads_forwarded", "attribute reads after an assignment given the assigned value"}};
@@ -76,6 +80,10 @@ constexpr PassInfo kPasses[] = {
     {"inline_unresolvable_submodules",
      "inline calls freezing left, except LSTM/GRU/RNN/LSTMCell modules", kInline, true, false,
      &inlineUnresolvableSubmodules},
+    {"unpack_mobile_contexts",
+     "prepacked::*_clamp_run of optimize_for_mobile -> conv2d/conv_transpose2d/linear + clamp on "
+     "the context's weights",
+     kMobile, true, true, &unpackMobileContexts},
     {"remove_attribute_writes",
      "module attributes forward() assigns: later reads take the value, the write is dropped and "
      "warned about (an NNEF graph keeps no state)",

@@ -489,6 +489,29 @@ private:
             elements.push_back(
                 addPlainConstant(base + ".dilation", p.dilation, ValueKind::IntList));
             elements.push_back(addPlainConstant(base + ".groups", p.groups, ValueKind::Int));
+        } else {
+            // The weight's real values (per-tensor or per-channel), for what
+            // computes in floats: dynamically quantized linears.
+            elements.push_back(addTensorConstant(p.weight.dequantize(), base + ".weight_real"));
+        }
+        // Per-channel weights (over the output channels): the integers minus
+        // each channel's zero point, as f32, and the channels' scales, which
+        // graph.quant cannot hold; None for per-tensor weights.
+        const auto scheme = p.weight.qscheme();
+        if ((scheme == at::kPerChannelAffine || scheme == at::kPerChannelSymmetric) &&
+            p.weight.q_per_channel_axis() == 0) {
+            std::vector<int64_t> shape(static_cast<size_t>(p.weight.dim()), 1);
+            shape[0] = p.weight.size(0);
+            const at::Tensor zeros = p.weight.q_per_channel_zero_points().to(at::kFloat);
+            elements.push_back(addTensorConstant(
+                p.weight.int_repr().to(at::kFloat) - zeros.reshape(shape), base + ".weight_steps"));
+            elements.push_back(addTensorConstant(p.weight.q_per_channel_scales().to(at::kDouble),
+                                                 base + ".weight_scales"));
+        } else {
+            elements.push_back(
+                addPlainConstant(base + ".weight_steps", Constant{}, ValueKind::None));
+            elements.push_back(
+                addPlainConstant(base + ".weight_scales", Constant{}, ValueKind::None));
         }
         graph_.value(id).elements = std::move(elements);
     }

@@ -2,6 +2,7 @@
 
 #include "t2n/error.h"
 
+#include <ATen/core/function.h>
 #include <ATen/core/ivalue_inl.h>
 #include <fmt/format.h>
 #include <torch/csrc/jit/runtime/operator.h>
@@ -71,6 +72,70 @@ std::optional<UnpackedParams> unpackPackedParams(const c10::IValue& object) {
         p.dilation = intsOf(callOperator(prefix + "dilation", object).at(0));
         p.groups = callOperator(prefix + "groups", object).at(0).toInt();
     }
+    return p;
+}
+
+namespace {
+
+// State layouts: aten/src/ATen/native/xnnpack/OpContext.h
+// (SerializationTypeConv2dPrePack, ...TransposeConv2dPrePack, ...LinearPrePack).
+constexpr std::string_view kConvContext = "__torch__.torch.classes.xnnpack.Conv2dOpContext";
+constexpr std::string_view kTransposedContext =
+    "__torch__.torch.classes.xnnpack.TransposeConv2dOpContext";
+constexpr std::string_view kLinearContext = "__torch__.torch.classes.xnnpack.LinearOpContext";
+
+[[noreturn]] void unreadableContext(const std::string& type, const std::string& why) {
+    throw Error(Stage::Trace, ErrorCode::Unsupported,
+                fmt::format("the mobile context {} cannot be read: {}", type, why),
+                "save the model without optimize_for_mobile, or with the PyTorch t2n was built "
+                "with");
+}
+
+} // namespace
+
+std::optional<UnpackedParams> unpackMobileContext(const c10::IValue& object) {
+    if (!object.isObject())
+        return std::nullopt;
+    const std::string type = object.type()->str();
+    const bool conv = type == kConvContext, transposed = type == kTransposedContext;
+    if (!conv && !transposed && type != kLinearContext)
+        return std::nullopt;
+    torch::jit::Function* getstate = object.toObjectRef().type()->findMethod("__getstate__");
+    if (!getstate)
+        unreadableContext(type, "it has no __getstate__");
+    torch::jit::Stack stack{object};
+    try {
+        getstate->run(stack);
+    } catch (const c10::Error& e) {
+        unreadableContext(type, e.what_without_backtrace());
+    }
+    if (stack.size() != 1 || !stack[0].isTuple())
+        unreadableContext(type, "its state is not a tuple");
+    auto state = stack[0].toTupleRef().elements().vec();
+    if (state.size() == 1 && state[0].isTuple()) // saved inside a one-element tuple
+        state = state[0].toTupleRef().elements().vec();
+    // (weight, bias, [stride, padding, [output_padding,] dilation, groups,] min, max)
+    const size_t expected = conv ? 8 : transposed ? 9 : 4;
+    if (state.size() != expected || !state[0].isTensor())
+        unreadableContext(
+            type, fmt::format("its state has {} values, expected {}", state.size(), expected));
+    UnpackedParams p;
+    p.conv = conv || transposed;
+    p.transposed = transposed;
+    p.weight = state[0].toTensor();
+    if (state[1].isTensor())
+        p.bias = state[1].toTensor();
+    if (p.conv) {
+        p.stride = intsOf(state[2]);
+        p.padding = intsOf(state[3]);
+        size_t next = 4;
+        if (transposed)
+            p.outputPadding = intsOf(state[next++]);
+        p.dilation = intsOf(state[next++]);
+        p.groups = state[next].toInt();
+    }
+    p.outputMin = state[expected - 2];
+    p.outputMax = state[expected - 1];
     return p;
 }
 

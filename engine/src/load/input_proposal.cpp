@@ -138,7 +138,7 @@ bool setsAttributes(const torch::jit::Module& module) {
     return false;
 }
 
-// Quantized kernels trust their input: qnnpack's linear reads a [1, 100352]
+// Quantized and prepacked (XNNPACK) kernels trust their input: qnnpack's linear reads a [1, 100352]
 // input against a 784-wide packed weight and crashes (SIGSEGV) or "runs"
 // on what lies beyond, so a wrong candidate could take t2n down or be
 // proposed. t2n::guard_quantized_input, placed before each quantized
@@ -149,16 +149,19 @@ void guardQuantizedInput(torch::jit::Stack& stack) {
     stack.pop_back();
     const at::Tensor x = stack.back().toTensor();
     stack.pop_back();
-    const auto p = ir::unpackPackedParams(packed);
-    if (!p || !p->weight.defined())
+    auto p = ir::unpackPackedParams(packed);
+    if (!p)
+        p = ir::unpackMobileContext(packed);
+    if (!p || !p->weight.defined() || p->transposed)
         return;
     const at::Tensor& w = p->weight;
+    const char* what = w.is_quantized() ? "quantized" : "prepacked";
     if (!p->conv) {
         if (x.dim() >= 1 && w.dim() == 2 && x.size(-1) != w.size(1))
             throw std::runtime_error(fmt::format(
-                "RuntimeError: quantized linear expects {} input features (its weight is {}x{}) "
+                "RuntimeError: {} linear expects {} input features (its weight is {}x{}) "
                 "but the input has shape [{}]",
-                w.size(1), w.size(0), w.size(1), fmt::join(x.sizes(), ", ")));
+                what, w.size(1), w.size(0), w.size(1), fmt::join(x.sizes(), ", ")));
         return;
     }
     if (x.dim() < 2 || w.dim() < 3)
@@ -166,9 +169,9 @@ void guardQuantizedInput(torch::jit::Stack& stack) {
     const int64_t channels = w.size(1) * p->groups;
     if (x.size(1) != channels)
         throw std::runtime_error(fmt::format(
-            "RuntimeError: quantized convolution expects {} input channels (weight [{}], {} "
+            "RuntimeError: {} convolution expects {} input channels (weight [{}], {} "
             "group(s)) but the input has shape [{}]",
-            channels, fmt::join(w.sizes(), ", "), p->groups, fmt::join(x.sizes(), ", ")));
+            what, channels, fmt::join(w.sizes(), ", "), p->groups, fmt::join(x.sizes(), ", ")));
     if (x.dim() != w.dim())
         return; // conv1d packed as conv2d: sides not comparable
     for (int64_t i = 2; i < x.dim(); ++i) {
@@ -177,10 +180,10 @@ void guardQuantizedInput(torch::jit::Stack& stack) {
         const int64_t dil = k < p->dilation.size() ? p->dilation[k] : 1;
         if (x.size(i) + 2 * pad < dil * (w.size(i) - 1) + 1)
             // The words PyTorch's own convolutions use (saysInputTooSmall).
-            throw std::runtime_error(fmt::format(
-                "RuntimeError: Kernel size can't be greater than actual input size: quantized "
-                "convolution kernel [{}] on input [{}]",
-                fmt::join(w.sizes(), ", "), fmt::join(x.sizes(), ", ")));
+            throw std::runtime_error(
+                fmt::format("RuntimeError: Kernel size can't be greater than actual input size: {} "
+                            "convolution kernel [{}] on input [{}]",
+                            what, fmt::join(w.sizes(), ", "), fmt::join(x.sizes(), ", ")));
     }
 }
 
@@ -190,6 +193,9 @@ const torch::jit::RegisterOperators registerQuantizedGuard({torch::jit::Operator
     c10::AliasAnalysisKind::CONSERVATIVE)});
 
 bool isGuardedKind(const std::string& kind) {
+    // XNNPACK's prepacked kernels trust their input as qnnpack's do.
+    if (kind == "prepacked::conv2d_clamp_run" || kind == "prepacked::linear_clamp_run")
+        return true;
     return (kind.starts_with("quantized::linear") || kind.starts_with("quantized::conv")) &&
            kind.find("transpose") == std::string::npos &&
            kind.find("unpack") == std::string::npos && kind.find("prepack") == std::string::npos;

@@ -96,6 +96,19 @@ template <class Read> torch::jit::Module loadChecked(const std::string& shown, R
     }
 }
 
+// Tensors saved from a GPU are read onto the CPU (torch.jit.load's
+// map_location='cpu'): the archive computes the same numbers wherever it runs.
+void noteDevices(const std::vector<std::string>& devices, std::vector<std::string>* notes) {
+    if (devices.empty() || !notes)
+        return;
+    std::string list;
+    for (const auto& d : devices)
+        list += (list.empty() ? "" : ", ") + d;
+    notes->push_back(fmt::format("the model's tensors were saved on {}; t2n reads them onto the "
+                                 "CPU (as torch.jit.load(..., map_location='cpu'))",
+                                 list));
+}
+
 Error notAZip(const std::string& shown) {
     return Error(Stage::Load, ErrorCode::ModelFile,
                  fmt::format("'{}' is not a TorchScript archive (it is not a zip file)", shown),
@@ -104,7 +117,8 @@ Error notAZip(const std::string& shown) {
 }
 } // namespace
 
-torch::jit::Module loadTorchScript(const std::filesystem::path& path) {
+torch::jit::Module loadTorchScript(const std::filesystem::path& path,
+                                   std::vector<std::string>* notes) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         throw Error(Stage::Load, ErrorCode::ModelFile,
@@ -118,19 +132,22 @@ torch::jit::Module loadTorchScript(const std::filesystem::path& path) {
         throw notAZip(path.string());
     // LibTorch never compares a storage's size with its record's: t2n does, first.
     std::ifstream records(path, std::ios::binary);
-    reader::checkStorageRecords(records, path.string());
-    return loadChecked(path.string(), [&] { return torch::jit::load(path.string()); });
+    const auto devices = reader::checkStorageRecords(records, path.string());
+    noteDevices(devices, notes);
+    return loadChecked(path.string(),
+                       [&] { return torch::jit::load(path.string(), c10::Device(c10::kCPU)); });
 }
 
-torch::jit::Module loadTorchScript(std::istream& in, const std::string& name) {
+torch::jit::Module loadTorchScript(std::istream& in, const std::string& name,
+                                   std::vector<std::string>* notes) {
     const auto start = in.tellg();
     const bool zip = startsLikeZip(in);
     in.clear();
     in.seekg(start);
     if (!zip)
         throw notAZip(name);
-    reader::checkStorageRecords(in, name);
-    return loadChecked(name, [&] { return torch::jit::load(in); });
+    noteDevices(reader::checkStorageRecords(in, name), notes);
+    return loadChecked(name, [&] { return torch::jit::load(in, c10::Device(c10::kCPU)); });
 }
 
 std::vector<std::string> forwardArgumentNames(const torch::jit::Module& m) {

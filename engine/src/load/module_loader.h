@@ -15,10 +15,13 @@ namespace t2n::load {
 
 /// torch::jit::load in eval mode. Throws t2n::Error (Load, ModelFile) with a
 /// hint that tells a torch.save() pickle or a stray file from a TorchScript file.
-torch::jit::Module loadTorchScript(const std::filesystem::path& path);
+/// Tensors saved on a GPU are read onto the CPU; `notes` then says so.
+torch::jit::Module loadTorchScript(const std::filesystem::path& path,
+                                   std::vector<std::string>* notes = nullptr);
 /// The same from the bytes torch.jit.save wrote (to a file or a buffer), read
 /// from `in`'s current position; `name` stands for the file in messages.
-torch::jit::Module loadTorchScript(std::istream& in, const std::string& name);
+torch::jit::Module loadTorchScript(std::istream& in, const std::string& name,
+                                   std::vector<std::string>* notes = nullptr);
 
 /// Names of forward()'s arguments after `self`.
 std::vector<std::string> forwardArgumentNames(const torch::jit::Module& m);

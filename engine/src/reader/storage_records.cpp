@@ -222,15 +222,16 @@ std::vector<std::byte> readZipRecord(const ZipRecord& r, const ReadAt& read, uin
     return out;
 }
 
-void checkStorageRecords(uint64_t fileSize, const ReadAt& read, const std::string& shown) {
+std::vector<std::string> checkStorageRecords(uint64_t fileSize, const ReadAt& read,
+                                             const std::string& shown) {
     const auto records = readZipDirectory(fileSize, read, shown);
     if (records.empty())
-        return; // LibTorch refuses an empty archive itself
+        return {}; // LibTorch refuses an empty archive itself
     // LibTorch resolves every name under the folder of the first record.
     const std::string& first = records.front().name;
     const auto slash = first.find('/');
     if (slash == std::string::npos)
-        return; // and refuses a first record outside any folder
+        return {}; // and refuses a first record outside any folder
     const std::string folder = first.substr(0, slash + 1);
     std::map<std::string, const ZipRecord*> byName;
     for (const auto& r : records)
@@ -245,10 +246,11 @@ void checkStorageRecords(uint64_t fileSize, const ReadAt& read, const std::strin
                       "is a TorchScript archive of PyTorch 1.3 or older, whose weights t2n "
                       "cannot check",
                       "load it with a newer PyTorch and save it again with torch.jit.save");
-        return; // no TorchScript archive: LibTorch says so
+        return {}; // no TorchScript archive: LibTorch says so
     }
     // A pickle is small next to its storages: 1 GiB is far beyond any real one.
     constexpr uint64_t kMaxPickle = uint64_t{1} << 30;
+    std::vector<std::string> devices;
     for (const auto& [pickle, tensors] :
          {std::pair{"data.pkl", "data/"}, std::pair{"constants.pkl", "constants/"}}) {
         const ZipRecord* p = find(pickle);
@@ -266,6 +268,9 @@ void checkStorageRecords(uint64_t fileSize, const ReadAt& read, const std::strin
             refuseZip(shown, fmt::format("has a {} t2n cannot read: {}", p->name, why));
         }
         for (const auto& use : uses) {
+            if (!use.location.empty() && use.location != "cpu" &&
+                std::find(devices.begin(), devices.end(), use.location) == devices.end())
+                devices.push_back(use.location);
             const std::string name = folder + tensors + use.key;
             const auto size = storageElementSize(use.type);
             if (!size)
@@ -292,9 +297,10 @@ void checkStorageRecords(uint64_t fileSize, const ReadAt& read, const std::strin
                                              r->name, r->size, numel, use.type, numel * *size));
         }
     }
+    return devices;
 }
 
-void checkStorageRecords(std::istream& in, const std::string& shown) {
+std::vector<std::string> checkStorageRecords(std::istream& in, const std::string& shown) {
     const auto start = in.tellg();
     in.seekg(0, std::ios::end);
     const auto end = in.tellg();
@@ -312,8 +318,9 @@ void checkStorageRecords(std::istream& in, const std::string& shown) {
         if (static_cast<size_t>(in.gcount()) != into.size())
             refuseZip(shown, "cannot be read to its end");
     };
+    std::vector<std::string> devices;
     try {
-        checkStorageRecords(fileSize, read, shown);
+        devices = checkStorageRecords(fileSize, read, shown);
     } catch (...) {
         in.clear();
         in.seekg(start);
@@ -321,6 +328,7 @@ void checkStorageRecords(std::istream& in, const std::string& shown) {
     }
     in.clear();
     in.seekg(start);
+    return devices;
 }
 
 } // namespace t2n::reader

@@ -49,9 +49,11 @@ std::vector<std::byte> readZipRecord(const ZipRecord& record, const ReadAt& read
 /// (data.pkl under data/, constants.pkl under constants/) checked against
 /// its record: a missing record, or one shorter than numel times the
 /// element size of its type, is refused (Error Load, ModelFile) naming the
-/// record. A zip without data.pkl is left to LibTorch to refuse.
-void checkStorageRecords(uint64_t fileSize, const ReadAt& read, const std::string& shown);
+/// record. A zip without data.pkl is left to LibTorch to refuse. Returns the
+/// devices other than the CPU the storages were saved from ("cuda:0"), once each.
+std::vector<std::string> checkStorageRecords(uint64_t fileSize, const ReadAt& read,
+                                             const std::string& shown);
 /// The same for a TorchScript file, or a stream at its start.
-void checkStorageRecords(std::istream& in, const std::string& shown);
+std::vector<std::string> checkStorageRecords(std::istream& in, const std::string& shown);
 
 } // namespace t2n::reader

@@ -197,7 +197,9 @@ Ref Machine::persistent(const Ref& pid) {
     s->s = pid->items[2]->s;
     s->i = intOf(pid->items[4], "a storage's size");
     if (uses_) { // any type LibTorch knows: its reader checks the rest
-        uses_->push_back({s->storageType, s->s, s->i});
+        const Ref& where = pid->items[3];
+        uses_->push_back(
+            {s->storageType, s->s, s->i, where->kind == Value::Str ? where->s : std::string()});
         return s;
     }
     storageType(s->storageType); // refuses unknown types now

@@ -51,6 +51,7 @@ struct StorageUse {
     std::string type; ///< "torch.FloatStorage"
     std::string key;  ///< the record's name under the pickle's tensor folder
     int64_t numel = 0;
+    std::string location; ///< the device it was saved from ("cpu", "cuda:0")
 };
 /// Every storage `pickle` names, in order, found by running the same machine
 /// without building any tensor or calling anything: a TorchScript archive's

@@ -35,7 +35,11 @@ constexpr const char* kLinearResample =
     "tract_core_gather mul add +tract_core_range +tract_core_cast +sub +max +min +floor +div "
     "+unsqueeze";
 constexpr const char* kCell = "matmul add mul sub sigmoid tanh relu slice";
-constexpr const char* kQuantizedConv = "conv relu";
+constexpr const char* kQuantizedConv =
+    "conv relu +tract_core_cast +mul +tract_core_round_even +max +clamp";
+// Per-channel weights: the accumulator computed on integer steps (lower_quantized.cpp).
+constexpr const char* kQuantizedLinear =
+    "linear relu +tract_core_cast +mul +tract_core_round_even +max +clamp";
 
 // clang-format off
 constexpr Declared kDeclared[] = {
@@ -224,8 +228,8 @@ constexpr Declared kDeclared[] = {
     {"aten::dequantize", "tract_core_cast"},
     {"quantized::conv2d", kQuantizedConv},
     {"quantized::conv2d_relu", kQuantizedConv},
-    {"quantized::linear", "linear relu"},
-    {"quantized::linear_relu", "linear relu"},
+    {"quantized::linear", kQuantizedLinear},
+    {"quantized::linear_relu", kQuantizedLinear},
     {"quantized::add", "add relu +mul ?tract_core_round_even +clamp"},
     {"quantized::add_relu", "add relu +max +mul ?tract_core_round_even +clamp"},
     // recurrent layers (unrolled with a static time axis, tract_core_scan otherwise)

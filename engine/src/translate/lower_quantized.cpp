@@ -55,7 +55,7 @@ const ir::Quantization& inputQuant(Context& ctx, size_t i) {
 /// The unpacked parameters (ir/packed_params.h) of the packed object input 1.
 const std::vector<ir::ValueId>& packedElements(Context& ctx, size_t expected) {
     const ir::Value& p = ctx.in(1);
-    if (p.elements.size() != expected)
+    if (p.elements.size() < expected)
         ctx.unsupported(
             fmt::format("%{} is not a packed-parameters object t2n could open", p.debugName),
             "freeze the model (torch.jit.freeze) or save it with its quantized "
@@ -110,15 +110,8 @@ Expr biasVariable(Context& ctx, const ir::Value& b, double accScale, int64_t cha
     return ctx.storedVariable(std::move(data), label + ".bias", std::nullopt);
 }
 
-/// quantized::conv2d[_relu](input, packed, scale, zero_point)
-void lowerConv(Context& ctx, bool relu) {
-    const auto& qin = inputQuant(ctx, 0);
-    const auto& el = packedElements(ctx, 6);
-    const ir::Value& w = ctx.graph().value(el[0]);
-    const std::string label = moduleLabel(ctx.in(1).debugName);
-    Expr weight = weightVariable(ctx, w, label);
-    Expr bias = biasVariable(ctx, ctx.graph().value(el[1]), w.quant->scale * qin.scale,
-                             w.shape.at(0), label);
+/// The conv's padding, stride, dilation and groups from its packed elements.
+Kwargs convParameters(Context& ctx, const std::vector<ir::ValueId>& el) {
     auto ints = [&](size_t i) {
         const auto& c = ctx.graph().value(el[i]).constant;
         return c && std::holds_alternative<std::vector<int64_t>>(*c)
@@ -129,17 +122,35 @@ void lowerConv(Context& ctx, bool relu) {
     for (int64_t p : ints(3))
         pads.push_back(Expr::tuple({Expr::i(p), Expr::i(p)}));
     const auto& groups = ctx.graph().value(el[5]).constant;
-    Kwargs k{{"border", Expr::str("constant")},
-             {"padding", Expr::array(pads)},
-             {"stride", Expr::ints(ints(2))},
-             {"dilation", Expr::ints(ints(4))},
-             {"groups", Expr::i(groups ? std::get<int64_t>(*groups) : 1)}};
-    std::vector<Expr> args{ctx.input(0), weight, bias};
-    if (!relu) {
-        ctx.emitOut("conv", std::move(args), std::move(k));
+    return {{"border", Expr::str("constant")},
+            {"padding", Expr::array(pads)},
+            {"stride", Expr::ints(ints(2))},
+            {"dilation", Expr::ints(ints(4))},
+            {"groups", Expr::i(groups ? std::get<int64_t>(*groups) : 1)}};
+}
+
+void lowerPerChannel(Context& ctx, bool conv, bool relu, const std::vector<ir::ValueId>& el,
+                     size_t stepsAt);
+
+/// quantized::conv2d[_relu](input, packed, scale, zero_point)
+void lowerConv(Context& ctx, bool relu) {
+    const auto& qin = inputQuant(ctx, 0);
+    const auto& el = packedElements(ctx, 8);
+    const ir::Value& w = ctx.graph().value(el[0]);
+    if (w.quant && w.quant->perChannel) {
+        lowerPerChannel(ctx, true, relu, el, 6);
         return;
     }
-    Expr c = ctx.emitTemp("conv", std::move(args), std::move(k), "conv");
+    const std::string label = moduleLabel(ctx.in(1).debugName);
+    Expr weight = weightVariable(ctx, w, label);
+    Expr bias = biasVariable(ctx, ctx.graph().value(el[1]), w.quant->scale * qin.scale,
+                             w.shape.at(0), label);
+    std::vector<Expr> args{ctx.input(0), weight, bias};
+    if (!relu) {
+        ctx.emitOut("conv", std::move(args), convParameters(ctx, el));
+        return;
+    }
+    Expr c = ctx.emitTemp("conv", std::move(args), convParameters(ctx, el), "conv");
     ctx.addQuant(c.text, entryFor(*ctx.out().quant));
     ctx.emitOut("relu", {c});
 }
@@ -150,8 +161,12 @@ void lowerLinear(Context& ctx, bool relu) {
     if (rankOf(ctx.in(0)) != 2)
         ctx.unsupported(fmt::format("quantized linear on a rank-{} input", rankOf(ctx.in(0))),
                         "flatten the input to [batch, features] before the quantized linear");
-    const auto& el = packedElements(ctx, 2);
+    const auto& el = packedElements(ctx, 5);
     const ir::Value& w = ctx.graph().value(el[0]);
+    if (w.quant && w.quant->perChannel) {
+        lowerPerChannel(ctx, false, relu, el, 3);
+        return;
+    }
     const std::string label = moduleLabel(ctx.in(1).debugName);
     Expr weight = weightVariable(ctx, w, label);
     Expr bias = biasVariable(ctx, ctx.graph().value(el[1]), w.quant->scale * qin.scale,
@@ -216,6 +231,168 @@ void emitSteps(Context& ctx, Expr steps, size_t output = 0) {
                      {}, "bounded");
     Expr grid = ctx.emitTemp("mul", {bounded, f32Literal(q.scale)}, {}, "grid");
     ctx.emitOut("tract_core_cast", {grid}, {}, output);
+}
+
+/// quantized::linear_dynamic(x, packed, reduce_range): x stays real; PyTorch
+/// quantizes it to quint8 per call, with the scale and zero point of its own
+/// range (quant_utils.h ChooseQuantizationParams over [min(x, 0), max(x, 0)],
+/// 255 steps: qnnpack ignores reduce_range, and Debian's LibTorch has no
+/// fbgemm), then multiplies by the int8 weight and rescales to floats. The
+/// archive computes those steps on real values: the range, the scale (at least
+/// 6.1e-5, quant_utils' SMALL_SCALE_THRESHOLD), the zero point, x rounded to
+/// the grid (half to even, as quantize_val) and clamped to quint8, then the
+/// linear with the weight's real values. The products differ from PyTorch's
+/// integer accumulation by float rounding only.
+void lowerDynamicLinear(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    const int64_t r = rankOf(x);
+    if (r < 1 || x.dtype != DType::F32)
+        ctx.unsupported("dynamically quantized linear of a 0-d or non-f32 input");
+    const auto& el = packedElements(ctx, 5);
+    const ir::Value& wReal = ctx.graph().value(el[2]);
+    const ir::Value& b = ctx.graph().value(el[1]);
+    if (!wReal.constant || !std::holds_alternative<TensorData>(*wReal.constant) ||
+        rankOf(wReal) != 2)
+        ctx.unsupported("the packed weight of a dynamically quantized linear is not a matrix");
+    const std::string label = moduleLabel(ctx.in(1).debugName);
+    const bool evenRounding = roundsAsPyTorch(ctx);
+    auto round = [&](Expr e, const std::string& hint) {
+        return ctx.emitTemp(evenRounding ? "tract_core_round_even" : "round", {std::move(e)}, {},
+                            hint);
+    };
+    std::vector<int64_t> all(static_cast<size_t>(r));
+    for (int64_t i = 0; i < r; ++i)
+        all[static_cast<size_t>(i)] = i;
+    Expr in = ctx.input(0);
+    Expr low = ctx.emitTemp(
+        "min",
+        {ctx.emitTemp("min_reduce", {in}, {{"axes", Expr::ints(all)}}, "x_min"), f32Literal(0)}, {},
+        "range_low");
+    Expr high = ctx.emitTemp(
+        "max",
+        {ctx.emitTemp("max_reduce", {in}, {{"axes", Expr::ints(all)}}, "x_max"), f32Literal(0)}, {},
+        "range_high");
+    Expr width = ctx.emitTemp("sub", {high, low}, {}, "range");
+    Expr step = ctx.emitTemp("div", {width, f32Literal(255.0)}, {}, "step");
+    // -low / step lies in [0, 255]; an all-zero x has step 0 and zero point 0.
+    Expr origin = ctx.emitTemp("div",
+                               {ctx.emitTemp("neg", {low}, {}, "neg_low"),
+                                ctx.emitTemp("max", {step, f32Literal(1e-30)}, {}, "step_nonzero")},
+                               {}, "origin");
+    Expr zeroPoint = round(origin, "zero_point");
+    Expr scale = ctx.emitTemp("max", {step, f32Literal(6.1e-5)}, {}, "scale");
+    Expr inverse = ctx.emitTemp("div", {f32Literal(1.0), scale}, {}, "inverse_scale");
+    Expr steps = round(ctx.emitTemp("mul", {in, inverse}, {}, "x_scaled"), "x_steps");
+    Expr bounded =
+        ctx.emitTemp("clamp",
+                     {steps, ctx.emitTemp("neg", {zeroPoint}, {}, "steps_low"),
+                      ctx.emitTemp("sub", {f32Literal(255.0), zeroPoint}, {}, "steps_high")},
+                     {}, "x_bounded");
+    Expr grid = ctx.emitTemp("mul", {bounded, scale}, {}, "x_grid");
+
+    const TensorData& wd = std::get<TensorData>(*wReal.constant);
+    const int64_t outFeatures = wReal.shape.at(0);
+    Expr w = ctx.storedVariable(wd, label + ".weight", std::nullopt);
+    const int64_t rr = std::max<int64_t>(r, 2);
+    if (r == 1)
+        grid = ctx.emitTemp("unsqueeze", {grid}, {{"axes", Expr::ints({0})}}, "row");
+    Expr bias = Expr::f(0.0);
+    if (b.kind != ir::ValueKind::None && b.constant &&
+        std::holds_alternative<TensorData>(*b.constant)) {
+        std::vector<int64_t> shape(static_cast<size_t>(rr - 1), 1);
+        shape.push_back(outFeatures);
+        bias = ctx.storedVariable(std::get<TensorData>(*b.constant).reshaped(shape),
+                                  label + ".bias", std::nullopt);
+    }
+    if (rr > 2) { // tract's matmul takes operands of one rank
+        std::vector<int64_t> lead(static_cast<size_t>(rr - 2));
+        for (int64_t i = 0; i < rr - 2; ++i)
+            lead[static_cast<size_t>(i)] = i;
+        w = ctx.emitTemp("unsqueeze", {w}, {{"axes", Expr::ints(lead)}}, "weight_batched");
+    }
+    Expr y =
+        rr == 2 ? ctx.emitTemp("linear", {grid, w, bias}, {}, "linear")
+                : ctx.emitTemp(
+                      "add",
+                      {ctx.emitTemp("matmul", {grid, w},
+                                    {{"transposeA", Expr::b(false)}, {"transposeB", Expr::b(true)}},
+                                    "matmul"),
+                       bias},
+                      {}, "biased");
+    if (r == 1)
+        ctx.emitOut("squeeze", {y}, {{"axes", Expr::ints({0})}});
+    else
+        ctx.bindOut(y);
+}
+
+/// quantized conv/linear with per-channel int8 weights (PyTorch's x86
+/// default qconfig; the genuine int8 MNIST CNN): graph.quant holds one scale
+/// per tensor, so the archive computes PyTorch's integers itself. The input's
+/// steps (q - zero point) times the weight's steps (per channel) plus the
+/// bias in accumulator units (b / (input scale x channel scale), rounded as
+/// torch quantizes it) is the int32 accumulator, exact in f32 below 2^24; it
+/// is requantized with each channel's factor input scale x channel scale /
+/// output scale, rounded half to even as qnnpack's fp32 requantization, and
+/// stored as the output's quantized type (emitSteps).
+void lowerPerChannel(Context& ctx, bool conv, bool relu, const std::vector<ir::ValueId>& el,
+                     size_t stepsAt) {
+    if (!roundsAsPyTorch(ctx))
+        ctx.unsupported("per-channel quantized weights for a target without "
+                        "tract_core_round_even",
+                        "export for tract, or quantize with a per-tensor qconfig");
+    const auto& qin = inputQuant(ctx, 0);
+    const ir::Value& steps = ctx.graph().value(el.at(stepsAt));
+    const ir::Value& scales = ctx.graph().value(el.at(stepsAt + 1));
+    if (!steps.constant || !scales.constant ||
+        !std::holds_alternative<TensorData>(*steps.constant) ||
+        !std::holds_alternative<TensorData>(*scales.constant))
+        ctx.unsupported("per-channel quantized weights whose channels are not the output axis");
+    if (!conv && rankOf(ctx.in(0)) != 2)
+        ctx.unsupported(fmt::format("quantized linear on a rank-{} input", rankOf(ctx.in(0))),
+                        "flatten the input to [batch, features] before the quantized linear");
+    const std::string label = moduleLabel(ctx.in(1).debugName);
+    const TensorData& channelScales = std::get<TensorData>(*scales.constant);
+    const int64_t channels = channelScales.numel();
+    const ir::Quantization& qout = *ctx.out().quant;
+    // The bias in accumulator units and the requantization factors, [1, C(, 1, 1)].
+    const ir::Value& b = ctx.graph().value(el[1]);
+    const TensorData* bias = b.kind != ir::ValueKind::None && b.constant &&
+                                     std::holds_alternative<TensorData>(*b.constant)
+                                 ? &std::get<TensorData>(*b.constant)
+                                 : nullptr;
+    std::vector<float> biasSteps(static_cast<size_t>(channels)), factors(biasSteps.size());
+    for (int64_t c = 0; c < channels; ++c) {
+        const double acc = qin.scale * channelScales.asDouble(c);
+        biasSteps[static_cast<size_t>(c)] =
+            bias ? static_cast<float>(std::nearbyint(bias->asDouble(c) / acc)) : 0.0f;
+        factors[static_cast<size_t>(c)] = static_cast<float>(qin.scale) *
+                                          static_cast<float>(channelScales.asDouble(c)) /
+                                          static_cast<float>(qout.scale);
+    }
+    std::vector<int64_t> perChannel{1, channels};
+    if (conv)
+        perChannel.resize(static_cast<size_t>(rankOf(ctx.out())), 1);
+    auto table = [&](const std::vector<float>& v, std::vector<int64_t> shape, const char* what) {
+        return ctx.storedVariable(TensorData::copyOf(DType::F32, std::move(shape),
+                                                     std::as_bytes(std::span(v.data(), v.size()))),
+                                  label + what, std::nullopt);
+    };
+    Expr weight = ctx.storedVariable(std::get<TensorData>(*steps.constant), label + ".weight_steps",
+                                     std::nullopt);
+    Expr x = roundedProduct(ctx, realValue(ctx, ctx.node().inputs[0], rankOf(ctx.in(0))),
+                            inverseScale(qin), "input");
+    Expr acc =
+        conv ? ctx.emitTemp("conv", {x, weight, table(biasSteps, {1, channels}, ".bias_steps")},
+                            convParameters(ctx, el), "accumulator")
+             : ctx.emitTemp("linear", {x, weight, table(biasSteps, {1, channels}, ".bias_steps")},
+                            {}, "accumulator");
+    Expr requantized = ctx.emitTemp(
+        "tract_core_round_even",
+        {ctx.emitTemp("mul", {acc, table(factors, perChannel, ".requantization")}, {}, "rescaled")},
+        {}, "output_steps");
+    if (relu)
+        requantized = ctx.emitTemp("max", {requantized, f32Literal(0.0)}, {}, "relu_steps");
+    emitSteps(ctx, requantized);
 }
 
 bool sameQuantizedType(const ir::Quantization& a, const ir::Quantization& b) {
@@ -424,6 +601,12 @@ void registerQuantizedOps(Registry& r) {
     r.add(
         "quantized::linear", [](Context& c) { lowerLinear(c, false); },
         "rank-2 input, per-tensor qint8 weights");
+    r.add("quantized::linear_dynamic", lowerDynamicLinear,
+          "f32 input of any rank: its per-call quint8 range, scale and zero point computed as "
+          "PyTorch (qnnpack) chooses them, x rounded to that grid, linear with the weight's "
+          "real values (per-tensor or per-channel)",
+          "min_reduce max_reduce min max sub div neg mul clamp ?tract_core_round_even +round "
+          "+linear +matmul +add +unsqueeze +squeeze");
     r.add(
         "quantized::linear_relu", [](Context& c) { lowerLinear(c, true); },
         "rank-2 input, per-tensor qint8 weights");
