@@ -310,6 +310,31 @@ def forward(self, x):
         row("split_sizes", "a, b = torch.split(x, [x.size(1) - 2, 2], 1)\n    return a, b");
         row("split_static_axis", "a, b = torch.split(x, [1, 3], 2)\n    return a * 2.0, b");
         row("chunk_static_axis", "a, b = x.chunk(2, 2)\n    return a, b");
+        // issue 40: the shape operations of recent architectures
+        row("repeat_interleave_heads", "return x.unsqueeze(1).repeat_interleave(2, dim=1) * 2.0");
+        row("repeat_interleave_dynamic_axis", "return x.repeat_interleave(3, dim=1) + 1.0");
+        row("tril_diagonal_from_size",
+            "L = x.size(1)\n    return x[0] + torch.tril(torch.ones(L, 4), diagonal=L - 3)");
+        row("triu_diagonal_from_size", "return torch.triu(x, diagonal=x.size(1) - 5) + 1.0");
+        row("pad_to_multiple",
+            "L = x.size(1)\n    return torch.constant_pad_nd(x, [0, 0, 0, (4 - L % 4) % 4], 0.5)");
+        row("pad_computed_functional",
+            "return torch.nn.functional.pad(x, [1, x.size(1) // 2]) * 2.0");
+        row("roll_dynamic_axis", "return torch.roll(x, shifts=[-2, 1], dims=[1, 2]) * 2.0");
+        row("arange_negative_step",
+            "return x + torch.arange(x.size(1) - 1, -1, -1.0).unsqueeze(-1)");
+        row("arange_step_minus_two", "return x + torch.arange(x.size(1) * 2, 0, -2).unsqueeze(-1)");
+        row("cumsum_integer_dynamic_axis", "return ((x > 0).long().cumsum(1) - 1) * 2");
+        row("cumsum_float_dynamic_axis", "return x.cumsum(1) * 2.0");
+        row("meshgrid_dynamic",
+            "gy, gx = torch.meshgrid(torch.arange(x.size(2), dtype=6), torch.arange(x.size(3), "
+            "dtype=6), indexing='ij')\n    return x + gy + 2.0 * gx",
+            {1, 2, 4, 5}, "x:2=H");
+        row("adaptive_avg_pool_dynamic_to_one", "return torch.adaptive_avg_pool2d(x, [1, 1]) * 2.0",
+            {1, 2, 4, 5}, "x:2=H");
+        row("group_norm_dynamic_sides", "return torch.group_norm(x, 2, None, None, 1e-5) * 2.0",
+            {1, 4, 4, 5}, "x:2=H");
+        row("einsum_ellipsis", "return torch.einsum('...ij,...jk->...ik', x, x.transpose(1, 2))");
         row("interpolate_nearest_size", "return torch.upsample_nearest1d(x, [x.size(2) * 2], None)",
             {1, 3, 6}, "x:2=T");
         row("interpolate_nearest_2d_scale", "return torch.upsample_nearest2d(x, None, [2.0, 3.0])",

@@ -24,7 +24,7 @@ constexpr const char* kUnpack = "-";
 constexpr const char* kPool = "max_pool pad +squeeze";
 constexpr const char* kAvgPool = "avg_pool +pad +box +div +squeeze";
 constexpr const char* kAdaptive = "avg_pool max_pool mean_reduce max_reduce slice concat +squeeze";
-constexpr const char* kPadding = "pad slice concat";
+constexpr const char* kPadding = "pad slice concat +tract_core_broadcast +tract_core_cast";
 constexpr const char* kRecurrent =
     "matmul add mul sub sigmoid tanh relu slice squeeze concat transpose tile +select "
     "+tract_core_scan "
@@ -257,7 +257,8 @@ constexpr Declared kDeclared[] = {
     {"aten::linalg_vector_norm", "abs mul sum_reduce sqrt max_reduce min_reduce pow squeeze"},
     {"aten::frobenius_norm", "mul sum_reduce sqrt squeeze"},
     {"aten::logsumexp", "max_reduce sub exp sum_reduce log add squeeze"},
-    {"aten::cumsum", "matmul transpose squeeze"},
+    {"aten::cumsum",
+     "matmul +transpose +squeeze +unsqueeze +tract_core_cast +tract_core_range +ge"},
     {"aten::cumprod", "slice mul concat"},
     // shapes
     {"aten::view", "reshape"},
@@ -286,8 +287,8 @@ constexpr Declared kDeclared[] = {
     {"aten::embedding", "tract_core_gather"},
     {"aten::gather", "tract_core_gather_elements"},
     {"aten::index_select", "tract_core_gather"},
-    {"aten::triu", "tract_core_trilu"},
-    {"aten::tril", "tract_core_trilu"},
+    {"aten::triu", "tract_core_trilu +tract_core_range +tract_core_cast +unsqueeze +ge +select"},
+    {"aten::tril", "tract_core_trilu +tract_core_range +tract_core_cast +unsqueeze +le +select"},
     {"aten::topk", "tract_core_topk"},
 };
 // clang-format on

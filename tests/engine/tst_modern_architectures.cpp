@@ -1,0 +1,154 @@
+// Architectures of 2019-2025 (issue 40, item 5): the models of
+// tests/fixtures/modern_models.py (decoders with grouped-query attention and
+// a KV cache, relative positions, shifted windows, codecs, detectors with
+// top-k, FNO, scatter into a canvas sized at run time ...), traced and
+// scripted, each exported with its dynamic axes and checked at the example
+// size and at a second size of every symbol, once with the fixture's inputs
+// and once with none (the inputs t2n proposes, the same dynamic axes).
+//
+// What does not pass yet stays visible: kExpectedFailures names each row with
+// the reason, the row is an expected failure (XFAIL), and it fails (XPASS)
+// as soon as it passes, so that the entry is removed. The table of every
+// row's outcome (exit code and first line of the message) is printed at the
+// end. With T2N_TRACT_BIN set, tract runs every archive too and its verdict
+// counts.
+#include "suite_macros.h"
+#include "support.h"
+#include "t2n/error.h"
+#include "t2n/session.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <map>
+
+using namespace t2n::test;
+
+namespace {
+
+// Row "<fixture>/<inputs|none>" -> why it fails today.
+const std::map<QString, QString>& expectedFailures() {
+    static const std::map<QString, QString> table{};
+    return table;
+}
+
+struct Outcome {
+    int exitCode = 0; ///< as `t2n export` would exit: 0, 1 (check), ErrorCode
+    QString problem;  ///< empty: passed
+    double seconds = 0;
+};
+
+QString firstLine(const std::string& text) {
+    const QString s = QString::fromStdString(text);
+    const int nl = s.indexOf('\n');
+    return (nl < 0 ? s : s.left(nl)).left(300);
+}
+
+// Every output matched at the example size and at the second size, tract
+// agreed when it ran, and every emitted operation was declared.
+QString problemsOf(const t2n::ExportReport& r, bool dynamic) {
+    const auto& c = r.check;
+    if (!c.ran)
+        return "the check did not run";
+    QStringList bad;
+    int resized = 0, plain = 0;
+    for (const auto& out : c.outputs) {
+        (out.name.find(" @ ") != std::string::npos ? resized : plain) += 1;
+        if (!out.ok)
+            bad << QString("%1: max abs error %2 %3")
+                       .arg(QString::fromStdString(out.name))
+                       .arg(out.maxAbsError)
+                       .arg(QString::fromStdString(out.note));
+    }
+    for (const auto& p : c.structureProblems)
+        bad << QString::fromStdString(p);
+    if (plain == 0 || (dynamic && resized != plain))
+        bad << QString("%1 output(s) compared at the example size, %2 at the second")
+                   .arg(plain)
+                   .arg(resized);
+    if (c.tract.rfind("failed", 0) == 0)
+        bad << "tract " + firstLine(c.tract);
+    if (!c.passed && bad.isEmpty())
+        bad << "the check failed";
+    for (const auto& w : r.warnings)
+        if (w.find("t2n bug") != std::string::npos)
+            bad << QString::fromStdString(w);
+    return bad.join("; ");
+}
+
+} // namespace
+
+class ModernArchitecturesTest : public QObject {
+    Q_OBJECT
+
+    std::map<QString, Outcome> outcomes_;
+
+private Q_SLOTS:
+    void initTestCase() {
+        if (fixtureNames("modern").isEmpty())
+            QSKIP("no fixtures: run the fixtures.generate test first");
+    }
+
+    void exportsAndChecksAtTwoSizes_data() {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<bool>("withInputs");
+        for (const QString& name : fixtureNames("modern")) {
+            QTest::newRow(qPrintable(name + "/inputs")) << name << true;
+            QTest::newRow(qPrintable(name + "/none")) << name << false;
+        }
+    }
+    void exportsAndChecksAtTwoSizes() {
+        QFETCH(QString, fixture);
+        QFETCH(bool, withInputs);
+        const QString row = QTest::currentDataTag();
+        t2n::ExportOptions o = fixtureOptions(fixture);
+        const bool dynamic = !o.dynamicAxes.empty();
+        if (!withInputs)
+            o.inputs.clear(); // proposed by t2n, confirmed by a run
+        o.compressionLevel = std::nullopt;
+        Outcome& out = outcomes_[row];
+        QElapsedTimer clock;
+        clock.start();
+        try {
+            t2n::Session s;
+            s.load(fixtureModel(fixture));
+            auto dir = freshDir("modern_" + QString(row).replace('/', '_'));
+            const auto report = s.exportModel(dir / "out.nnef", o);
+            out.problem = problemsOf(report, dynamic);
+            out.exitCode = out.problem.isEmpty() ? 0 : 1;
+        } catch (const t2n::Error& e) {
+            out.exitCode = static_cast<int>(e.code());
+            out.problem = firstLine(e.render());
+        }
+        out.seconds = clock.elapsed() / 1000.0;
+        const auto known = expectedFailures().find(row);
+        if (known != expectedFailures().end())
+            QEXPECT_FAIL("", qPrintable(known->second), Abort);
+        QVERIFY2(out.problem.isEmpty(),
+                 qPrintable(QString("exit %1: %2").arg(out.exitCode).arg(out.problem)));
+    }
+
+    /// Every entry of the expected-failure table names a row of the suite.
+    void everyExpectedFailureIsARow() {
+        QStringList rows;
+        for (const QString& name : fixtureNames("modern"))
+            rows << name + "/inputs" << name + "/none";
+        for (const auto& [row, why] : expectedFailures())
+            QVERIFY2(rows.contains(row), qPrintable(row + ": no such row"));
+    }
+
+    void cleanupTestCase() {
+        int passed = 0;
+        for (const auto& [row, o] : outcomes_) {
+            passed += o.problem.isEmpty();
+            qInfo("%-48s %6.1f s  %s", qPrintable(row), o.seconds,
+                  o.problem.isEmpty()
+                      ? "pass"
+                      : qPrintable(QString("exit %1: %2").arg(o.exitCode).arg(o.problem)));
+        }
+        qInfo("%d of %d rows pass", passed, int(outcomes_.size()));
+    }
+};
+
+T2N_TEST_SUITE(ModernArchitecturesTest)
+#include "tst_modern_architectures.moc"
