@@ -32,12 +32,6 @@ const std::map<QString, QString>& expectedFailures() {
     return table;
 }
 
-struct Outcome {
-    int exitCode = 0; ///< as `t2n export` would exit: 0, 1 (check), ErrorCode
-    QString problem;  ///< empty: passed
-    double seconds = 0;
-};
-
 QString firstLine(const std::string& text) {
     const QString s = QString::fromStdString(text);
     const int nl = s.indexOf('\n');
@@ -81,6 +75,11 @@ QString problemsOf(const t2n::ExportReport& r, bool dynamic) {
 class ModernArchitecturesTest : public QObject {
     Q_OBJECT
 
+    struct Outcome {
+        int exitCode = 0; ///< as `t2n export` would exit: 0, 1 (check), ErrorCode
+        QString problem;  ///< empty: passed
+        double seconds = 0;
+    };
     std::map<QString, Outcome> outcomes_;
 
 private Q_SLOTS:

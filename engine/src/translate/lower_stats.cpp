@@ -74,10 +74,35 @@ Moments moments(Context& ctx, const std::vector<int64_t>& axes, double correctio
     Expr mean = ctx.emitTemp("mean_reduce", {x}, k, "mean");
     Expr c = ctx.emitTemp("sub", {x, mean}, {}, "centered");
     Expr sq = ctx.emitTemp("mul", {c, c}, {}, "squared");
+    const ir::Value& in = ctx.in(0);
+    bool dynamic = false;
+    for (int64_t a : axes)
+        dynamic = dynamic || (!in.symbols.empty() && !in.symbols[static_cast<size_t>(a)].empty());
+    if (!dynamic) {
+        Expr s = ctx.emitTemp("sum_reduce", {sq}, k, "sum_squares");
+        const double n = static_cast<double>(countOver(in, axes)) - correction;
+        return {mean, ctx.emitTemp("div", {s, lit(std::max(n, 0.0), t)}, {}, "variance")};
+    }
+    // Over a dynamic axis the count is a size: the mean of the squares
+    // (correction 0), else their sum over count - correction, the count
+    // computed from the axes' sizes.
+    if (correction == 0.0)
+        return {mean, ctx.emitTemp("mean_reduce", {sq}, k, "variance")};
+    Expr count = Expr::i(1);
+    for (int64_t a : axes) {
+        Expr d = ctx.dimExpr(ctx.node().inputs[0], a);
+        if (d.kind == Expr::Kind::Identifier)
+            ctx.unsupported("a corrected variance over an axis whose size t2n reads from the graph",
+                            "use unbiased=False, or keep the axis static");
+        count = count.kind == Expr::Kind::Integer && count.integer == 1
+                    ? d
+                    : Expr::binary("*", std::move(count), std::move(d));
+    }
+    Expr n = ctx.emitTemp("tract_core_cast", {count},
+                          {{"to", Expr::str(std::string(dtypeName(t)))}}, "count");
+    n = ctx.emitTemp("sub", {n, lit(correction, t)}, {}, "dof");
     Expr s = ctx.emitTemp("sum_reduce", {sq}, k, "sum_squares");
-    const double n = static_cast<double>(countOver(ctx.in(0), axes)) - correction;
-    Expr var = ctx.emitTemp("div", {s, lit(std::max(n, 0.0), t)}, {}, "variance");
-    return {mean, var};
+    return {mean, ctx.emitTemp("div", {s, n}, {}, "variance")};
 }
 
 // var/std(x, unbiased) | (x, dim?, unbiased, keepdim) | (x, dim?, correction?, keepdim)
@@ -243,10 +268,12 @@ void registerStatsOps(Registry& r) {
     r.add("aten::prod", lowerProd, "tract_core_product_reduce");
     r.add("aten::any", lowerAnyAll<true>, "boolean input");
     r.add("aten::all", lowerAnyAll<false>, "boolean input");
-    r.add("aten::var", lowerVarStd<false>, "unbiased or correction; static reduced axes");
-    r.add("aten::std", lowerVarStd<true>, "unbiased or correction; static reduced axes");
-    r.add("aten::var_mean", lowerVarStd<false>, "static reduced axes");
-    r.add("aten::std_mean", lowerVarStd<true>, "static reduced axes");
+    const char* moments = "unbiased or correction; over a dynamic axis the count is computed "
+                          "from its size (tract_core_cast of the size expression)";
+    r.add("aten::var", lowerVarStd<false>, moments);
+    r.add("aten::std", lowerVarStd<true>, moments);
+    r.add("aten::var_mean", lowerVarStd<false>, moments);
+    r.add("aten::std_mean", lowerVarStd<true>, moments);
     r.add("aten::norm", lowerNorm, "p = 1, 2, inf or any positive p");
     r.add("aten::linalg_vector_norm", lowerVectorNorm, "ord = 1, 2, inf or any positive ord");
     r.add("aten::frobenius_norm", lowerFrobeniusNorm);
