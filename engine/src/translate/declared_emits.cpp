@@ -24,7 +24,9 @@ constexpr const char* kUnpack = "-";
 constexpr const char* kPool = "max_pool pad +squeeze";
 constexpr const char* kAvgPool = "avg_pool +pad +box +div +squeeze";
 constexpr const char* kAdaptive = "avg_pool max_pool mean_reduce max_reduce slice concat +squeeze";
-constexpr const char* kPadding = "pad slice concat +tract_core_broadcast +tract_core_cast";
+constexpr const char* kPadding = "pad slice concat";
+// Constant padding by amounts computed from a dynamic axis: broadcast blocks.
+constexpr const char* kConstantPadding = "pad slice concat +tract_core_broadcast +tract_core_cast";
 constexpr const char* kRecurrent =
     "matmul add mul sub sigmoid tanh relu slice squeeze concat transpose tile +select "
     "+tract_core_scan "
@@ -200,8 +202,8 @@ constexpr Declared kDeclared[] = {
     {"aten::layer_norm", "mean_reduce sub mul add sqrt div"},
     {"aten::instance_norm", "mean_reduce sub mul add sqrt div reshape"},
     // padding and pooling
-    {"aten::constant_pad_nd", kPadding},
-    {"aten::pad", kPadding},
+    {"aten::constant_pad_nd", kConstantPadding},
+    {"aten::pad", kConstantPadding},
     {"aten::reflection_pad1d", kPadding},
     {"aten::reflection_pad2d", kPadding},
     {"aten::reflection_pad3d", kPadding},
