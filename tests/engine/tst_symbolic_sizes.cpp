@@ -318,8 +318,7 @@ def forward(self, x):
         row("triu_diagonal_from_size", "return torch.triu(x, diagonal=x.size(1) - 5) + 1.0");
         row("pad_to_multiple",
             "L = x.size(1)\n    return torch.constant_pad_nd(x, [0, 0, 0, (4 - L % 4) % 4], 0.5)");
-        row("pad_computed_functional",
-            "return torch.nn.functional.pad(x, [1, x.size(1) // 2]) * 2.0");
+        row("pad_computed_half", "return torch.constant_pad_nd(x, [1, x.size(1) // 2], 2.0) * 2.0");
         row("roll_dynamic_axis", "return torch.roll(x, shifts=[-2, 1], dims=[1, 2]) * 2.0");
         row("arange_negative_step",
             "return x + torch.arange(x.size(1) - 1, -1, -1.0).unsqueeze(-1)");
