@@ -300,6 +300,49 @@ void lowerIrfft2(Context& ctx) {
     ctx.emitOut("mul", {re, lit(fftScale(ctx, 3, a.n0 * a.n1, true))});
 }
 
+// fft_fftn / fft_ifftn(x, s, dim, norm): tract_core_fft along each axis in
+// turn (dim; else the last len(s) axes; else every axis), each cut or
+// zero-padded to its length in s, then PyTorch's norm over the product of
+// the lengths. Static axes.
+template <bool Inverse> void lowerFftn(Context& ctx) {
+    requireSpectral(ctx, "tract_core_fft");
+    const ir::Value& x = ctx.in(0);
+    const int64_t lr = logicalRank(x);
+    const std::vector<int64_t> sizes = ctx.isNone(1) ? std::vector<int64_t>{} : ctx.intsArg(1);
+    std::vector<int64_t> dims;
+    if (!ctx.isNone(2))
+        for (int64_t d : ctx.intsArg(2))
+            dims.push_back(ctx.axis(d, lr));
+    else
+        for (int64_t a = sizes.empty() ? 0 : lr - std::ssize(sizes); a < lr; ++a)
+            dims.push_back(a);
+    if (!sizes.empty() && sizes.size() != dims.size())
+        ctx.unsupported(fmt::format("{} with {} sizes for {} axes", ctx.node().kind, sizes.size(),
+                                    dims.size()));
+    const int64_t rank = lr + 1;
+    Expr c = complexOperand(ctx, 0);
+    int64_t total = 1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        const int64_t a = dims[i];
+        if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(a)].empty())
+            ctx.unsupported(ctx.node().kind + " along a dynamic axis",
+                            "t2n writes the transform lengths as constants");
+        const int64_t have = x.shape[static_cast<size_t>(a)];
+        const int64_t n = sizes.empty() ? have : sizes[i];
+        if (n < 1)
+            ctx.unsupported(fmt::format("{} of length {}", ctx.node().kind, n));
+        c = resized(ctx, c, rank, a, have, n);
+        c = ctx.emitTemp("tract_core_fft", {c},
+                         {{"axis", Expr::i(a)}, {"inverse", Expr::b(Inverse)}}, "fft");
+        total *= n;
+    }
+    const double scale = fftScale(ctx, 3, total, Inverse);
+    if (scale == 1.0)
+        ctx.bindOut(c);
+    else
+        ctx.emitOut("mul", {c, lit(scale)});
+}
+
 // ---- istft ---------------------------------------------------------------
 
 // Overlap-add of `frames` frames of n samples, frame t at t * hop, along the
@@ -467,6 +510,12 @@ void registerSpectralOps(Registry& r) {
           "Hermitian extension (tract_core_gather), inverse tract_core_fft, real part; a static "
           "axis",
           "tract_core_fft tract_core_gather mul slice squeeze +unsqueeze +pad +slice !khronos");
+    r.add("aten::fft_fftn", lowerFftn<false>,
+          "tract_core_fft along each axis in turn; s, dim, norm; static axes",
+          "tract_core_fft +unsqueeze +pad +slice +mul !khronos");
+    r.add("aten::fft_ifftn", lowerFftn<true>,
+          "inverse tract_core_fft along each axis in turn, scaled by norm; s, dim; static axes",
+          "tract_core_fft +unsqueeze +pad +slice +mul !khronos");
     r.add("aten::fft_rfft2", lowerRfft2,
           "tract_core_fft along the last axis (bins 0..n/2 kept), then along the first; s, dim, "
           "norm; static axes",
