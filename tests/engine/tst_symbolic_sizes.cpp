@@ -334,6 +334,20 @@ def forward(self, x):
         row("group_norm_dynamic_sides", "return torch.group_norm(x, 2, None, None, 1e-5) * 2.0",
             {1, 4, 4, 5}, "x:2=H");
         row("einsum_ellipsis", "return torch.einsum('...ij,...jk->...ik', x, x.transpose(1, 2))");
+        // writes into a tensor sized at run time (PointPillars' canvas)
+        row("scatter_reduce_sum_runtime_sized",
+            "idx = (torch.arange(x.size(1)) % 3).unsqueeze(1).expand(x.size(1), 4)\n"
+            "    return torch.zeros(x.size(1), 4).scatter_reduce(0, idx, x[0], 'sum')");
+        row("scatter_reduce_mean_runtime_sized",
+            "idx = (torch.arange(x.size(1)) % 3).unsqueeze(1).expand(x.size(1), 4)\n"
+            "    return torch.ones(x.size(1) + 1, 4).scatter_reduce(0, idx, x[1], 'mean')");
+        row("scatter_reduce_amin_runtime_sized",
+            "idx = (torch.arange(x.size(1)) % 2).unsqueeze(1).expand(x.size(1), 4)\n"
+            "    return torch.zeros(x.size(1), 4).scatter_reduce(0, idx, x[0], 'amin', "
+            "include_self=False)");
+        row("index_put_accumulate_runtime_sized",
+            "idx = torch.arange(x.size(1)) % 4\n"
+            "    return torch.zeros(x.size(1) * 2, 4).index_put_([idx], x[0], accumulate=True)");
         row("interpolate_nearest_size", "return torch.upsample_nearest1d(x, [x.size(2) * 2], None)",
             {1, 3, 6}, "x:2=T");
         row("interpolate_nearest_2d_scale", "return torch.upsample_nearest2d(x, None, [2.0, 3.0])",

@@ -31,7 +31,9 @@ constexpr const char* kNdReductionGate = "tract_core_scatter_nd:reduction";
 Expr nonNegative(Context& ctx, ir::ValueId id, int64_t n, const Expr& size,
                  const std::string& suffix) {
     const ir::Value& v = ctx.graph().value(id);
-    if (v.constant)
+    // An index computed from a dynamic axis (arange(S) % 4) is folded at the
+    // example's size: it is computed in the graph instead.
+    if (v.constant && !v.varies)
         if (auto* t = std::get_if<TensorData>(&*v.constant)) {
             std::vector<int64_t> values;
             for (int64_t k = 0; k < t->numel(); ++k) {

@@ -249,6 +249,11 @@ void lowerCumprod(Context& ctx) {
     }
     const int64_t axis = ctx.axis(ctx.intArg(1), r);
     const int64_t n = x.shape[static_cast<size_t>(axis)];
+    // The chain is unrolled at the example's length: a dynamic axis would
+    // freeze it (tract has no cumulative product).
+    if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty())
+        ctx.unsupported("cumprod over a dynamic axis (t2n unrolls it at the example's length)",
+                        "keep that axis static");
     if (n > 64)
         ctx.unsupported(fmt::format("cumprod over {} elements (unrolled up to 64)", n));
     Expr e = ctx.operand(ctx.node().inputs[0], r, ctx.out().dtype);
