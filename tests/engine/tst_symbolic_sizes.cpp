@@ -334,6 +334,15 @@ def forward(self, x):
         row("group_norm_dynamic_sides", "return torch.group_norm(x, 2, None, None, 1e-5) * 2.0",
             {1, 4, 4, 5}, "x:2=H");
         row("einsum_ellipsis", "return torch.einsum('...ij,...jk->...ik', x, x.transpose(1, 2))");
+        // neighbours (issue 40 item 1): computed indices, masks and fills
+        row("select_computed_index", "return x.select(1, x.size(1) - 2) * 2.0");
+        row("narrow_computed_start", "return x.narrow(1, x.size(1) // 2, 2) * 2.0");
+        row("masked_fill_computed_mask",
+            "m = torch.arange(x.size(1)).unsqueeze(-1) >= x.size(1) - 2\n"
+            "    return x.masked_fill(m, 0.5)");
+        row("new_full_from_size", "return x + x.new_full([x.size(1), 1], 0.25)");
+        row("full_like_dynamic", "return x * torch.full_like(x, 3.0)");
+        row("remainder_size", "return x[:, : x.size(1) % 4 + 1] * 2.0");
         // writes into a tensor sized at run time (PointPillars' canvas)
         row("scatter_reduce_sum_runtime_sized",
             "idx = (torch.arange(x.size(1)) % 3).unsqueeze(1).expand(x.size(1), 4)\n"
