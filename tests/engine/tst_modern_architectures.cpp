@@ -16,6 +16,7 @@
 #include "support.h"
 #include "t2n/error.h"
 #include "t2n/session.h"
+#include "two_size_check.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -100,24 +101,11 @@ QString firstLine(const std::string& text) {
 // agreed when it ran, and every emitted operation was declared.
 QString problemsOf(const t2n::ExportReport& r, bool dynamic) {
     const auto& c = r.check;
+    QStringList bad = twoSizeProblems(c, dynamic);
     if (!c.ran)
-        return "the check did not run";
-    QStringList bad;
-    int resized = 0, plain = 0;
-    for (const auto& out : c.outputs) {
-        (out.name.find(" @ ") != std::string::npos ? resized : plain) += 1;
-        if (!out.ok)
-            bad << QString("%1: max abs error %2 %3")
-                       .arg(QString::fromStdString(out.name))
-                       .arg(out.maxAbsError)
-                       .arg(QString::fromStdString(out.note));
-    }
+        return bad.join("; ");
     for (const auto& p : c.structureProblems)
         bad << QString::fromStdString(p);
-    if (plain == 0 || (dynamic && resized != plain))
-        bad << QString("%1 output(s) compared at the example size, %2 at the second")
-                   .arg(plain)
-                   .arg(resized);
     if (c.tract.rfind("failed", 0) == 0)
         bad << "tract " + firstLine(c.tract);
     if (!c.passed && bad.isEmpty())

@@ -8,6 +8,7 @@
 #include "support.h"
 #include "t2n/error.h"
 #include "t2n/session.h"
+#include "two_size_check.h"
 
 #include <torch/script.h>
 
@@ -59,23 +60,8 @@ Exported exportSnippet(const QString& name, const std::string& forward,
 
 // Every output matched at the example size and at the second size.
 QString checkProblems(const t2n::CheckReport& c) {
-    if (!c.ran)
-        return "the check did not run";
-    int resized = 0, plain = 0;
-    QStringList bad;
-    for (const auto& out : c.outputs) {
-        (out.name.find(" @ ") != std::string::npos ? resized : plain) += 1;
-        if (!out.ok)
-            bad << QString("%1: max abs error %2 %3")
-                       .arg(QString::fromStdString(out.name))
-                       .arg(out.maxAbsError)
-                       .arg(QString::fromStdString(out.note));
-    }
-    if (plain == 0 || resized != plain)
-        bad << QString("%1 output(s) compared at the example size, %2 at the second")
-                   .arg(plain)
-                   .arg(resized);
-    if (!c.passed && bad.isEmpty())
+    QStringList bad = twoSizeProblems(c);
+    if (c.ran && !c.passed && bad.isEmpty())
         bad << "the check failed";
     return bad.join("; ");
 }
