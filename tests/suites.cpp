@@ -61,6 +61,7 @@
     X(example_values, ExampleValuesTest)                                                           \
     X(input_proposal, InputProposalTest)                                                           \
     X(recurrent_scan, RecurrentScanTest)                                                           \
+    X(modern_architectures, ModernArchitecturesTest)                                               \
     X(symbolic_sizes, SymbolicSizesTest)                                                           \
     X(khronos_target, KhronosTargetTest)                                                           \
     X(nonfinite_constants, NonFiniteConstantsTest)                                                 \

@@ -408,6 +408,14 @@ def write_page(path, results, unmade, made_with=None):
                   "| model | form | why |", "|---|---|---|"]
         for (name, form), why in sorted(unmade.items()):
             lines.append("| %s | %s | %s |" % (name, form, short(why, 200)))
+    lines += ["", "## Architectures of 2019-2025", "",
+              "Not library models: 21 recent architectures written from their papers "
+              "(tests/fixtures/modern_models.py: decoders with grouped-query attention and a KV "
+              "cache, relative positions, shifted windows, codecs, detectors with top-k, FNO, "
+              "PointPillars ...), traced and scripted, exported with their dynamic axes and "
+              "checked at two sizes by the `modern_architectures` suite. Their table, with the "
+              "reason of every row that does not pass: [modern-architectures.md]"
+              "(modern-architectures.md)."]
     with open(path + ".tmp", "w") as f:
         f.write("\n".join(lines) + "\n")
     os.replace(path + ".tmp", path)

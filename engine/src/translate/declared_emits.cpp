@@ -25,6 +25,8 @@ constexpr const char* kPool = "max_pool pad +squeeze";
 constexpr const char* kAvgPool = "avg_pool +pad +box +div +squeeze";
 constexpr const char* kAdaptive = "avg_pool max_pool mean_reduce max_reduce slice concat +squeeze";
 constexpr const char* kPadding = "pad slice concat";
+// Constant padding by amounts computed from a dynamic axis: broadcast blocks.
+constexpr const char* kConstantPadding = "pad slice concat +tract_core_broadcast +tract_core_cast";
 constexpr const char* kRecurrent =
     "matmul add mul sub sigmoid tanh relu slice squeeze concat transpose tile +select "
     "+tract_core_scan "
@@ -204,8 +206,8 @@ constexpr Declared kDeclared[] = {
     {"aten::layer_norm", "mean_reduce sub mul add sqrt div"},
     {"aten::instance_norm", "mean_reduce sub mul add sqrt div reshape"},
     // padding and pooling
-    {"aten::constant_pad_nd", kPadding},
-    {"aten::pad", kPadding},
+    {"aten::constant_pad_nd", kConstantPadding},
+    {"aten::pad", kConstantPadding},
     {"aten::reflection_pad1d", kPadding},
     {"aten::reflection_pad2d", kPadding},
     {"aten::reflection_pad3d", kPadding},
@@ -253,15 +255,16 @@ constexpr Declared kDeclared[] = {
     {"aten::prod", "tract_core_product_reduce squeeze"},
     {"aten::any", "any_reduce squeeze"},
     {"aten::all", "all_reduce squeeze"},
-    {"aten::var", "mean_reduce sub mul sum_reduce div sqrt squeeze"},
-    {"aten::std", "mean_reduce sub mul sum_reduce div sqrt squeeze"},
-    {"aten::var_mean", "mean_reduce sub mul sum_reduce div sqrt squeeze"},
-    {"aten::std_mean", "mean_reduce sub mul sum_reduce div sqrt squeeze"},
+    {"aten::var", "mean_reduce sub mul +sum_reduce +div sqrt squeeze +tract_core_cast"},
+    {"aten::std", "mean_reduce sub mul +sum_reduce +div sqrt squeeze +tract_core_cast"},
+    {"aten::var_mean", "mean_reduce sub mul +sum_reduce +div sqrt squeeze +tract_core_cast"},
+    {"aten::std_mean", "mean_reduce sub mul +sum_reduce +div sqrt squeeze +tract_core_cast"},
     {"aten::norm", "abs mul sum_reduce sqrt max_reduce min_reduce pow squeeze"},
     {"aten::linalg_vector_norm", "abs mul sum_reduce sqrt max_reduce min_reduce pow squeeze"},
     {"aten::frobenius_norm", "mul sum_reduce sqrt squeeze"},
     {"aten::logsumexp", "max_reduce sub exp sum_reduce log add squeeze"},
-    {"aten::cumsum", "matmul transpose squeeze"},
+    {"aten::cumsum",
+     "matmul +transpose +squeeze +unsqueeze +tract_core_cast +tract_core_range +ge"},
     {"aten::cumprod", "slice mul concat"},
     // shapes
     {"aten::view", "reshape"},
@@ -290,8 +293,8 @@ constexpr Declared kDeclared[] = {
     {"aten::embedding", "tract_core_gather"},
     {"aten::gather", "tract_core_gather_elements"},
     {"aten::index_select", "tract_core_gather"},
-    {"aten::triu", "tract_core_trilu"},
-    {"aten::tril", "tract_core_trilu"},
+    {"aten::triu", "tract_core_trilu +tract_core_range +tract_core_cast +unsqueeze +ge +select"},
+    {"aten::tril", "tract_core_trilu +tract_core_range +tract_core_cast +unsqueeze +le +select"},
     {"aten::topk", "tract_core_topk"},
 };
 // clang-format on

@@ -25,10 +25,15 @@ namespace {
 constexpr const char* kNdReductionGate = "tract_core_scatter_nd:reduction";
 
 // An integer index with negative entries counted from the end (gather_nd and
-// scatter_nd read the coordinates as unsigned offsets).
-Expr nonNegative(Context& ctx, ir::ValueId id, int64_t n, const std::string& suffix) {
+// scatter_nd read the coordinates as unsigned offsets). `size` is the
+// indexed axis's size as an expression (a symbol's when the axis follows
+// one: a canvas sized at run time), `n` its example value.
+Expr nonNegative(Context& ctx, ir::ValueId id, int64_t n, const Expr& size,
+                 const std::string& suffix) {
     const ir::Value& v = ctx.graph().value(id);
-    if (v.constant)
+    // An index computed from a dynamic axis (arange(S) % 4) is folded at the
+    // example's size: it is computed in the graph instead.
+    if (v.constant && !v.varies)
         if (auto* t = std::get_if<TensorData>(&*v.constant)) {
             std::vector<int64_t> values;
             for (int64_t k = 0; k < t->numel(); ++k) {
@@ -39,7 +44,11 @@ Expr nonNegative(Context& ctx, ir::ValueId id, int64_t n, const std::string& suf
         }
     Expr e = ctx.operand(id, rankOf(v), DType::I64);
     Expr neg = ctx.emitTemp("lt", {e, Expr::i(0)}, {}, suffix + "_negative");
-    Expr wrapped = ctx.emitTemp("add", {e, Expr::i(n)}, {}, suffix + "_wrapped");
+    Expr length = size.kind == Expr::Kind::Integer
+                      ? Expr::i(n)
+                      : ctx.emitTemp("tract_core_cast", {size}, {{"to", Expr::str("i64")}},
+                                     suffix + "_length");
+    Expr wrapped = ctx.emitTemp("add", {e, length}, {}, suffix + "_wrapped");
     return ctx.emitTemp("select", {neg, wrapped, e}, {}, suffix);
 }
 
@@ -47,6 +56,7 @@ Expr nonNegative(Context& ctx, ir::ValueId id, int64_t n, const std::string& suf
 struct AdvancedIndex {
     std::vector<size_t> at;       ///< the indexed axes, ascending
     std::vector<int64_t> b;       ///< the indices' broadcast shape B
+    std::vector<Expr> bShape;     ///< B as sizes that may follow symbols
     bool consecutive = true;      ///< B stays where the indexed axes were
     Expr coordinates;             ///< [B..., m], non-negative
     std::vector<int64_t> toFront; ///< permutation moving the indexed axes first
@@ -106,7 +116,9 @@ AdvancedIndex advancedIndex(Context& ctx, const std::vector<ir::ValueId>& elems,
     std::vector<Expr> coords;
     for (size_t k = 0; k < ix.at.size(); ++k) {
         const ir::ValueId id = elems[ix.at[k]];
-        Expr c = nonNegative(ctx, id, x.shape[ix.at[k]], fmt::format("index{}", k));
+        Expr c = nonNegative(ctx, id, x.shape[ix.at[k]],
+                             ctx.dimExpr(ctx.node().inputs[0], static_cast<int64_t>(ix.at[k])),
+                             fmt::format("index{}", k));
         if (ctx.graph().value(id).shape != ix.b)
             c = ctx.emitTemp("tract_core_broadcast", {c}, {{"shape", Expr::array(bShape)}},
                              fmt::format("index{}_b", k));
@@ -116,6 +128,7 @@ AdvancedIndex advancedIndex(Context& ctx, const std::vector<ir::ValueId>& elems,
         coords.size() == 1
             ? ctx.emitTemp("unsqueeze", {coords[0]}, {{"axes", Expr::ints({nb})}}, "coordinates")
             : ctx.emitTemp("stack", {Expr::array(coords)}, {{"axis", Expr::i(nb)}}, "coordinates");
+    ix.bShape = bShape;
     for (size_t k : ix.at)
         ix.toFront.push_back(static_cast<int64_t>(k));
     for (int64_t a = 0; a < r; ++a)
@@ -224,31 +237,35 @@ void lowerIndexPut(Context& ctx) {
     const auto nb = static_cast<int64_t>(ix.b.size());
     // The indexed shape in PyTorch's order, and the permutation taking it to
     // [B..., other axes...].
-    std::vector<int64_t> rest;
-    for (size_t a = 0; a < xs.size(); ++a)
-        if (std::find(ix.at.begin(), ix.at.end(), a) == ix.at.end())
-            rest.push_back(xs[a]);
-    std::vector<int64_t> indexed, valuePerm;
+    // The indexed shape as sizes: the data's axes follow their symbols (a
+    // canvas sized at run time), B the indices' (a dynamic number of points).
+    const ir::ValueId self = ctx.node().inputs[0];
+    auto dim = [&](size_t a) { return ctx.dimExpr(self, static_cast<int64_t>(a)); };
+    std::vector<Expr> indexed;
+    std::vector<int64_t> valuePerm;
     if (ix.consecutive) {
-        indexed.assign(xs.begin(), xs.begin() + p);
-        indexed.insert(indexed.end(), ix.b.begin(), ix.b.end());
-        indexed.insert(indexed.end(), xs.begin() + p + static_cast<int64_t>(ix.at.size()),
-                       xs.end());
+        for (int64_t a = 0; a < p; ++a)
+            indexed.push_back(dim(static_cast<size_t>(a)));
+        indexed.insert(indexed.end(), ix.bShape.begin(), ix.bShape.end());
+        for (size_t a = static_cast<size_t>(p) + ix.at.size(); a < xs.size(); ++a)
+            indexed.push_back(dim(a));
         for (int64_t a = 0; a < nb; ++a)
             valuePerm.push_back(p + a);
         for (int64_t a = 0; a < static_cast<int64_t>(indexed.size()); ++a)
             if (a < p || a >= p + nb)
                 valuePerm.push_back(a);
     } else {
-        indexed = ix.b;
-        indexed.insert(indexed.end(), rest.begin(), rest.end());
+        indexed = ix.bShape;
+        for (size_t a = 0; a < xs.size(); ++a)
+            if (std::find(ix.at.begin(), ix.at.end(), a) == ix.at.end())
+                indexed.push_back(dim(a));
         valuePerm.resize(indexed.size());
         std::iota(valuePerm.begin(), valuePerm.end(), 0);
     }
     Expr values =
         ctx.emitTemp("tract_core_broadcast",
                      {ctx.operand(ctx.node().inputs[2], rankOf(ctx.in(2)), ctx.out().dtype)},
-                     {{"shape", Expr::ints(indexed)}}, "values");
+                     {{"shape", Expr::array(indexed)}}, "values");
     Expr data = ctx.operand(ctx.node().inputs[0], rankOf(ctx.in(0)), ctx.out().dtype);
     bool valuesMoved = false;
     for (size_t a = 0; a < valuePerm.size(); ++a)
@@ -278,12 +295,12 @@ void registerAdvancedIndexOps(Registry& r) {
           "one integer index tensor: tract_core_gather; several (broadcast together, on any "
           "axes): tract_core_gather_nd; no boolean masks",
           "+tract_core_gather +tract_core_gather_nd +transpose +stack +unsqueeze "
-          "+tract_core_broadcast +lt +add +select");
+          "+tract_core_broadcast +lt +add +select +tract_core_cast");
     r.add("aten::index_put", lowerIndexPut,
           "a boolean mask with one value: select; integer indices on any axes: "
           "tract_core_scatter_nd (accumulate needs tract >= 0.23.0)",
           "select +add +lt +tract_core_scatter_nd +tract_core_broadcast +stack +unsqueeze "
-          "+transpose +" +
+          "+transpose +tract_core_cast +" +
               std::string(kNdReductionGate));
 }
 

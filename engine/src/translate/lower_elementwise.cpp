@@ -25,6 +25,16 @@ constexpr char kAdd[] = "add", kSub[] = "sub";
 
 // add/sub(a, b, alpha) = a op alpha * b; rsub(a, b, alpha) = b - alpha * a.
 template <const char* Op, bool Reversed> void lowerAlphaBinary(Context& ctx) {
+    // aten::add of two tensor lists is their concatenation (scripted
+    // nn.MultiheadAttention's `(linear(q, ...),) + linear(k, ...).chunk(2)`):
+    // the elements, bound as one list.
+    if (ctx.out().kind == ir::ValueKind::TensorList && ctx.numInputs() == 2) {
+        std::vector<Expr> items = ctx.list(ctx.node().inputs[0]);
+        for (Expr& e : ctx.list(ctx.node().inputs[1]))
+            items.push_back(std::move(e));
+        ctx.bindOut(Expr::array(std::move(items)));
+        return;
+    }
     const int64_t r = rankOf(ctx.out());
     DType t = ctx.out().dtype;
     Expr a = ctx.operand(ctx.node().inputs[0], r, t);
@@ -192,7 +202,8 @@ void lowerMaximum(Context& ctx) {
 
 void registerElementwiseOps(Registry& r) {
     r.beginFamily("elementwise");
-    r.add("aten::add", lowerAlphaBinary<kAdd, false>, "alpha folded into a mul");
+    r.add("aten::add", lowerAlphaBinary<kAdd, false>,
+          "alpha folded into a mul; two tensor lists: their concatenation");
     r.add("aten::sub", lowerAlphaBinary<kSub, false>);
     r.add("aten::rsub", lowerAlphaBinary<kSub, true>);
     r.add("aten::mul", lowerMul);

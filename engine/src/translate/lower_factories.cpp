@@ -14,6 +14,7 @@
 #include "translate/registry.h"
 
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -27,19 +28,56 @@ Expr castTo(Context& ctx, Expr e, DType to, bool last, const std::string& suffix
 }
 
 // arange(end, dtype, layout, device, pin_memory), arange(start, end, ...),
-// arange(start, end, step, ...): tract_core_range over integer sizes.
+// arange(start, end, step, ...): tract_core_range over integer sizes. A
+// float bound or step with a whole value (arange(S - 1, -1, -1.0), the
+// relative positions of Transformer-XL) is that integer. A negative step is
+// written as start + step * range(0, n) with n = (start - end - step - 1) /
+// -step, a count that stays a size expression.
 void lowerArange(Context& ctx) {
     const size_t n = ctx.numInputs();
     const size_t bounds = n >= 7 ? 3 : n == 6 ? 2 : 1;
-    for (size_t i = 0; i < bounds; ++i)
-        if (!ctx.isSymbolic(i) && ctx.in(i).kind == ir::ValueKind::Float)
-            ctx.unsupported("arange over a dynamic axis with a fractional bound or step",
-                            "t2n computes arange(S) and arange(a, S, k) with integer bounds");
-    Expr start = bounds > 1 ? ctx.sizeArg(0) : Expr::i(0);
-    Expr end = ctx.sizeArg(bounds > 1 ? 1 : 0);
-    Expr step = bounds > 2 ? ctx.sizeArg(2) : Expr::i(1);
-    Expr range = ctx.emitTemp("tract_core_range", {start, end, step}, {}, "range");
-    castTo(ctx, range, ctx.out().dtype, true, "cast");
+    std::vector<Expr> args;
+    std::vector<std::optional<int64_t>> known;
+    for (size_t i = 0; i < bounds; ++i) {
+        if (!ctx.isSymbolic(i) && ctx.in(i).kind == ir::ValueKind::Float) {
+            const double v = ctx.floatArg(i);
+            if (v != std::floor(v))
+                ctx.unsupported("arange over a dynamic axis with a fractional bound or step",
+                                "t2n computes arange(S) and arange(a, S, k) with whole bounds");
+            args.push_back(Expr::i(static_cast<int64_t>(v)));
+            known.push_back(static_cast<int64_t>(v));
+            continue;
+        }
+        args.push_back(ctx.sizeArg(i));
+        known.push_back(ctx.isSymbolic(i) ? std::nullopt : std::optional(ctx.intArg(i)));
+    }
+    Expr start = bounds > 1 ? args[0] : Expr::i(0);
+    Expr end = args[bounds > 1 ? 1 : 0];
+    const int64_t step = bounds > 2 && known[2] ? *known[2] : 1;
+    if (bounds > 2 && !known[2])
+        ctx.unsupported("arange whose step follows a dynamic axis");
+    if (step > 0) {
+        Expr range = ctx.emitTemp("tract_core_range", {start, end, Expr::i(step)}, {}, "range");
+        castTo(ctx, range, ctx.out().dtype, true, "cast");
+        return;
+    }
+    if (step == 0)
+        ctx.unsupported("arange with step 0");
+    const DType dt = ctx.out().dtype;
+    Expr count = end.kind != Expr::Kind::Integer ? Expr::binary("-", start, end)
+                 : end.integer < 0               ? Expr::binary("+", start, Expr::i(-end.integer))
+                 : end.integer > 0               ? Expr::binary("-", start, end)
+                                                 : start;
+    if (step != -1)
+        count = Expr::binary("/", Expr::binary("+", count, Expr::i(-step - 1)), Expr::i(-step));
+    Expr range = ctx.emitTemp("tract_core_range", {Expr::i(0), count, Expr::i(1)}, {}, "range");
+    range = castTo(ctx, range, dt, false, "cast");
+    Expr first = bounds > 1 && ctx.isSymbolic(0)
+                     ? ctx.sizeTensor(ctx.node().inputs[0], dt)
+                     : Context::scalarLiteral(static_cast<double>(known[0].value_or(0)), dt);
+    Expr scaled =
+        ctx.emitTemp("mul", {range, Context::scalarLiteral(double(step), dt)}, {}, "steps");
+    ctx.emitOut("add", {first, scaled});
 }
 
 // The value a filled tensor holds, as a literal of its kind.
@@ -95,8 +133,11 @@ void lowerNumToTensor(Context& ctx) {
 void registerFactoryOps(Registry& r) {
     r.beginFamily("factories");
     const char* note = "folded; computed in the graph when a size follows a dynamic axis";
-    r.add("aten::arange", lowerArange, std::string(note) + " (tract_core_range)",
-          "+tract_core_range");
+    r.add("aten::arange", lowerArange,
+          std::string(note) +
+              " (tract_core_range; whole float bounds; a negative step as start + step * "
+              "range)",
+          "+tract_core_range +tract_core_cast +mul +add");
     for (const char* k :
          {"aten::ones", "aten::zeros", "aten::full", "aten::empty", "aten::ones_like",
           "aten::zeros_like", "aten::full_like", "aten::empty_like", "aten::new_ones",

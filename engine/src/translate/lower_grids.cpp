@@ -68,15 +68,64 @@ std::vector<int64_t> gridSizes(Context& ctx, const std::vector<ir::ValueId>& ite
     return sizes;
 }
 
+bool anyDynamic(Context& ctx, const std::vector<ir::ValueId>& items) {
+    for (ir::ValueId id : items)
+        for (const auto& s : ctx.graph().value(id).symbols)
+            if (!s.empty())
+                return true;
+    return false;
+}
+
+// meshgrid of vectors whose lengths follow dynamic axes (anchor grids of a
+// detector from arange(H) and arange(W)): each vector unsqueezed to the
+// grid's rank along its axis, then tract_core_broadcast to the symbolic
+// grid shape.
+void meshgridOfDynamicVectors(Context& ctx, const std::vector<ir::ValueId>& items, bool xy) {
+    const ir::Value& out = ctx.out();
+    const auto rank = static_cast<int64_t>(items.size());
+    std::vector<int64_t> axisOf(items.size());
+    std::vector<Expr> shape(items.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (rankOf(ctx.graph().value(items[i])) != 1)
+            ctx.unsupported("meshgrid of a dynamic tensor that is not a vector");
+        axisOf[i] = static_cast<int64_t>(i);
+    }
+    if (xy && items.size() >= 2)
+        std::swap(axisOf[0], axisOf[1]);
+    for (size_t i = 0; i < items.size(); ++i)
+        shape[static_cast<size_t>(axisOf[i])] = ctx.dimExpr(items[i], 0);
+    std::vector<Expr> grids;
+    for (size_t i = 0; i < items.size(); ++i) {
+        const ir::Value& y = ctx.graph().value(out.elements[i]);
+        std::vector<int64_t> others;
+        for (int64_t a = 0; a < rank; ++a)
+            if (a != axisOf[i])
+                others.push_back(a);
+        Expr e = ctx.operand(items[i], 1, y.dtype);
+        if (!others.empty())
+            e = ctx.emitTemp("unsqueeze", {e}, {{"axes", Expr::ints(others)}},
+                             fmt::format("mesh{}_axis", i));
+        grids.push_back(ctx.emitFor(out.elements[i], "tract_core_broadcast", {e},
+                                    {{"shape", Expr::array(shape)}}));
+    }
+    ctx.bindOut(Expr::array(std::move(grids)));
+}
+
 // meshgrid(tensors, indexing='ij'|'xy'): one grid per input vector.
 void lowerMeshgrid(Context& ctx) {
-    const auto& items = listElements(ctx, 0);
     const ir::Value& out = ctx.out();
-    if (out.elements.size() != items.size())
-        ctx.unsupported("meshgrid whose results t2n cannot see unpacked");
     const std::string indexing = ctx.numInputs() > 1 ? ctx.stringArg(1) : "ij";
     if (indexing != "ij" && indexing != "xy")
         ctx.unsupported(fmt::format("meshgrid with indexing '{}'", indexing));
+    if (!ctx.in(0).elements.empty() && anyDynamic(ctx, ctx.in(0).elements)) {
+        if (out.elements.size() != ctx.in(0).elements.size())
+            ctx.unsupported("meshgrid whose results t2n cannot see unpacked");
+        meshgridOfDynamicVectors(ctx, ctx.in(0).elements, indexing == "xy");
+        return;
+    }
+    const auto& items = listElements(ctx, 0);
+    if (out.elements.size() != items.size())
+        ctx.unsupported("meshgrid whose results t2n cannot see unpacked");
     std::vector<int64_t> axisOf;
     const std::vector<int64_t> sizes = gridSizes(ctx, items, indexing == "xy", axisOf);
     std::vector<Expr> grids;
@@ -233,7 +282,9 @@ void lowerBucketize(Context& ctx) {
 
 void registerGridOps(Registry& r) {
     r.beginFamily("shape");
-    r.add("aten::meshgrid", lowerMeshgrid, "static vectors; 'ij' or 'xy'", "reshape tile");
+    r.add("aten::meshgrid", lowerMeshgrid,
+          "'ij' or 'xy'; vectors that follow dynamic axes: unsqueeze and tract_core_broadcast",
+          "+reshape +tile +unsqueeze +tract_core_broadcast");
     r.add("aten::cartesian_prod", lowerCartesianProd, "static vectors: grids stacked",
           "+reshape +tile +stack +copy");
     r.add("aten::block_diag", lowerBlockDiag, "static blocks of rank <= 2: pads and concat",

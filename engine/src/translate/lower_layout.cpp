@@ -111,6 +111,31 @@ Expr rollAxis(Context& ctx, Expr e, int64_t shift, int64_t axis, int64_t n, bool
                     "rolled");
 }
 
+// Rolls `e` by a constant `shift` along a dynamic axis (Swin's shifted
+// windows over a padded H x W): the same two slices with bounds that follow
+// the axis's size n, for |shift| <= n (tract's slice refuses a larger shift
+// at run time instead of wrapping it).
+Expr rollDynamicAxis(Context& ctx, Expr e, int64_t shift, int64_t axis, bool last) {
+    if (shift == 0) {
+        if (last)
+            ctx.bindOut(e);
+        return e;
+    }
+    const Expr n = ctx.dimExpr(ctx.node().inputs[0], axis);
+    const Expr cut = shift > 0 ? Expr::binary("-", n, Expr::i(shift)) : Expr::i(-shift);
+    auto part = [&](Expr begin, Expr end, const char* suffix) {
+        return ctx.emitTemp("slice", {e},
+                            {{"axes", Expr::ints({axis})},
+                             {"begin", Expr::array({std::move(begin)})},
+                             {"end", Expr::array({std::move(end)})}},
+                            suffix);
+    };
+    Expr tail = part(cut, n, "tail");
+    Expr head = part(Expr::i(0), cut, "head");
+    return emitStep(ctx, last, "concat", {Expr::array({tail, head})}, {{"axis", Expr::i(axis)}},
+                    "rolled");
+}
+
 // roll(x, shifts, dims); without dims over the flattened tensor.
 void lowerRoll(Context& ctx) {
     const ir::Value& x = ctx.in(0);
@@ -130,7 +155,11 @@ void lowerRoll(Context& ctx) {
     Expr e = ctx.input(0);
     for (size_t k = 0; k < dims.size(); ++k) {
         const int64_t a = ctx.axis(dims[k], rankOf(x));
-        e = rollAxis(ctx, e, shifts[k], a, x.shape[static_cast<size_t>(a)], k + 1 == dims.size());
+        const bool last = k + 1 == dims.size();
+        if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(a)].empty())
+            e = rollDynamicAxis(ctx, e, shifts[k], a, last);
+        else
+            e = rollAxis(ctx, e, shifts[k], a, x.shape[static_cast<size_t>(a)], last);
     }
 }
 
@@ -716,7 +745,9 @@ void registerLayoutOps(Registry& r) {
           "reshape transpose");
     r.add("aten::native_channel_shuffle", lowerChannelShuffle,
           "static channels: reshape, transpose", "reshape transpose");
-    r.add("aten::roll", lowerRoll, "slices and concat; static axes");
+    r.add("aten::roll", lowerRoll,
+          "slices and concat; constant shifts; on a dynamic axis the slice bounds follow its "
+          "size (|shift| <= size)");
     r.add("aten::movedim", lowerMovedim, "one transpose");
     r.add("aten::tile", lowerTile);
     r.add("aten::pixel_shuffle", lowerPixelShuffle<true>, "[N, C, H, W]; N, H, W may be dynamic");

@@ -62,14 +62,17 @@ void groupNorm(Context& ctx, int64_t groups, size_t wi, size_t bi, double epsilo
     Expr eps = ctx.emitTemp("add", {var, Context::scalarLiteral(epsilon, t)}, {}, "eps");
     Expr normed =
         ctx.emitTemp("div", {centered, ctx.emitTemp("sqrt", {eps}, {}, "std")}, {}, "normalized");
-    std::vector<int64_t> shape = x.shape;
-    shape[0] = 0; // the batch is copied, so a dynamic batch stays dynamic
+    // The batch is copied (0); the spatial axes are the input's, so that a
+    // dynamic H x W (a diffusion U-Net's) stays symbolic.
+    std::vector<Expr> shape{Expr::i(0), Expr::i(c)};
+    for (int64_t d = 2; d < rank; ++d)
+        shape.push_back(ctx.dimExpr(ctx.node().inputs[0], d));
     const bool affine = !ctx.isNone(wi) || !ctx.isNone(bi);
     if (!affine) {
-        emitFinal(ctx, "reshape", {normed}, t, {{"shape", Expr::ints(shape)}});
+        emitFinal(ctx, "reshape", {normed}, t, {{"shape", Expr::array(shape)}});
         return;
     }
-    Expr y = ctx.emitTemp("reshape", {normed}, {{"shape", Expr::ints(shape)}}, "ungrouped");
+    Expr y = ctx.emitTemp("reshape", {normed}, {{"shape", Expr::array(shape)}}, "ungrouped");
     auto upcast = [&](Expr p, DType from) {
         return t == ctx.out().dtype ? p : ctx.cast(p, from, t, "param_f32");
     };

@@ -4,6 +4,7 @@
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
+#include <cmath>
 #include <fmt/format.h>
 
 namespace t2n::translate {
@@ -103,15 +104,85 @@ void emitPad(Context& ctx, std::vector<int64_t> flat, const std::string& mode, d
     ctx.emitOut("pad", {x}, std::move(k));
 }
 
+bool isZero(const Expr& e) {
+    return e.kind == Expr::Kind::Integer && e.integer == 0;
+}
+
+// A constant pad by amounts that follow a dynamic axis (pad to a multiple of
+// the window, (ws - H % ws) % ws, in Swin-like and chunked models). tract's
+// pad takes integers only, so each padded side is a block of the fill value
+// broadcast to the symbolic shape (tract_core_broadcast) and concatenated;
+// an amount that is 0 at run time gives an empty block.
+void emitComputedConstantPad(Context& ctx, const std::vector<Expr>& flat, double value) {
+    const ir::ValueId xid = ctx.node().inputs[0];
+    const int64_t rank = rankOf(ctx.in(0));
+    if (flat.size() % 2 || static_cast<int64_t>(flat.size() / 2) > rank)
+        ctx.unsupported(fmt::format("{} pad values for a rank-{} tensor", flat.size(), rank));
+    if (!std::isfinite(value))
+        ctx.unsupported("a non-finite pad value with amounts computed from a dynamic axis");
+    for (const Expr& e : flat)
+        if (e.kind == Expr::Kind::Integer && e.integer < 0)
+            ctx.unsupported("a negative pad with amounts computed from a dynamic axis");
+    const DType dt = ctx.out().dtype;
+    const Expr fill = Context::scalarLiteral(value, dt);
+    const bool exact = dt == DType::F32 && fill.kind == Expr::Kind::Scalar;
+    std::vector<Expr> dims;
+    for (int64_t d = 0; d < rank; ++d)
+        dims.push_back(ctx.dimExpr(xid, d));
+    Expr x = ctx.input(0);
+    for (size_t i = 0; i < flat.size() / 2; ++i) {
+        const auto axis = static_cast<size_t>(rank) - 1 - i;
+        const Expr &before = flat[2 * i], &after = flat[2 * i + 1];
+        if (isZero(before) && isZero(after))
+            continue;
+        auto block = [&](const Expr& amount, const char* suffix) {
+            std::vector<Expr> shape = dims;
+            shape[axis] = amount;
+            Expr b = ctx.emitTemp("tract_core_broadcast", {unitTensorLiteral(fill, rank)},
+                                  {{"shape", Expr::array(std::move(shape))}}, suffix);
+            if (!exact)
+                b = ctx.emitTemp("tract_core_cast", {b},
+                                 {{"to", Expr::str(std::string(dtypeName(dt)))}}, suffix);
+            return b;
+        };
+        std::vector<Expr> parts;
+        if (!isZero(before))
+            parts.push_back(block(before, "pad_before"));
+        parts.push_back(x);
+        if (!isZero(after))
+            parts.push_back(block(after, "pad_after"));
+        x = ctx.emitTemp("concat", {Expr::array(std::move(parts))},
+                         {{"axis", Expr::i(static_cast<int64_t>(axis))}}, "padded");
+        if (!isZero(before))
+            dims[axis] = Expr::binary("+", dims[axis], before);
+        if (!isZero(after))
+            dims[axis] = Expr::binary("+", dims[axis], after);
+    }
+    ctx.bindOut(x);
+}
+
 // constant_pad_nd(x, pad, value)
 void lowerConstantPad(Context& ctx) {
-    emitPad(ctx, ctx.intsArg(1), "constant", ctx.numInputs() > 2 ? ctx.floatArg(2) : 0.0);
+    const double value = ctx.numInputs() > 2 ? ctx.floatArg(2) : 0.0;
+    if (ctx.isSymbolic(1)) {
+        emitComputedConstantPad(ctx, ctx.sizesArg(1), value);
+        return;
+    }
+    emitPad(ctx, ctx.intsArg(1), "constant", value);
 }
 
 // pad(x, pad, mode, value)
 void lowerPad(Context& ctx) {
     std::string mode = ctx.numInputs() > 2 ? ctx.stringArg(2) : "constant";
     double value = ctx.numInputs() > 3 && !ctx.isNone(3) ? ctx.floatArg(3) : 0.0;
+    if (ctx.isSymbolic(1)) {
+        if (mode != "constant")
+            ctx.unsupported(
+                fmt::format("'{}' padding by amounts computed from a dynamic axis", mode),
+                "constant padding follows computed amounts");
+        emitComputedConstantPad(ctx, ctx.sizesArg(1), value);
+        return;
+    }
     emitPad(ctx, ctx.intsArg(1), mode, value);
 }
 
@@ -126,8 +197,12 @@ void lowerReplicationPad(Context& ctx) {
 
 void registerPadOps(Registry& r) {
     r.beginFamily("pad");
-    r.add("aten::constant_pad_nd", lowerConstantPad, "negative pads crop");
-    r.add("aten::pad", lowerPad, "constant, reflect, replicate, circular");
+    r.add("aten::constant_pad_nd", lowerConstantPad,
+          "negative pads crop; amounts computed from a dynamic axis: blocks of the value "
+          "(tract_core_broadcast) concatenated");
+    r.add("aten::pad", lowerPad,
+          "constant, reflect, replicate, circular; constant amounts computed from a dynamic "
+          "axis: blocks of the value (tract_core_broadcast) concatenated");
     for (const char* k :
          {"aten::reflection_pad1d", "aten::reflection_pad2d", "aten::reflection_pad3d"})
         r.add(k, lowerReflectionPad);

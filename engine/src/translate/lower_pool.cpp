@@ -155,14 +155,21 @@ void lowerAdaptive(Context& ctx, const std::string& pool, const std::string& red
     const int64_t rank = rankOf(xv), pre = rank - static_cast<int64_t>(n);
     if (pre < 1)
         ctx.unsupported("adaptive pooling of an input without channels");
-    for (size_t i = 0; i < n; ++i)
-        if (!xv.symbols.empty() && !xv.symbols[static_cast<size_t>(pre) + i].empty())
-            ctx.unsupported("adaptive pooling over a dynamic axis");
-    std::vector<int64_t> in, out;
+    // A dynamic axis pooled to one cell (global pooling, as classifier heads
+    // do) is a reduction over the whole axis: no window size to freeze.
+    std::vector<int64_t> in, out, wholeDynamic;
     bool allOne = true, divisible = true;
     for (size_t i = 0; i < n; ++i) {
-        in.push_back(xv.shape[static_cast<size_t>(pre) + i]);
-        out.push_back(ctx.out().shape[static_cast<size_t>(pre) + i]);
+        const size_t axis = static_cast<size_t>(pre) + i;
+        in.push_back(xv.shape[axis]);
+        out.push_back(ctx.out().shape[axis]);
+        if (!xv.symbols.empty() && !xv.symbols[axis].empty()) {
+            if (out.back() != 1)
+                ctx.unsupported("adaptive pooling over a dynamic axis to more than one cell",
+                                "pool a dynamic axis to size 1, or keep it static");
+            wholeDynamic.push_back(static_cast<int64_t>(axis));
+            in.back() = 1;
+        }
         allOne = allOne && out.back() == 1;
         divisible = divisible && out.back() > 0 && in.back() % out.back() == 0;
     }
@@ -174,6 +181,8 @@ void lowerAdaptive(Context& ctx, const std::string& pool, const std::string& red
         ctx.emitOut(reduce, {x}, {{"axes", Expr::ints(axes)}});
         return;
     }
+    if (!wholeDynamic.empty())
+        x = ctx.emitTemp(reduce, {x}, {{"axes", Expr::ints(wholeDynamic)}}, "whole");
     if (divisible) {
         PoolWindow w;
         w.pre = pre;
@@ -228,10 +237,12 @@ void registerPoolOps(Registry& r) {
               "every tract version)");
     for (const char* k :
          {"aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d"})
-        r.add(k, lowerAdaptiveAvg, "static spatial axes; any output size");
+        r.add(k, lowerAdaptiveAvg,
+              "any output size over static axes; a dynamic axis pooled to 1 (mean_reduce)");
     for (const char* k :
          {"aten::adaptive_max_pool1d", "aten::adaptive_max_pool2d", "aten::adaptive_max_pool3d"})
-        r.add(k, lowerAdaptiveMax, "static spatial axes; indices unused");
+        r.add(k, lowerAdaptiveMax,
+              "static axes, or a dynamic axis pooled to 1 (max_reduce); indices unused");
 }
 
 } // namespace t2n::translate

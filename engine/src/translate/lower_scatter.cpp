@@ -20,13 +20,17 @@ Expr asOut(Context& ctx, size_t i) {
     return ctx.operand(ctx.node().inputs.at(i), rankOf(v), ctx.out().dtype);
 }
 
-// A tensor of `shape` holding `value` (the output's dtype).
-Expr filled(Context& ctx, double value, const std::vector<int64_t>& shape,
-            const std::string& suffix) {
+// A tensor shaped like input `like` holding `value` (the output's dtype);
+// its sizes follow the symbols (a tensor sized at run time).
+Expr filled(Context& ctx, double value, size_t like, const std::string& suffix) {
+    const ir::ValueId id = ctx.node().inputs.at(like);
+    std::vector<Expr> shape;
+    for (int64_t d = 0; d < rankOf(ctx.in(like)); ++d)
+        shape.push_back(ctx.dimExpr(id, d));
     return ctx.emitTemp("tract_core_broadcast",
                         {unitTensorLiteral(Context::scalarLiteral(value, ctx.out().dtype),
                                            static_cast<int64_t>(shape.size()))},
-                        {{"shape", Expr::ints(shape)}}, suffix);
+                        {{"shape", Expr::array(std::move(shape))}}, suffix);
 }
 
 // Input i as the updates of a scatter shaped like `shape`: a tensor (sliced
@@ -109,7 +113,6 @@ void lowerScatterReduce(Context& ctx) {
     requireTract(ctx, kReductionGate, "scatter_reduce");
     const int64_t axis = ctx.axis(ctx.intArg(1), rankOf(ctx.in(0)));
     const auto& idxShape = ctx.in(2).shape;
-    const auto& selfShape = ctx.in(0).shape;
     const DType t = ctx.out().dtype;
     const bool mean = reduce == "mean";
     if (mean && !isFloat(t))
@@ -120,8 +123,7 @@ void lowerScatterReduce(Context& ctx) {
     Expr src = updatesOf(ctx, 3, idxShape);
     if (!includeSelf) {
         const bool extremum = reduction == "max" || reduction == "min";
-        Expr start =
-            extremum ? src : filled(ctx, reduction == "mul" ? 1.0 : 0.0, idxShape, "neutral");
+        Expr start = extremum ? src : filled(ctx, reduction == "mul" ? 1.0 : 0.0, 2, "neutral");
         base = ctx.emitTemp("tract_core_scatter_elements", {base, index, start},
                             scatterArgs(axis, "none"), "cleared");
     }
@@ -132,10 +134,10 @@ void lowerScatterReduce(Context& ctx) {
     }
     Expr sum = ctx.emitTemp("tract_core_scatter_elements", {base, index, src},
                             scatterArgs(axis, "add"), "sum");
-    Expr count = ctx.emitTemp("tract_core_scatter_elements",
-                              {filled(ctx, includeSelf ? 1.0 : 0.0, selfShape, "count_init"), index,
-                               filled(ctx, 1.0, idxShape, "ones")},
-                              scatterArgs(axis, "add"), "count");
+    Expr count = ctx.emitTemp(
+        "tract_core_scatter_elements",
+        {filled(ctx, includeSelf ? 1.0 : 0.0, 0, "count_init"), index, filled(ctx, 1.0, 2, "ones")},
+        scatterArgs(axis, "add"), "count");
     Expr atLeastOne = ctx.emitTemp("max", {count, Context::scalarLiteral(1.0, t)}, {}, "divisor");
     ctx.emitOut("div", {sum, atLeastOne});
 }

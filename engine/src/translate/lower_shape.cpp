@@ -259,9 +259,6 @@ void lowerRepeatInterleave(Context& ctx) {
                                 "repeat each item the same number of times");
     }
     const ir::Value& y = ctx.out();
-    for (const auto& s : y.symbols)
-        if (!s.empty())
-            ctx.unsupported("repeat_interleave of a tensor with a dynamic axis");
     Expr e = ctx.operand(ctx.node().inputs[0], rankOf(x), y.dtype);
     int64_t axis = 0, rank = 1;
     if (ctx.numInputs() > 2 && !ctx.isNone(2)) {
@@ -274,7 +271,12 @@ void lowerRepeatInterleave(Context& ctx) {
     std::vector<int64_t> tiles(static_cast<size_t>(rank + 1), 1);
     tiles[static_cast<size_t>(axis + 1)] = repeats;
     Expr t = ctx.emitTemp("tile", {u}, {{"repeats", Expr::ints(tiles)}}, "repeated");
-    ctx.emitOut("reshape", {t}, {{"shape", Expr::ints(y.shape)}});
+    // Only the item axis and its copies are merged: every other axis, and the
+    // item axis itself, may be a symbol (grouped-query attention repeats the
+    // K/V heads of a tensor whose sequence is dynamic).
+    ctx.emitOut(
+        "reshape", {t},
+        {{"shape", Expr::ints({-1})}, {"axis_start", Expr::i(axis)}, {"axis_count", Expr::i(2)}});
 }
 
 // numpy_T (x.T): every axis reversed; mT / mH (real tensors) and matrix_H
@@ -459,8 +461,8 @@ void registerShapeOps(Registry& r) {
     r.add("aten::expand_as", lowerExpand, "as tile");
     r.add("aten::repeat", lowerRepeat, "as tile");
     r.add("aten::repeat_interleave", lowerRepeatInterleave,
-          "one count for every item (int or constant tensor), static shape: unsqueeze, tile, "
-          "reshape",
+          "one count for every item (int or constant tensor), any axis dynamic: unsqueeze, tile, "
+          "reshape of the two axes",
           "unsqueeze tile reshape");
     r.add("aten::numpy_T", lowerReverseAxes, "x.T: every axis reversed", "+transpose");
     r.add("aten::mT", lowerMatrixTranspose, "real tensors: the last two axes swapped", "transpose");

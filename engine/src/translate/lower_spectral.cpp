@@ -226,6 +226,123 @@ void lowerIrfft(Context& ctx) {
     ctx.emitOut("mul", {re, lit(fftScale(ctx, 3, n, true))});
 }
 
+// The two axes (argument 2, default the last two) and lengths (argument 1,
+// s, else `fallback` of each axis's size) of fft_rfft2 / fft_irfft2.
+struct Axes2 {
+    int64_t a0, a1, n0, n1;
+};
+Axes2 fftAxes2(Context& ctx, bool inverse) {
+    const ir::Value& x = ctx.in(0);
+    const int64_t lr = logicalRank(x);
+    const std::vector<int64_t> dims = ctx.isNone(2) ? std::vector<int64_t>{-2, -1} : ctx.intsArg(2);
+    if (dims.size() != 2)
+        ctx.unsupported(fmt::format("{} over {} axes", ctx.node().kind, dims.size()));
+    Axes2 a{ctx.axis(dims[0], lr), ctx.axis(dims[1], lr), 0, 0};
+    for (int64_t axis : {a.a0, a.a1})
+        if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty())
+            ctx.unsupported(ctx.node().kind + " along a dynamic axis",
+                            "t2n writes the transform lengths as constants");
+    if (a.a0 >= a.a1)
+        ctx.unsupported(ctx.node().kind + " with its axes out of order");
+    const int64_t m0 = x.shape[static_cast<size_t>(a.a0)], m1 = x.shape[static_cast<size_t>(a.a1)];
+    if (!ctx.isNone(1)) {
+        const auto s = ctx.intsArg(1);
+        if (s.size() != 2)
+            ctx.unsupported(fmt::format("{} with {} sizes", ctx.node().kind, s.size()));
+        a.n0 = s[0];
+        a.n1 = s[1];
+    } else {
+        a.n0 = m0;
+        a.n1 = inverse ? 2 * (m1 - 1) : m1;
+    }
+    if (a.n0 < 1 || a.n1 < 1)
+        ctx.unsupported(fmt::format("{} of sizes {}x{}", ctx.node().kind, a.n0, a.n1));
+    return a;
+}
+
+// fft_rfft2(x, s, dim, norm) of a real x: the full transform along the last
+// axis with bins 0..n/2 kept, then the full transform along the first
+// (Fourier neural operators).
+void lowerRfft2(Context& ctx) {
+    requireSpectral(ctx, "tract_core_fft");
+    if (ctx.in(0).complex)
+        ctx.unsupported("fft_rfft2 of a complex tensor");
+    const Axes2 a = fftAxes2(ctx, false);
+    const ir::Value& x = ctx.in(0);
+    const int64_t rank = logicalRank(x) + 1;
+    Expr c = complexOperand(ctx, 0);
+    c = resized(ctx, c, rank, a.a1, x.shape[static_cast<size_t>(a.a1)], a.n1);
+    c = resized(ctx, c, rank, a.a0, x.shape[static_cast<size_t>(a.a0)], a.n0);
+    Expr f = ctx.emitTemp("tract_core_fft", {c},
+                          {{"axis", Expr::i(a.a1)}, {"inverse", Expr::b(false)}}, "fft_last");
+    f = ctx.emitTemp("slice", {f}, sliceArgs(a.a1, 0, a.n1 / 2 + 1), "half");
+    const double scale = fftScale(ctx, 3, a.n0 * a.n1, false);
+    const Kwargs first{{"axis", Expr::i(a.a0)}, {"inverse", Expr::b(false)}};
+    if (scale == 1.0) {
+        ctx.emitOut("tract_core_fft", {f}, first);
+        return;
+    }
+    ctx.emitOut("mul", {ctx.emitTemp("tract_core_fft", {f}, first, "fft_first"), lit(scale)});
+}
+
+// fft_irfft2(x, s, dim, norm): the inverse transform along the first axis,
+// then the inverse real transform along the last (inverseRealDft), scaled.
+void lowerIrfft2(Context& ctx) {
+    requireSpectral(ctx, "tract_core_fft");
+    const Axes2 a = fftAxes2(ctx, true);
+    const ir::Value& x = ctx.in(0);
+    const int64_t rank = logicalRank(x) + 1;
+    Expr c =
+        resized(ctx, complexOperand(ctx, 0), rank, a.a0, x.shape[static_cast<size_t>(a.a0)], a.n0);
+    c = ctx.emitTemp("tract_core_fft", {c}, {{"axis", Expr::i(a.a0)}, {"inverse", Expr::b(true)}},
+                     "ifft_first");
+    Expr re = inverseRealDft(ctx, c, rank, a.a1, x.shape[static_cast<size_t>(a.a1)], a.n1);
+    ctx.emitOut("mul", {re, lit(fftScale(ctx, 3, a.n0 * a.n1, true))});
+}
+
+// fft_fftn / fft_ifftn(x, s, dim, norm): tract_core_fft along each axis in
+// turn (dim; else the last len(s) axes; else every axis), each cut or
+// zero-padded to its length in s, then PyTorch's norm over the product of
+// the lengths. Static axes.
+template <bool Inverse> void lowerFftn(Context& ctx) {
+    requireSpectral(ctx, "tract_core_fft");
+    const ir::Value& x = ctx.in(0);
+    const int64_t lr = logicalRank(x);
+    const std::vector<int64_t> sizes = ctx.isNone(1) ? std::vector<int64_t>{} : ctx.intsArg(1);
+    std::vector<int64_t> dims;
+    if (!ctx.isNone(2))
+        for (int64_t d : ctx.intsArg(2))
+            dims.push_back(ctx.axis(d, lr));
+    else
+        for (int64_t a = sizes.empty() ? 0 : lr - std::ssize(sizes); a < lr; ++a)
+            dims.push_back(a);
+    if (!sizes.empty() && sizes.size() != dims.size())
+        ctx.unsupported(fmt::format("{} with {} sizes for {} axes", ctx.node().kind, sizes.size(),
+                                    dims.size()));
+    const int64_t rank = lr + 1;
+    Expr c = complexOperand(ctx, 0);
+    int64_t total = 1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        const int64_t a = dims[i];
+        if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(a)].empty())
+            ctx.unsupported(ctx.node().kind + " along a dynamic axis",
+                            "t2n writes the transform lengths as constants");
+        const int64_t have = x.shape[static_cast<size_t>(a)];
+        const int64_t n = sizes.empty() ? have : sizes[i];
+        if (n < 1)
+            ctx.unsupported(fmt::format("{} of length {}", ctx.node().kind, n));
+        c = resized(ctx, c, rank, a, have, n);
+        c = ctx.emitTemp("tract_core_fft", {c},
+                         {{"axis", Expr::i(a)}, {"inverse", Expr::b(Inverse)}}, "fft");
+        total *= n;
+    }
+    const double scale = fftScale(ctx, 3, total, Inverse);
+    if (scale == 1.0)
+        ctx.bindOut(c);
+    else
+        ctx.emitOut("mul", {c, lit(scale)});
+}
+
 // ---- istft ---------------------------------------------------------------
 
 // Overlap-add of `frames` frames of n samples, frame t at t * hop, along the
@@ -393,6 +510,20 @@ void registerSpectralOps(Registry& r) {
           "Hermitian extension (tract_core_gather), inverse tract_core_fft, real part; a static "
           "axis",
           "tract_core_fft tract_core_gather mul slice squeeze +unsqueeze +pad +slice !khronos");
+    r.add("aten::fft_fftn", lowerFftn<false>,
+          "tract_core_fft along each axis in turn; s, dim, norm; static axes",
+          "tract_core_fft +unsqueeze +pad +slice +mul !khronos");
+    r.add("aten::fft_ifftn", lowerFftn<true>,
+          "inverse tract_core_fft along each axis in turn, scaled by norm; s, dim; static axes",
+          "tract_core_fft +unsqueeze +pad +slice +mul !khronos");
+    r.add("aten::fft_rfft2", lowerRfft2,
+          "tract_core_fft along the last axis (bins 0..n/2 kept), then along the first; s, dim, "
+          "norm; static axes",
+          "tract_core_fft unsqueeze pad slice +mul !khronos");
+    r.add("aten::fft_irfft2", lowerIrfft2,
+          "inverse tract_core_fft along the first axis, Hermitian extension (tract_core_gather) "
+          "and inverse tract_core_fft along the last, real part; s, dim, norm; static axes",
+          "tract_core_fft tract_core_gather mul slice squeeze +unsqueeze +pad !khronos");
     r.add("aten::istft", lowerIstft,
           "inverse real tract_core_fft per frame, windowed overlap-add (static frames), "
           "constant window envelope; center, length; a real result",

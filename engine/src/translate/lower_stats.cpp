@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <numeric>
 
 namespace t2n::translate {
 
@@ -73,10 +74,35 @@ Moments moments(Context& ctx, const std::vector<int64_t>& axes, double correctio
     Expr mean = ctx.emitTemp("mean_reduce", {x}, k, "mean");
     Expr c = ctx.emitTemp("sub", {x, mean}, {}, "centered");
     Expr sq = ctx.emitTemp("mul", {c, c}, {}, "squared");
+    const ir::Value& in = ctx.in(0);
+    bool dynamic = false;
+    for (int64_t a : axes)
+        dynamic = dynamic || (!in.symbols.empty() && !in.symbols[static_cast<size_t>(a)].empty());
+    if (!dynamic) {
+        Expr s = ctx.emitTemp("sum_reduce", {sq}, k, "sum_squares");
+        const double n = static_cast<double>(countOver(in, axes)) - correction;
+        return {mean, ctx.emitTemp("div", {s, lit(std::max(n, 0.0), t)}, {}, "variance")};
+    }
+    // Over a dynamic axis the count is a size: the mean of the squares
+    // (correction 0), else their sum over count - correction, the count
+    // computed from the axes' sizes.
+    if (correction == 0.0)
+        return {mean, ctx.emitTemp("mean_reduce", {sq}, k, "variance")};
+    Expr count = Expr::i(1);
+    for (int64_t a : axes) {
+        Expr d = ctx.dimExpr(ctx.node().inputs[0], a);
+        if (d.kind == Expr::Kind::Identifier)
+            ctx.unsupported("a corrected variance over an axis whose size t2n reads from the graph",
+                            "use unbiased=False, or keep the axis static");
+        count = count.kind == Expr::Kind::Integer && count.integer == 1
+                    ? d
+                    : Expr::binary("*", std::move(count), std::move(d));
+    }
+    Expr n = ctx.emitTemp("tract_core_cast", {count},
+                          {{"to", Expr::str(std::string(dtypeName(t)))}}, "count");
+    n = ctx.emitTemp("sub", {n, lit(correction, t)}, {}, "dof");
     Expr s = ctx.emitTemp("sum_reduce", {sq}, k, "sum_squares");
-    const double n = static_cast<double>(countOver(ctx.in(0), axes)) - correction;
-    Expr var = ctx.emitTemp("div", {s, lit(std::max(n, 0.0), t)}, {}, "variance");
-    return {mean, var};
+    return {mean, ctx.emitTemp("div", {s, n}, {}, "variance")};
 }
 
 // var/std(x, unbiased) | (x, dim?, unbiased, keepdim) | (x, dim?, correction?, keepdim)
@@ -150,24 +176,43 @@ void lowerLogsumexp(Context& ctx) {
 void lowerCumsum(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const int64_t r = rankOf(x);
-    DType t = ctx.out().dtype;
-    if (t != DType::F32)
-        ctx.unsupported("cumsum of a non-f32 tensor", "cast to float first");
+    const DType t = ctx.out().dtype;
+    // Integer sums (positions from a padding mask) are computed in f32,
+    // exact while every partial sum stays below 2^24, and cast back.
+    const bool integer = t == DType::I64 || t == DType::I32 || t == DType::I16 || t == DType::I8;
+    if (t != DType::F32 && !integer)
+        ctx.unsupported("cumsum of a " + std::string(dtypeName(t)) + " tensor",
+                        "cast to float first");
     if (r == 0) {
         ctx.bindOut(ctx.input(0));
         return;
     }
     const int64_t axis = ctx.axis(ctx.intArg(1), r);
-    const int64_t n = x.shape[static_cast<size_t>(axis)];
-    std::vector<float> upper(static_cast<size_t>(n * n), 0.0f);
-    for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = i; j < n; ++j)
-            upper[static_cast<size_t>(i * n + j)] = 1.0f;
-    std::vector<int64_t> shape(static_cast<size_t>(std::max<int64_t>(r, 2) - 2), 1);
-    shape.push_back(n);
-    shape.push_back(n);
-    Expr u = floatTable(ctx, upper, shape, "cumsum_triangle");
-    Expr e = ctx.operand(ctx.node().inputs[0], r, t);
+    const ir::ValueId xid = ctx.node().inputs[0];
+    const bool dynamic = !x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty();
+    Expr u;
+    if (dynamic) {
+        // The triangle follows the symbol: column j sums the rows i <= j.
+        Expr n = ctx.dimExpr(xid, axis);
+        u = bandMask(ctx, n, n, Expr::i(0), "ge");
+        u = ctx.emitTemp("tract_core_cast", {u}, {{"to", Expr::str("f32")}}, "cumsum_triangle");
+        if (r > 2) {
+            std::vector<int64_t> lead(static_cast<size_t>(r - 2));
+            std::iota(lead.begin(), lead.end(), 0);
+            u = ctx.emitTemp("unsqueeze", {u}, {{"axes", Expr::ints(lead)}}, "triangle_ranked");
+        }
+    } else {
+        const int64_t n = x.shape[static_cast<size_t>(axis)];
+        std::vector<float> upper(static_cast<size_t>(n * n), 0.0f);
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = i; j < n; ++j)
+                upper[static_cast<size_t>(i * n + j)] = 1.0f;
+        std::vector<int64_t> shape(static_cast<size_t>(std::max<int64_t>(r, 2) - 2), 1);
+        shape.push_back(n);
+        shape.push_back(n);
+        u = floatTable(ctx, upper, shape, "cumsum_triangle");
+    }
+    Expr e = ctx.operand(xid, r, integer ? DType::F32 : t);
     std::vector<int64_t> perm;
     for (int64_t i = 0; i < r; ++i)
         if (i != axis)
@@ -179,19 +224,19 @@ void lowerCumsum(Context& ctx) {
     if (r == 1)
         e = ctx.emitTemp("unsqueeze", {e}, {{"axes", Expr::ints({0})}}, "row");
     Kwargs k{{"transposeA", Expr::b(false)}, {"transposeB", Expr::b(false)}};
-    if (!moved && r > 1) {
-        ctx.emitOut("matmul", {e, u}, k);
-        return;
-    }
     Expr m = ctx.emitTemp("matmul", {e, u}, k, "cumsum");
-    if (r == 1) {
-        ctx.emitOut("squeeze", {m}, {{"axes", Expr::ints({0})}});
-        return;
+    if (r == 1)
+        m = ctx.emitTemp("squeeze", {m}, {{"axes", Expr::ints({0})}}, "sums");
+    if (moved && r > 1) {
+        std::vector<int64_t> inverse(static_cast<size_t>(r));
+        for (int64_t i = 0; i < r; ++i)
+            inverse[static_cast<size_t>(perm[static_cast<size_t>(i)])] = i;
+        m = ctx.emitTemp("transpose", {m}, {{"axes", Expr::ints(inverse)}}, "back");
     }
-    std::vector<int64_t> inverse(static_cast<size_t>(r));
-    for (int64_t i = 0; i < r; ++i)
-        inverse[static_cast<size_t>(perm[static_cast<size_t>(i)])] = i;
-    ctx.emitOut("transpose", {m}, {{"axes", Expr::ints(inverse)}});
+    if (integer)
+        ctx.emitOut("tract_core_cast", {m}, {{"to", Expr::str(std::string(dtypeName(t)))}});
+    else
+        ctx.bindOut(m);
 }
 
 // cumprod(x, dim): running products of the slices, concatenated.
@@ -204,6 +249,11 @@ void lowerCumprod(Context& ctx) {
     }
     const int64_t axis = ctx.axis(ctx.intArg(1), r);
     const int64_t n = x.shape[static_cast<size_t>(axis)];
+    // The chain is unrolled at the example's length: a dynamic axis would
+    // freeze it (tract has no cumulative product).
+    if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty())
+        ctx.unsupported("cumprod over a dynamic axis (t2n unrolls it at the example's length)",
+                        "keep that axis static");
     if (n > 64)
         ctx.unsupported(fmt::format("cumprod over {} elements (unrolled up to 64)", n));
     Expr e = ctx.operand(ctx.node().inputs[0], r, ctx.out().dtype);
@@ -223,15 +273,19 @@ void registerStatsOps(Registry& r) {
     r.add("aten::prod", lowerProd, "tract_core_product_reduce");
     r.add("aten::any", lowerAnyAll<true>, "boolean input");
     r.add("aten::all", lowerAnyAll<false>, "boolean input");
-    r.add("aten::var", lowerVarStd<false>, "unbiased or correction; static reduced axes");
-    r.add("aten::std", lowerVarStd<true>, "unbiased or correction; static reduced axes");
-    r.add("aten::var_mean", lowerVarStd<false>, "static reduced axes");
-    r.add("aten::std_mean", lowerVarStd<true>, "static reduced axes");
+    const char* moments = "unbiased or correction; over a dynamic axis the count is computed "
+                          "from its size (tract_core_cast of the size expression)";
+    r.add("aten::var", lowerVarStd<false>, moments);
+    r.add("aten::std", lowerVarStd<true>, moments);
+    r.add("aten::var_mean", lowerVarStd<false>, moments);
+    r.add("aten::std_mean", lowerVarStd<true>, moments);
     r.add("aten::norm", lowerNorm, "p = 1, 2, inf or any positive p");
     r.add("aten::linalg_vector_norm", lowerVectorNorm, "ord = 1, 2, inf or any positive ord");
     r.add("aten::frobenius_norm", lowerFrobeniusNorm);
     r.add("aten::logsumexp", lowerLogsumexp, "max-shifted");
-    r.add("aten::cumsum", lowerCumsum, "f32; a triangular matmul over a static axis");
+    r.add("aten::cumsum", lowerCumsum,
+          "f32, and integers through f32 (exact below 2^24); a triangular matmul, the triangle "
+          "written from tract_core_range and ge over a dynamic axis");
     r.add("aten::cumprod", lowerCumprod, "unrolled over a static axis of up to 64");
 }
 

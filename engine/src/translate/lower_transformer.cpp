@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <numeric>
 #include <set>
 
 namespace t2n::translate {
@@ -114,11 +115,28 @@ void lowerEmbedding(Context& ctx) {
     ctx.emitOut("tract_core_gather", {ctx.input(0), ctx.input(1)}, k);
 }
 
+// triu/tril: tract_core_trilu with a constant diagonal. A diagonal that is a
+// size (the causal mask of a decoding step, offset by the KV cache's past
+// length) is no constant tract_core_trilu takes: the kept band is written
+// from ranges and a comparison (bandMask) and the rest zeroed by select.
 template <bool Upper> void lowerTrilu(Context& ctx) {
-    if (rankOf(ctx.in(0)) < 2)
+    const int64_t rank = rankOf(ctx.in(0));
+    if (rank < 2)
         ctx.unsupported("triu/tril of a tensor of rank < 2");
-    const int64_t k = ctx.numInputs() > 1 ? ctx.intArg(1) : 0;
-    ctx.emitOut("tract_core_trilu", {ctx.input(0), Expr::i(k)}, {{"upper", Expr::b(Upper)}});
+    if (ctx.numInputs() < 2 || !ctx.isSymbolic(1)) {
+        const int64_t k = ctx.numInputs() > 1 ? ctx.intArg(1) : 0;
+        ctx.emitOut("tract_core_trilu", {ctx.input(0), Expr::i(k)}, {{"upper", Expr::b(Upper)}});
+        return;
+    }
+    const ir::ValueId x = ctx.node().inputs[0];
+    Expr keep = bandMask(ctx, ctx.dimExpr(x, rank - 2), ctx.dimExpr(x, rank - 1), ctx.sizeArg(1),
+                         Upper ? "ge" : "le");
+    if (rank > 2) {
+        std::vector<int64_t> lead(static_cast<size_t>(rank - 2));
+        std::iota(lead.begin(), lead.end(), 0);
+        keep = ctx.emitTemp("unsqueeze", {keep}, {{"axes", Expr::ints(lead)}}, "band_ranked");
+    }
+    ctx.emitOut("select", {keep, ctx.input(0), Context::scalarLiteral(0.0, ctx.out().dtype)});
 }
 
 // einsum of two operands as one batched matmul, for targets without
@@ -230,13 +248,58 @@ bool einsumAsMatmul(Context& ctx, const std::string& eq, const std::vector<ir::V
 }
 
 // einsum(equation, tensors, path?)
+// The equation with each '...' written out as letters the equation does
+// not use, right-aligned as PyTorch broadcasts them ('...xi,oij,...yj->...oxy'
+// of rank-3 operands: 'Axi,oij,Ayj->Aoxy'): tract_core_einsum has no ellipsis.
+std::string expandEllipsis(Context& ctx, const std::string& eq,
+                           const std::vector<ir::ValueId>& operands) {
+    const auto arrow = eq.find("->");
+    std::vector<std::string> terms;
+    for (size_t b = 0, e; b <= arrow; b = e + 1) {
+        e = std::min(eq.find(',', b), arrow);
+        terms.push_back(eq.substr(b, e - b));
+    }
+    if (terms.size() != operands.size())
+        ctx.unsupported("einsum with an ellipsis over a list t2n cannot see built");
+    std::string spare;
+    for (char c = 'a'; c <= 'z'; ++c)
+        if (eq.find(c) == std::string::npos)
+            spare += c;
+    for (char c = 'A'; c <= 'Z'; ++c)
+        if (eq.find(c) == std::string::npos)
+            spare += c;
+    std::vector<int64_t> widths;
+    int64_t widest = 0;
+    for (size_t i = 0; i < terms.size(); ++i) {
+        const int64_t letters =
+            std::ssize(terms[i]) - (terms[i].find("...") != std::string::npos ? 3 : 0);
+        widths.push_back(rankOf(ctx.graph().value(operands[i])) - letters);
+        if (widths.back() < 0)
+            ctx.unsupported("einsum term '" + terms[i] + "' with more letters than axes");
+        widest = std::max(widest, widths.back());
+    }
+    if (widest > std::ssize(spare))
+        ctx.unsupported("einsum with more ellipsis axes than free letters");
+    const std::string all = spare.substr(0, static_cast<size_t>(widest));
+    auto expand = [&](std::string term, int64_t width) {
+        const auto at = term.find("...");
+        if (at != std::string::npos)
+            term.replace(at, 3, all.substr(all.size() - static_cast<size_t>(width)));
+        return term;
+    };
+    std::string out;
+    for (size_t i = 0; i < terms.size(); ++i)
+        out += (i ? "," : "") + expand(terms[i], widths[i]);
+    return out + "->" + expand(eq.substr(arrow + 2), widest);
+}
+
 void lowerEinsum(Context& ctx) {
     std::string eq = ctx.stringArg(0);
     std::erase(eq, ' ');
-    if (eq.find("...") != std::string::npos)
-        ctx.unsupported("einsum with an ellipsis", "write the axes out explicitly");
     if (eq.find("->") == std::string::npos)
         ctx.unsupported("einsum without an explicit output ('->')");
+    if (eq.find("...") != std::string::npos)
+        eq = expandEllipsis(ctx, eq, ctx.graph().value(ctx.node().inputs[1]).elements);
     DType t = ctx.out().dtype;
     if (!isFloat(t))
         ctx.unsupported("einsum of integer tensors");
@@ -359,12 +422,17 @@ void registerTransformerOps(Registry& r) {
     r.add("aten::embedding", lowerEmbedding, "tract_core_gather on axis 0");
     r.add("aten::gather", lowerGather, "tract_core_gather_elements");
     r.add("aten::index_select", lowerIndexSelect, "tract_core_gather");
-    r.add("aten::triu", lowerTrilu<true>, "tract_core_trilu");
-    r.add("aten::tril", lowerTrilu<false>, "tract_core_trilu");
+    r.add("aten::triu", lowerTrilu<true>,
+          "tract_core_trilu; a diagonal that follows a dynamic axis: written from "
+          "tract_core_range, ge and select");
+    r.add("aten::tril", lowerTrilu<false>,
+          "tract_core_trilu; a diagonal that follows a dynamic axis: written from "
+          "tract_core_range, le and select");
     r.add("aten::topk", lowerTopk, "tract_core_topk; results always sorted");
     r.beginFamily("matmul");
     r.add("aten::einsum", lowerEinsum,
-          "tract_core_einsum; explicit '->', no ellipsis; without tract_core_einsum (Khronos): "
+          "tract_core_einsum; explicit '->', an ellipsis written out as letters; without "
+          "tract_core_einsum (Khronos): "
           "two operands in batched-matmul form, static shapes");
     r.add("aten::baddbmm", lowerBaddbmm, "beta and alpha");
     r.add("aten::mv", lowerMv);

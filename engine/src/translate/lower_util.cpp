@@ -283,6 +283,22 @@ Expr erfOf(Context& ctx, Expr x, DType dtype, const std::string& suffix) {
     return step("mul", {step("sign", {x}, "sign"), magnitude}, "value");
 }
 
+Expr bandMask(Context& ctx, const Expr& rows, const Expr& cols, const Expr& k,
+              const std::string& cmp) {
+    const Kwargs toI64{{"to", Expr::str("i64")}};
+    // Row i holds i + k (a range from k), column j holds j; both cast from
+    // tract's TDim items to i64 numbers.
+    const bool noOffset = k.kind == Expr::Kind::Integer && k.integer == 0;
+    Expr end = noOffset ? rows : Expr::binary("+", rows, k);
+    Expr r = ctx.emitTemp("tract_core_range", {k, end, Expr::i(1)}, {}, "band_rows");
+    r = ctx.emitTemp("tract_core_cast", {r}, toI64, "band_rows_i64");
+    r = ctx.emitTemp("unsqueeze", {r}, {{"axes", Expr::ints({1})}}, "band_column");
+    Expr c = ctx.emitTemp("tract_core_range", {Expr::i(0), cols, Expr::i(1)}, {}, "band_cols");
+    c = ctx.emitTemp("tract_core_cast", {c}, toI64, "band_cols_i64");
+    c = ctx.emitTemp("unsqueeze", {c}, {{"axes", Expr::ints({0})}}, "band_row");
+    return ctx.emitTemp(cmp, {c, r}, {}, "band");
+}
+
 Expr floatTable(Context& ctx, const std::vector<float>& values, std::vector<int64_t> shape,
                 const std::string& hint) {
     return table(ctx, DType::F32, values, std::move(shape), hint);

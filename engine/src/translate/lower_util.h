@@ -125,6 +125,15 @@ void requireTract(Context& ctx, std::string_view what, const std::string& why);
 /// "?tract_core_erf +abs +sign +mul +add +rcp +exp +neg".
 Expr erfOf(Context& ctx, Expr x, DType dtype, const std::string& suffix);
 
+/// The [rows, cols] boolean band `col cmp row + k` ("ge": triu's kept part,
+/// "le": tril's) written from two tract_core_range and a comparison, so that
+/// rows, cols and k may be symbolic sizes (tract_core_trilu takes only a
+/// constant k; a causal mask offset by a KV cache's past length needs one).
+/// A lowering using it declares "+tract_core_range +tract_core_cast
+/// +unsqueeze +ge +le".
+Expr bandMask(Context& ctx, const Expr& rows, const Expr& cols, const Expr& k,
+              const std::string& cmp);
+
 /// Constant tables computed by a lowering (gather indices, weights).
 Expr indexTable(Context& ctx, const std::vector<int64_t>& values, std::vector<int64_t> shape,
                 const std::string& hint);

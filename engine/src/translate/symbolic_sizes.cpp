@@ -273,6 +273,55 @@ std::optional<std::vector<SizePtr>> SymbolicSizes::list(ir::ValueId id) {
     return std::nullopt;
 }
 
+// (c - y % c) % c, the padding of y to a multiple of a constant c (Swin's
+// and chunked models' (ws - H % ws) % ws), as ((y + c - 1) / c) * c - y:
+// the same numbers for y >= 0, in a form tract's TDim simplifier keeps.
+// Written as y - y / c * c inside a sum, it loses the floor: tract
+// distributes a division over a sum (((H + 4 - (H - H / 4 * 4)) ...) / 4
+// became H / 4 in tract 0.23.5's reshape check). Null when `remainder` is
+// not of that form.
+SizePtr SymbolicSizes::padToMultiple(const ir::Node& remainder) {
+    auto producer = [&](ir::ValueId id) -> const ir::Node* {
+        for (;;) {
+            const ir::Value& v = g_.value(id);
+            if (v.producer < 0)
+                return nullptr;
+            const ir::Node& n = g_.node(v.producer);
+            if (!passesValueOn(n.kind) || n.inputs.empty())
+                return &n;
+            id = n.inputs[0];
+        }
+    };
+    auto constant = [&](ir::ValueId id) -> std::optional<int64_t> {
+        SizePtr e = follows(id) ? nullptr : derive(id);
+        return e && e->isConstant() ? std::optional(e->value) : std::nullopt;
+    };
+    auto isRemainder = [](const std::string& k) {
+        return k == "aten::remainder" || k == "aten::__mod__";
+    };
+    if (remainder.inputs.size() != 2)
+        return nullptr;
+    const auto c = constant(remainder.inputs[1]);
+    // c - r: aten::sub(c, r) (scripted ints), aten::rsub(r, c, 1) (traced).
+    const ir::Node* sub = producer(remainder.inputs[0]);
+    if (!c || *c < 1 || !sub || sub->inputs.size() < 2 ||
+        (sub->inputs.size() > 2 && constant(sub->inputs[2]) != 1))
+        return nullptr;
+    const bool reversed = sub->kind == "aten::rsub";
+    if ((sub->kind != "aten::sub" && !reversed) || constant(sub->inputs[reversed ? 1 : 0]) != c)
+        return nullptr;
+    const ir::Node* inner = producer(sub->inputs[reversed ? 0 : 1]);
+    if (!inner || !isRemainder(inner->kind) || inner->inputs.size() != 2 ||
+        constant(inner->inputs[1]) != c)
+        return nullptr;
+    SizePtr y = derive(inner->inputs[0]);
+    if (!y)
+        return nullptr;
+    const SizePtr k = sizeConstant(*c);
+    SizePtr up = sizeArithmetic(Op::Add, y, sizeConstant(*c - 1));
+    return sizeArithmetic(Op::Sub, sizeArithmetic(Op::Mul, sizeArithmetic(Op::Div, up, k), k), y);
+}
+
 SizePtr SymbolicSizes::derive(ir::ValueId id) {
     if (auto it = memo_.find(id); it != memo_.end())
         return it->second;
@@ -334,10 +383,15 @@ SizePtr SymbolicSizes::derive(ir::ValueId id) {
     } else if (k == "aten::remainder" || k == "aten::__mod__" || k == "aten::fmod") {
         // a % b = a - a / b * b for the non-negative sizes this is about (the
         // values are checked at both sizes below); NNEF has no % operator.
-        SizePtr a = arg(0), b = arg(1);
-        if (!a || !b)
-            return nullptr;
-        e = sizeArithmetic(Op::Sub, a, sizeArithmetic(Op::Mul, sizeArithmetic(Op::Div, a, b), b));
+        if (SizePtr padded = padToMultiple(n)) {
+            e = padded;
+        } else {
+            SizePtr a = arg(0), b = arg(1);
+            if (!a || !b)
+                return nullptr;
+            e = sizeArithmetic(Op::Sub, a,
+                               sizeArithmetic(Op::Mul, sizeArithmetic(Op::Div, a, b), b));
+        }
     } else if (k == "aten::neg") {
         SizePtr a = arg(0);
         if (!a)

@@ -77,6 +77,7 @@ public:
 
 private:
     SizePtr derive(ir::ValueId id);
+    SizePtr padToMultiple(const ir::Node& remainder);
     SizePtr fail(const ir::Node* n, std::string why);
     bool matches(const SizePtr& e, const ir::Value& v) const;
 

@@ -140,6 +140,35 @@ graph(%self : Tensor, %x : Tensor, %z : Tensor):
                     e);
     }
 
+    /// rfft2 of a real [B, H, W] signal and irfft2 back with s and norm
+    /// "ortho" (Fourier neural operators), fftn over every axis of a real
+    /// tensor, ifftn over two axes of a complex one (issue 40).
+    void twoAndNDimensionalTransforms() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor, %z : Tensor):
+  %none : NoneType = prim::Constant()
+  %m2 : int = prim::Constant[value=-2]()
+  %m1 : int = prim::Constant[value=-1]()
+  %six : int = prim::Constant[value=6]()
+  %eight : int = prim::Constant[value=8]()
+  %d : int[] = prim::ListConstruct(%m2, %m1)
+  %s : int[] = prim::ListConstruct(%six, %eight)
+  %ortho : str = prim::Constant[value="ortho"]()
+  %r : Tensor = aten::fft_rfft2(%x, %none, %d, %none)
+  %rr : Tensor = aten::view_as_real(%r)
+  %i : Tensor = aten::fft_irfft2(%r, %s, %d, %ortho)
+  %f : Tensor = aten::fft_fftn(%x, %none, %none, %none)
+  %fr : Tensor = aten::view_as_real(%f)
+  %c : Tensor = aten::view_as_complex(%z)
+  %v : Tensor = aten::fft_ifftn(%c, %none, %d, %none)
+  %vr : Tensor = aten::view_as_real(%v)
+  return (%rr, %i, %fr, %vr)
+)IR",
+                               {"x:2x6x8:f32", "z:3x4x5x2:f32"});
+        EXPECT_NNEF(
+            "# CHECK: tract_core_fft(\n# CHECK: tract_core_gather(\n# CHECK: tract_core_fft(", e);
+    }
+
     /// rfft cut to n = 6, norm "forward"; then the spectrum times a complex
     /// one (conj of itself: |X|^2), its real part, and abs times a real factor.
     void rfftAndComplexProducts() {
