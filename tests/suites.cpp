@@ -61,6 +61,7 @@
     X(input_proposal, InputProposalTest)                                                           \
     X(recurrent_scan, RecurrentScanTest)                                                           \
     X(symbolic_sizes, SymbolicSizesTest)                                                           \
+    X(second_sizes, SecondSizesTest)                                                               \
     X(khronos_target, KhronosTargetTest)                                                           \
     X(nonfinite_constants, NonFiniteConstantsTest)                                                 \
     X(dropout_identity, DropoutIdentityTest)                                                       \

@@ -7,21 +7,33 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cctype>
+#include <string_view>
 #include <vector>
 
 namespace t2n::ir {
 
 namespace {
 
-// "tok.3" -> "tok": TorchScript numbers the versions of a Python name.
+// "tok.3", "tok0" -> "tok": TorchScript numbers the versions of a Python
+// name, with a suffix ".N" and, where a loop or a branch gives it a new
+// value, digits appended to the name (a name that ends in digits itself
+// loses them too: a hint may shorten it, the node's line names it whole).
 std::string pythonName(const torch::jit::Value* v) {
     std::string name = v->debugName();
     const auto dot = name.rfind('.');
-    if (dot != std::string::npos && dot + 1 < name.size() &&
-        std::all_of(name.begin() + static_cast<std::ptrdiff_t>(dot) + 1, name.end(),
-                    [](unsigned char c) { return std::isdigit(c); }))
+    auto digits = [](std::string_view s) {
+        return !s.empty() &&
+               std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+    };
+    if (dot != std::string::npos && digits(std::string_view(name).substr(dot + 1)))
         name.resize(dot);
+    size_t end = name.size();
+    while (end > 0 && std::isdigit(static_cast<unsigned char>(name[end - 1])))
+        --end;
+    if (end > 0 && end < name.size())
+        name.resize(end);
     return name;
 }
 
