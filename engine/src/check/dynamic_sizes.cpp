@@ -95,10 +95,12 @@ DynamicSizeCheck describeSymbolCheck(const std::string& symbol, int64_t example,
     }
     std::string reason =
         !refusal.empty() ? fmt::format("the model refuses {}={} ({})", symbol, example + 1, refusal)
-        : !refused.empty() ? refused + ", every other size tried"
-                           : "no input carries it";
-    d.words = fmt::format("{}: checked at the example size {} only, so the archive is not shown "
-                          "to follow {} there: {}; give the sizes the axis accepts "
+        : probe && !probe->refused.empty()
+            ? fmt::format("the model refuses every other size tried, {}={} ({})", symbol,
+                          fmt::join(probe->refused, ", "), probe->refusal)
+            : std::string("no input carries it");
+    d.words = fmt::format("{}: checked at the example size {} only, so nothing shows that the "
+                          "archive follows {} at other sizes: {}; give the sizes the axis accepts "
                           "(--dynamic-axis NAME:AXIS={}:multiple-of=N,min=N) to check a second "
                           "size",
                           symbol, example, symbol, reason, symbol);

@@ -118,9 +118,14 @@ std::vector<SymbolProbe> probeSymbols(const TraceRequest& request,
                 if (sizes.count(p.name) &&
                     std::find(p.refused.begin(), p.refused.end(), sizes[p.name]) == p.refused.end())
                     p.refused.push_back(sizes[p.name]);
+            // The model's words, without runGraph's "failed on the example
+            // inputs" (these are the probe's).
+            constexpr std::string_view said = "the model failed on the example inputs: ";
+            const std::string words =
+                e.message().starts_with(said) ? e.message().substr(said.size()) : e.message();
             for (auto& p : probes)
                 if (p.refusal.empty())
-                    p.refusal = e.message();
+                    p.refusal = words;
         }
     }
     if (!probe) {
@@ -128,9 +133,8 @@ std::vector<SymbolProbe> probeSymbols(const TraceRequest& request,
         for (const auto& p : probes)
             tried.push_back(fmt::format("{} = {}", p.name, fmt::join(p.refused, ", ")));
         request.warn(fmt::format(
-            "the model runs at none of the other sizes tried ({}): {}; which values depend on the "
-            "dynamic axes is unknown, and the check runs at the example sizes only; give the "
-            "sizes an axis accepts with --dynamic-axis NAME:AXIS=SYMBOL:multiple-of=N,min=N",
+            "the model runs at none of the other sizes tried ({}; {}): which values depend on the "
+            "dynamic axes is unknown, and the check runs at the example sizes only",
             fmt::join(tried, "; "), probes.empty() ? "" : probes.front().refusal));
     }
     return probes;
