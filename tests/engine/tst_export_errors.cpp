@@ -6,6 +6,8 @@
 #include "t2n/error.h"
 #include "t2n/session.h"
 
+#include <torch/script.h>
+
 #include <QJsonArray>
 #include <QTest>
 
@@ -174,6 +176,26 @@ private Q_SLOTS:
                 QStringLiteral("size_rule_models.py:%1").arg(want.value("source_line").toInt())),
             qPrintable(r.err));
         QVERIFY2(r.err.contains("the loop's body as its own method or module"), qPrintable(r.err));
+    }
+
+    // An operator whose output size follows the values (nonzero) cannot be
+    // written in NNEF: the refusal says so, and what to do instead.
+    void sizeByValuesRefused() {
+        torch::jit::Module m("NonZero");
+        m.define(R"(
+def forward(self, x):
+    return torch.nonzero(x)
+)");
+        const fs::path model = work_ / "nonzero.pt";
+        m.save(model.string());
+        t2n::ExportOptions o;
+        o.inputs = {t2n::InputSpec::parse("x:2x3:f32")};
+        auto e = exportError(model, work_ / "nonzero.nnef.tgz", o);
+        QCOMPARE(e.code(), t2n::ErrorCode::Unsupported);
+        const QString text = QString::fromStdString(e.render());
+        QVERIFY2(text.contains("the size of its output depends on the input's values"),
+                 qPrintable(text));
+        QVERIFY2(text.contains("torch.where"), qPrintable(text));
     }
 
     void missingModelFile() {
