@@ -353,6 +353,13 @@ private Q_SLOTS:
             edited = w.exportForm()->options();
             w.exportTo(QString::fromStdString((dir / "first.nnef.tar").string()));
             QVERIFY(w.controller()->waitIdle());
+            // The empty sizes cell of the dynamic axis shows the rule the
+            // export read from the graph (a batch: any size), without
+            // becoming part of the options.
+            const auto* axes = w.exportForm()->axesModel();
+            const QModelIndex sizes = axes->index(0, t2n::ui::DynamicAxesModel::SizesColumn);
+            QTRY_COMPARE(axes->data(sizes).toString(), QStringLiteral("any size, from the graph"));
+            QVERIFY(axes->data(sizes, Qt::EditRole).toString().isEmpty());
             w.saveRecipe(recipe);
         }
         const t2n::ExportRecipe read = t2n::loadRecipe(recipe.toStdString());
