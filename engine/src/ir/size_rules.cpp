@@ -459,8 +459,9 @@ std::vector<int64_t> candidateSizes(int64_t example, const SizeRule& rule) {
     else
         sizes = {above, above + m, (example - 1) / m * m, example + 1, example + 2};
     std::vector<int64_t> out;
+    // Below the minimum nothing runs, whoever gave the rule.
     for (int64_t s : sizes)
-        if (s >= 1 && s != example && std::find(out.begin(), out.end(), s) == out.end() &&
+        if (s >= least && s != example && std::find(out.begin(), out.end(), s) == out.end() &&
             (!rule.declared || rule.allows(s)))
             out.push_back(s);
     return out;
