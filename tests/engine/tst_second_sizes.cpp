@@ -206,6 +206,31 @@ def forward(self, x):
             QString::fromStdString(readFile(html)).contains("checked at the example size 6 only"));
     }
 
+    // A window's extent is a minimum size: max_pool1d(x, 7, 1) needs T >= 7.
+    void minimumFromAWindow() {
+        torch::jit::Module m("Pooled");
+        m.define(R"(
+def forward(self, x):
+    return torch.max_pool1d(x, [7], [1]) + 1.0
+)");
+        const auto dir = freshDir("second_sizes_min");
+        m.save((dir / "pooled.pt").string());
+        t2n::ExportOptions o;
+        o.inputs = {t2n::InputSpec::parse("x:1x2x10:f32")};
+        o.dynamicAxes = {t2n::DynamicAxis::parse("x:2=T")};
+        t2n::Session s;
+        s.load(dir / "pooled.pt");
+        const t2n::ExportReport r = s.exportModel(dir / "m.nnef.tgz", o);
+        QVERIFY2(r.check.passed, r.toJson().c_str());
+        QCOMPARE(r.check.dynamicSizes.size(), size_t(1));
+        const auto& t = r.check.dynamicSizes[0];
+        QCOMPARE(QString::fromStdString(t.rule), QStringLiteral("min=7"));
+        QCOMPARE(t.second, int64_t(11));
+        QVERIFY2(QString::fromStdString(t.words).contains("at least 7, as the graph requires: a "
+                                                          "window of 7 at aten::max_pool1d"),
+                 t.words.c_str());
+    }
+
     // The CLI: the YOLOv8-like head exported with its dynamic H and W exits
     // 0 (it exited 6 when the check grew H and W by 1), saying the sizes.
     void cliYoloHead() {
