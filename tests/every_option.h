@@ -17,7 +17,8 @@ inline ExportOptions everyOption() {
     o.inputNames = {"image", "count", "ids", "w"};
     o.outputNames = {"logits", "extra"};
     o.target = TargetSpec::parse("tract@0.21.13");
-    o.dynamicAxes = {DynamicAxis::parse("image:0=B"), DynamicAxis::parse("image:-1=W")};
+    o.dynamicAxes = {DynamicAxis::parse("image:0=B"),
+                     DynamicAxis::parse("image:-1=W:multiple-of=8,min=16")};
     o.properties = {{"b_key", "2"}, {"a_key", "one=1"}}; // order kept, '=' in a value
     o.identityProperties = false;
     o.stampExportDate = true;

@@ -63,6 +63,7 @@
     X(recurrent_scan, RecurrentScanTest)                                                           \
     X(modern_architectures, ModernArchitecturesTest)                                               \
     X(symbolic_sizes, SymbolicSizesTest)                                                           \
+    X(second_sizes, SecondSizesTest)                                                               \
     X(khronos_target, KhronosTargetTest)                                                           \
     X(nonfinite_constants, NonFiniteConstantsTest)                                                 \
     X(dropout_identity, DropoutIdentityTest)                                                       \

@@ -205,6 +205,14 @@ void checkSection(Writer& w, const HtmlReportInputs& in) {
                    fmt::format("{} of {}", o.mismatches, o.elements), o.note});
         w.put("</table>\n");
     }
+    // The sizes each dynamic axis was checked at, and why those (an axis
+    // checked at its example size only is said to be).
+    if (!check.dynamicSizes.empty()) {
+        w.put("<ul id=\"dynamic-sizes\">\n");
+        for (const auto& d : check.dynamicSizes)
+            w.put("<li{}>{}</li>\n", d.second == 0 ? " class=\"warn\"" : "", escapeMarkup(d.words));
+        w.put("</ul>\n");
+    }
     if (!check.tract.empty()) // "tract: passed (...)", "tract: skipped (not found)"
         w.put("<p>{}</p>\n", escapeMarkup(check.tract));
     w.put("</section>\n");

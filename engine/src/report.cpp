@@ -175,6 +175,22 @@ std::string ExportReport::toJson() const {
                               {"worst", q.worst},
                               {"worst_kind", q.worstKind}};
         }
+        if (!check.dynamicSizes.empty()) {
+            json sizes = json::array();
+            for (const auto& d : check.dynamicSizes) {
+                json e{{"symbol", d.symbol},
+                       {"example", d.example},
+                       {"second", d.second == 0 ? json(nullptr) : json(d.second)},
+                       {"rule", d.rule},
+                       {"rule_from", d.rule.empty() ? ""
+                                     : d.declared   ? "--dynamic-axis"
+                                                    : "graph"},
+                       {"checked_at_one_size_only", d.second == 0},
+                       {"words", d.words}};
+                sizes.push_back(std::move(e));
+            }
+            c["dynamic_sizes"] = sizes;
+        }
         if (!check.valueErrors.empty()) {
             json values = json::array();
             for (const auto& v : check.valueErrors)

@@ -633,6 +633,8 @@ const CheckReport& Session::checkAt(const std::filesystem::path& artifact,
         for (const auto& s : d->graph->symbolSizes)
             if (s.probe > 0)
                 in.secondSizes[s.name] = s.probe;
+    if (d->graph)
+        in.probes = d->graph->symbolProbes;
     in.exampleInputs = d->exampleInputs(exported.inputs, options.seed);
     in.reportJson = [this] { return d->report.toJson(); };
     in.log = [this](LogLevel l, const std::string& m) { d->log(l, m); };

@@ -327,6 +327,10 @@ std::vector<BadCase> makeCases() {
         "made dynamic twice");
     add("dynamic axis syntax", exportArgs({"--dynamic-axis", "image0=B"}), 2, "load",
         "bad dynamic axis");
+    add("dynamic axis bad rule", exportArgs({"--dynamic-axis", "image:0=B:multiple-of=0"}), 2,
+        "load", "bad dynamic axis");
+    add("dynamic axis unknown rule", exportArgs({"--dynamic-axis", "image:0=B:min=2,max=9"}), 2,
+        "load", "unknown rule 'max'");
     add("dynamic axis unknown input", exportArgs({"--dynamic-axis", "nope:0=B"}), 7, "translate",
         "which is not an input");
     add("dynamic axis out of range", exportArgs({"--dynamic-axis", "image:9=B"}), 7, "translate",

@@ -6,6 +6,8 @@
 #include "t2n/error.h"
 #include "t2n/session.h"
 
+#include <torch/script.h>
+
 #include <QJsonArray>
 #include <QTest>
 
@@ -128,8 +130,72 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(node.modulePath), want.value("module_path").toString());
         QCOMPARE(node.sourceLine, want.value("source_line").toInt());
         QVERIFY(QString::fromStdString(node.sourceFile).endsWith(want.value("file").toString()));
-        QVERIFY2(QString::fromStdString(e.hint()).contains("unrolls loops"), e.hint().c_str());
+        // Why NNEF cannot hold it, and what exports instead: one step, with
+        // the value the loop carries (x) as its input and output.
+        QVERIFY2(text.contains("an NNEF graph has no loop"), qPrintable(text));
+        QVERIFY2(QString::fromStdString(e.hint()).contains("the loop's body as its own method or "
+                                                           "module"),
+                 e.hint().c_str());
+        QVERIFY2(QString::fromStdString(e.hint()).contains("x (Tensor)"), e.hint().c_str());
         QCOMPARE(entries(dir), 0);
+    }
+
+    // A greedy decoder (a GRU cell fed its argmax until EOS): the same
+    // refusal, naming the `while` line, the reason and the carried values;
+    // the CLI exits 4 (unsupported), never 10.
+    void greedyDecodeLoopRefused() {
+        const QString fixture = "err_greedy_decode_loop";
+        if (fixtureInfo(fixture).isEmpty())
+            QSKIP("fixture not generated");
+        fs::path dir = work_ / "greedy";
+        fs::create_directories(dir);
+        auto e = exportError(fixtureModel(fixture), dir / "m.nnef.tgz", fixtureOptions(fixture));
+        const QString text = QString::fromStdString(e.render());
+        QCOMPARE(e.code(), t2n::ErrorCode::Unsupported);
+        QCOMPARE(e.stage(), t2n::Stage::Trace);
+        const QJsonObject want = fixtureInfo(fixture).value("expect_loop").toObject();
+        QCOMPARE(e.details().size(), size_t(1));
+        const auto& node = e.details().front().node;
+        QCOMPARE(QString::fromStdString(node.kind), QStringLiteral("prim::Loop"));
+        QCOMPARE(node.sourceLine, want.value("source_line").toInt());
+        QVERIFY(QString::fromStdString(node.sourceFile).endsWith(want.value("file").toString()));
+        QVERIFY2(text.contains("its trip count depends on the values of h"), qPrintable(text));
+        QVERIFY2(text.contains("an NNEF graph has no loop"), qPrintable(text));
+        const QString hint = QString::fromStdString(e.hint());
+        for (const char* carried : {"h (Tensor)", "tok (Tensor)"})
+            QVERIFY2(hint.contains(carried), qPrintable(hint));
+        QVERIFY2(hint.contains("argmax == EOS"), qPrintable(hint));
+        QCOMPARE(entries(dir), 0);
+
+        const auto r = runT2n({"export", QString::fromStdString(fixtureModel(fixture).string()),
+                               "-o", QString::fromStdString((dir / "cli.nnef.tgz").string()),
+                               "--input", "h:1x16:f32"});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(
+            r.err.contains(
+                QStringLiteral("size_rule_models.py:%1").arg(want.value("source_line").toInt())),
+            qPrintable(r.err));
+        QVERIFY2(r.err.contains("the loop's body as its own method or module"), qPrintable(r.err));
+    }
+
+    // An operator whose output size follows the values (nonzero) cannot be
+    // written in NNEF: the refusal says so, and what to do instead.
+    void sizeByValuesRefused() {
+        torch::jit::Module m("NonZero");
+        m.define(R"(
+def forward(self, x):
+    return torch.nonzero(x)
+)");
+        const fs::path model = work_ / "nonzero.pt";
+        m.save(model.string());
+        t2n::ExportOptions o;
+        o.inputs = {t2n::InputSpec::parse("x:2x3:f32")};
+        auto e = exportError(model, work_ / "nonzero.nnef.tgz", o);
+        QCOMPARE(e.code(), t2n::ErrorCode::Unsupported);
+        const QString text = QString::fromStdString(e.render());
+        QVERIFY2(text.contains("the size of its output depends on the input's values"),
+                 qPrintable(text));
+        QVERIFY2(text.contains("torch.where"), qPrintable(text));
     }
 
     void missingModelFile() {

@@ -153,7 +153,31 @@ QString InputSpecsModel::rowLabel(int row) const {
 }
 
 DynamicAxesModel::DynamicAxesModel(QObject* parent)
-    : EditableTableModel({tr("tensor"), tr("axis"), tr("symbol")}, parent) {}
+    : EditableTableModel({tr("tensor"), tr("axis"), tr("symbol"), tr("sizes")}, parent) {}
+
+void DynamicAxesModel::setInferredRules(const QHash<QString, InferredRule>& rules) {
+    inferred_ = rules;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, SizesColumn), index(rowCount() - 1, SizesColumn));
+}
+
+QVariant DynamicAxesModel::data(const QModelIndex& index, int role) const {
+    // An empty sizes cell shows what the graph requires (never edited into
+    // the cell: the rule stays inferred until the user writes one).
+    if (index.isValid() && index.column() == SizesColumn &&
+        cell(index.row(), SizesColumn).isEmpty()) {
+        const auto it = inferred_.constFind(cell(index.row(), SymbolColumn));
+        if (it != inferred_.constEnd() && role == Qt::DisplayRole)
+            return it->rule.isEmpty() ? tr("any size, from the graph")
+                                      : tr("%1, from the graph").arg(it->rule);
+        if (it != inferred_.constEnd() && role == Qt::ToolTipRole)
+            return it->rule.isEmpty() ? tr("nothing in the graph constrains this axis")
+                                      : tr("inferred: %1 (%2); write a rule here to give your "
+                                           "own")
+                                            .arg(it->rule, it->why);
+    }
+    return EditableTableModel::data(index, role);
+}
 
 void DynamicAxesModel::setTensors(const QHash<QString, int>& ranks) {
     ranks_ = ranks;
@@ -164,15 +188,17 @@ void DynamicAxesModel::setAxes(const std::vector<DynamicAxis>& axes) {
     QVector<QStringList> rows;
     for (const auto& a : axes)
         rows.push_back({QString::fromStdString(a.tensor), QString::number(a.axis),
-                        QString::fromStdString(a.symbol)});
+                        QString::fromStdString(a.symbol), QString::fromStdString(a.ruleText())});
     setRows(rows);
 }
 
 std::vector<DynamicAxis> DynamicAxesModel::axes() const {
     std::vector<DynamicAxis> out;
     for (const auto& r : rows())
-        out.push_back(DynamicAxis::parse(
-            QStringLiteral("%1:%2=%3").arg(r.value(0), r.value(1), r.value(2)).toStdString()));
+        out.push_back(
+            DynamicAxis::parse((QStringLiteral("%1:%2=%3").arg(r.value(0), r.value(1), r.value(2)) +
+                                (r.value(3).isEmpty() ? QString() : QLatin1Char(':') + r.value(3)))
+                                   .toStdString()));
     return out;
 }
 
@@ -211,6 +237,16 @@ QString DynamicAxesModel::validate(int row, int column, const QStringList& cells
         if (!isIdentifier(cells.value(2)))
             return tr("a symbol is a name such as B or S (letters, digits, _)");
         return {};
+    case 3:
+        if (cells.value(3).isEmpty())
+            return {};
+        if (!cells.value(3).startsWith(QStringLiteral("multiple-of=")) &&
+            !cells.value(3).startsWith(QStringLiteral("min=")))
+            return tr("write the sizes the axis accepts as multiple-of=N, min=N or both "
+                      "(multiple-of=32,min=64), or leave it empty for the graph's rule");
+        return parseError([&] {
+            DynamicAxis::parse(QStringLiteral("x:0=S:%1").arg(cells.value(3)).toStdString());
+        });
     }
     return {};
 }

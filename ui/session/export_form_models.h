@@ -31,21 +31,34 @@ protected:
     QString rowLabel(int row) const override;
 };
 
-/// tensor | axis | symbol
+/// tensor | axis | symbol | sizes (the sizes the axis accepts, "multiple-of=32,min=64"; empty:
+/// the rule t2n infers from the graph, shown in the cell once an export found one)
 class DynamicAxesModel : public EditableTableModel {
     Q_OBJECT
 public:
+    enum Column { TensorColumn, AxisColumn, SymbolColumn, SizesColumn };
+    /// The rule the graph gives a symbol's axes, and where it comes from.
+    struct InferredRule {
+        QString rule; ///< "multiple-of=32"
+        QString why;  ///< "the strides to 1/32 meeting ... at aten::cat at m.py:48"
+    };
+
     explicit DynamicAxesModel(QObject* parent = nullptr);
     /// Names a dynamic axis may refer to, with their rank (-1: unknown rank).
     void setTensors(const QHash<QString, int>& ranks);
     void setAxes(const std::vector<DynamicAxis>& axes);
     std::vector<DynamicAxis> axes() const;
+    /// What the last export inferred, by symbol: an empty sizes cell of that
+    /// symbol shows it ("multiple-of=32, from the graph"), its tooltip why.
+    void setInferredRules(const QHash<QString, InferredRule>& rules);
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 
 protected:
     QString validate(int row, int column, const QStringList& cells) const override;
 
 private:
     QHash<QString, int> ranks_;
+    QHash<QString, InferredRule> inferred_;
 };
 
 /// key | value, for tract_core_properties

@@ -256,9 +256,16 @@ void MainWindow::onJobFinished(int job, bool ok) {
         fillOpenedInputs();
         break;
     case SessionController::Job::Export:
-    case SessionController::Job::Check:
+    case SessionController::Job::Check: {
         writeReport();
         rememberInputs();
+        // The sizes cells of the dynamic axes show the rule the trace used.
+        QHash<QString, DynamicAxesModel::InferredRule> rules;
+        for (const auto& p : state_->graph.symbolProbes)
+            if (!p.declared)
+                rules.insert(QString::fromStdString(p.name),
+                             {QString::fromStdString(p.rule), QString::fromStdString(p.why)});
+        form_->axesModel()->setInferredRules(rules);
         if (state_->report.written && !state_->checkOnly)
             QSettings().setValue(QStringLiteral("lastOutputDir"),
                                  QFileInfo(state_->artifactPath).absolutePath());
@@ -270,6 +277,7 @@ void MainWindow::onJobFinished(int job, bool ok) {
         if (state_->report.check.ran && !state_->report.check.passed)
             markFailed(failedCheckNodes(*state_, host_->nodeErrors()), results_->verdictHeadline());
         break;
+    }
     case SessionController::Job::Prepare:
         rememberInputs();
         break;

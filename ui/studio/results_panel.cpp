@@ -39,6 +39,15 @@ QString tractSentence(const std::string& summary) {
     return s.isEmpty() || s.endsWith(QLatin1Char('.')) ? s : s + QLatin1Char('.');
 }
 
+// The sizes each dynamic axis was checked at, in the engine's words, each
+// sentence after a space: an axis checked at one size only says so.
+QString sizesSentence(const CheckReport& check) {
+    QString out;
+    for (const auto& d : check.dynamicSizes)
+        out += QLatin1Char(' ') + QString::fromStdString(d.words) + QLatin1Char('.');
+    return out;
+}
+
 QString where(const NodeRef& n) {
     return QString::fromStdString(n.describe());
 }
@@ -214,10 +223,10 @@ void ResultsPanel::showState(const SessionState& st) {
                    tr("The check was off, so the archive was not compared with the model."));
     } else if (check.passed) {
         setVerdict(true, tr("Valid: the archive computes what the model computes"),
-                   tr("%1 output(s) match at tolerance '%2'. %3 Written to %4.")
+                   tr("%1 output(s) match at tolerance '%2'. %3 Written to %4.%5")
                        .arg(check.outputs.size())
                        .arg(QString::fromStdString(check.tolerance), tractSentence(check.tract),
-                            st.artifactPath));
+                            st.artifactPath, sizesSentence(check)));
     } else {
         const bool tractFailed = check.tract.rfind("tract: failed", 0) == 0;
         QString advice =
@@ -242,6 +251,7 @@ void ResultsPanel::showState(const SessionState& st) {
             advice += QLatin1Char(' ') + tractSentence(check.tract);
         else
             advice += QLatin1Char(' ') + tr("No single operation differs: try a looser tolerance.");
+        advice += sizesSentence(check);
         setVerdict(false,
                    tractFailed && !check.diverged && check.structureProblems.empty()
                        ? tr("Not valid: tract does not run the archive as the model computes")

@@ -109,6 +109,20 @@ struct SymbolSize {
     int64_t probe = 0;
 };
 
+/// How the trace chose a symbol's second size (its probe, which the check
+/// runs the archive at too): the rule the graph or the user gives its axes,
+/// and the sizes the model refused before one it accepted.
+struct SymbolProbe {
+    std::string name;
+    int64_t example = 0;
+    int64_t second = 0;           ///< 0: the model ran at no other size tried
+    std::string rule;             ///< "multiple-of=32,min=64"; "" when any size goes
+    std::string why;              ///< where an inferred rule comes from
+    bool declared = false;        ///< the rule came with --dynamic-axis
+    std::vector<int64_t> refused; ///< sizes tried first, which the model refused
+    std::string refusal;          ///< the model's message at the first of them
+};
+
 struct Graph {
     std::vector<Value> values;
     std::vector<Node> nodes; ///< topological order
@@ -116,6 +130,8 @@ struct Graph {
     std::vector<ValueId> outputs;
     /// Symbols whose probe run succeeded (empty for static exports).
     std::vector<SymbolSize> symbolSizes;
+    /// Every symbol of a dynamic export, with how its second size was chosen.
+    std::vector<SymbolProbe> symbolProbes;
 
     const Value& value(ValueId id) const { return values.at(static_cast<size_t>(id)); }
     Value& value(ValueId id) { return values.at(static_cast<size_t>(id)); }

@@ -57,9 +57,18 @@ struct DynamicAxis {
     std::string tensor; ///< an input (or output) name
     int axis = 0;       ///< may be negative
     std::string symbol; ///< e.g. B or S
+    /// The sizes the axis accepts, for the check's second size (0: inferred
+    /// from the graph): a multiple of `multipleOf`, at least `min`.
+    int64_t multipleOf = 0;
+    int64_t min = 0;
 
-    /// "NAME:AXIS=SYMBOL". Throws t2n::Error (Usage).
+    /// "NAME:AXIS=SYMBOL", or with the sizes the axis accepts
+    /// "NAME:AXIS=SYMBOL:multiple-of=32,min=64". Throws t2n::Error (Usage).
     static DynamicAxis parse(std::string_view text);
+    /// The text parse() reads back.
+    std::string toString() const;
+    /// "multiple-of=32,min=64"; "" when none is given.
+    std::string ruleText() const;
     bool operator==(const DynamicAxis&) const = default;
 };
 

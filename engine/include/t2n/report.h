@@ -166,6 +166,19 @@ struct FrozenSizes {
     };
 };
 
+/// How the check ran one symbol of a dynamic export: at the example size
+/// and at a second size the model accepts, or at the example size only.
+struct DynamicSizeCheck {
+    std::string symbol;
+    int64_t example = 0;
+    int64_t second = 0;    ///< 0: checked at the example size only
+    std::string rule;      ///< "multiple-of=32,min=64"; "" when any size goes
+    bool declared = false; ///< the rule came with --dynamic-axis, else from the graph
+    /// In words, as the CLI, the HTML report and the studio say it: "H: checked
+    /// at 64 and 96 (a multiple of 32: ...)", "H: checked at 64 only: ...".
+    std::string words;
+};
+
 struct CheckReport {
     bool ran = false;
     bool passed = false;
@@ -191,6 +204,15 @@ struct CheckReport {
     /// not be read): what the studio shows after a check, without a second
     /// read. Not in the JSON report (the archive holds it).
     std::string graphText;
+    /// One per symbol of a dynamic export, in symbol order.
+    std::vector<DynamicSizeCheck> dynamicSizes;
+    /// Some symbol was checked at its example size only.
+    bool oneSizeOnly() const {
+        for (const auto& d : dynamicSizes)
+            if (d.second == 0)
+                return true;
+        return false;
+    }
 };
 
 struct ExportReport {

@@ -9,6 +9,7 @@
 
 #include "harden/prepare_graph.h"
 #include "t2n/check_manifest.h"
+#include "t2n/ir.h"
 #include "t2n/options.h"
 #include "t2n/report.h"
 #include "t2n/tensor_data.h"
@@ -52,6 +53,10 @@ struct CheckInputs {
     /// The size each dynamic axis' symbol had in the trace's probe run (the
     /// check's second size; a symbol without one gets its example size + 1).
     std::map<std::string, int64_t> secondSizes;
+    /// How the trace chose each symbol's second size; a symbol it found none
+    /// for (second 0) is checked at its example size only, and the report
+    /// says so.
+    std::vector<ir::SymbolProbe> probes;
     /// The session's example inputs for `options` (empty: made here from
     /// options->inputs and options->seed).
     std::vector<at::Tensor> exampleInputs;

@@ -1,6 +1,6 @@
 #include "ir/ir_builder.h"
 
-#include "harden/unroll_loops.h"
+#include "ir/control_flow_refusal.h"
 #include "ir/packed_params.h"
 #include "jit/torch_bridge.h"
 #include "t2n/error.h"
@@ -369,22 +369,8 @@ private:
 
     void addNode(const JitNode* n) {
         std::string kind = n->kind().toQualString();
-        if (!n->blocks().empty()) {
-            std::string why = whyKept(n);
-            throw Error(Stage::Trace, ErrorCode::Unsupported,
-                        fmt::format("control flow ({}) is left in the graph{}", kind,
-                                    why.empty() ? "" : ": " + why),
-                        describeNode(n),
-                        n->kind() == c10::prim::Loop
-                            ? fmt::format("t2n unrolls loops whose trip count follows from shapes "
-                                          "and constants, up to {} iterations; compute the count "
-                                          "from tensor sizes, or trace the model with example "
-                                          "inputs (torch.jit.trace) so that the loop is unrolled "
-                                          "for them",
-                                          harden::kMaxUnrolledIterations)
-                            : "t2n exports straight-line graphs; trace the model with example "
-                              "inputs (torch.jit.trace) so that branches and loops are resolved");
-        }
+        if (!n->blocks().empty())
+            throw controlFlowRefusal(n, whyKept(n));
         if (kind == "prim::Constant") {
             addConstant(n->output(), -1);
             return;

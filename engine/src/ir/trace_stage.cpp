@@ -2,10 +2,12 @@
 
 #include "ir/ir_builder.h"
 #include "ir/naming.h"
+#include "ir/size_rules.h"
 #include "jit/graph_runner.h"
 #include "util/input_values.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <optional>
@@ -42,6 +44,111 @@ std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
     return specs;
 }
 
+std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
+                                  const std::vector<std::map<int, std::string>>& symbols,
+                                  const std::map<std::string, int64_t>& sizes) {
+    for (size_t i = 0; i < specs.size() && i < symbols.size(); ++i)
+        for (auto& [axis, sym] : symbols[i])
+            if (auto it = sizes.find(sym); it != sizes.end()) {
+                specs[i].shape[static_cast<size_t>(axis)] = it->second;
+                dropValuesOfOtherSize(specs[i]);
+            }
+    return specs;
+}
+
+namespace {
+
+// The probe: the model run again with every symbol at another size, the
+// first the model accepts among each symbol's candidates (its rule's next
+// sizes, the example grown by 1 and 2), a bounded number of runs. Its sizes
+// tell which values follow the symbols, and are the check's second sizes.
+std::vector<SymbolProbe> probeSymbols(const TraceRequest& request,
+                                      const std::vector<std::map<int, std::string>>& symbols,
+                                      const jit::Recorded& main, const jit::RunOptions& run,
+                                      std::optional<jit::Recorded>& probe) {
+    std::map<std::string, int64_t> example;
+    for (size_t i = 0; i < request.inputs.size() && i < symbols.size(); ++i)
+        for (const auto& [axis, sym] : symbols[i])
+            example.try_emplace(sym, request.inputs[i].shape[static_cast<size_t>(axis)]);
+    if (example.empty())
+        return {};
+    // The rules only order the sizes tried: a graph the reading does not
+    // foresee leaves every axis with the example + 1 and + 2, as before.
+    std::map<std::string, SizeRule> rules;
+    try {
+        rules = inferSizeRules(*request.prepared->graph, main, symbols);
+    } catch (const std::exception&) {
+        rules.clear();
+    }
+    for (const auto& d : request.dynamicAxes)
+        if ((d.multipleOf > 0 || d.min > 0) && example.count(d.symbol)) {
+            SizeRule& r = rules[d.symbol];
+            r = {};
+            r.multipleOf = std::max<int64_t>(d.multipleOf, 1);
+            r.min = std::max<int64_t>(d.min, 1);
+            r.declared = true;
+            r.why = fmt::format("given with --dynamic-axis {}", d.toString());
+        }
+    std::vector<SymbolProbe> probes;
+    std::map<std::string, std::vector<int64_t>> candidates;
+    size_t attempts = 0;
+    for (const auto& [sym, size] : example) {
+        const SizeRule& r = rules[sym];
+        SymbolProbe p;
+        p.name = sym;
+        p.example = size;
+        p.rule = r.text();
+        p.why = r.why;
+        p.declared = r.declared;
+        probes.push_back(p);
+        candidates[sym] = candidateSizes(size, r);
+        attempts = std::max(attempts, candidates[sym].size());
+    }
+    attempts = std::min<size_t>(attempts, 5);
+    for (size_t k = 0; k < attempts && !probe; ++k) {
+        std::map<std::string, int64_t> sizes;
+        for (const auto& [sym, list] : candidates)
+            if (!list.empty())
+                sizes[sym] = list[std::min(k, list.size() - 1)];
+        try {
+            jit::RunOptions probeRun;
+            probeRun.shapeOnly = run.shapeOnly;
+            probe = jit::runGraph(&request.prepared->module, *request.prepared->graph,
+                                  request.probeInputs(probeSpecs(request.inputs, symbols, sizes)),
+                                  probeRun);
+            for (auto& p : probes)
+                p.second = sizes.count(p.name) ? sizes[p.name] : 0;
+        } catch (const Error& e) {
+            if (e.code() == ErrorCode::Cancelled)
+                throw;
+            for (auto& p : probes)
+                if (sizes.count(p.name) &&
+                    std::find(p.refused.begin(), p.refused.end(), sizes[p.name]) == p.refused.end())
+                    p.refused.push_back(sizes[p.name]);
+            // The model's words, without runGraph's "failed on the example
+            // inputs" (these are the probe's).
+            constexpr std::string_view said = "the model failed on the example inputs: ";
+            const std::string words =
+                e.message().starts_with(said) ? e.message().substr(said.size()) : e.message();
+            for (auto& p : probes)
+                if (p.refusal.empty())
+                    p.refusal = words;
+        }
+    }
+    if (!probe) {
+        std::vector<std::string> tried;
+        for (const auto& p : probes)
+            tried.push_back(fmt::format("{} = {}", p.name, fmt::join(p.refused, ", ")));
+        request.warn(fmt::format(
+            "the model runs at none of the other sizes tried ({}; {}): which values depend on the "
+            "dynamic axes is unknown, and the check runs at the example sizes only",
+            fmt::join(tried, "; "), probes.empty() ? "" : probes.front().refusal));
+    }
+    return probes;
+}
+
+} // namespace
+
 TraceResult runTrace(const TraceRequest& request) {
     const auto& prepared = *request.prepared;
     const auto& m = prepared.module;
@@ -71,27 +178,7 @@ TraceResult runTrace(const TraceRequest& request) {
         request.warn("PyTorch: " + w);
     request.step(0.5, "probing the dynamic axes");
     std::optional<jit::Recorded> probe;
-    bool dynamic = false;
-    for (const auto& s : symbols)
-        dynamic = dynamic || !s.empty();
-    if (dynamic) {
-        for (int64_t delta : {1, 2}) {
-            try {
-                jit::RunOptions probeRun;
-                probeRun.shapeOnly = run.shapeOnly;
-                probe = jit::runGraph(
-                    &m, *prepared.graph,
-                    request.probeInputs(probeSpecs(request.inputs, symbols, delta)), probeRun);
-                break;
-            } catch (const Error& e) {
-                if (delta == 2)
-                    request.warn(fmt::format("the model does not run with the dynamic axes grown "
-                                             "by 1 or 2 ({}); which values depend on them is "
-                                             "unknown",
-                                             e.message()));
-            }
-        }
-    }
+    std::vector<SymbolProbe> probes = probeSymbols(request, symbols, *recorded, run, probe);
     // The far probe: a symbol divided by a stride (frames of a hop of 160
     // samples, a side downsampled 32 times) may give the same number at the
     // example size and one or two more; doubled, it moves. A model that does
@@ -119,6 +206,7 @@ TraceResult runTrace(const TraceRequest& request) {
     auto traced = buildGraph(in);
     for (const auto& w : traced.warnings)
         request.warn(w);
+    traced.graph.symbolProbes = std::move(probes);
     applyNaming(traced.graph, request.naming);
     return {std::move(traced.graph), std::move(traced.jitValues)};
 }

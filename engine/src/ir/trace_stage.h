@@ -49,6 +49,11 @@ std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
                                   const std::vector<std::map<int, std::string>>& symbols,
                                   int64_t delta, int64_t farFactor = 0);
 
+/// The example inputs' specs with each symbol in `sizes` at that size.
+std::vector<InputSpec> probeSpecs(std::vector<InputSpec> specs,
+                                  const std::vector<std::map<int, std::string>>& symbols,
+                                  const std::map<std::string, int64_t>& sizes);
+
 /// Throws t2n::Error (ModelRun) naming the first failing node when the graph
 /// fails on the example inputs.
 TraceResult runTrace(const TraceRequest& request);

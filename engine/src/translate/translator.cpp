@@ -137,6 +137,16 @@ std::vector<size_t> unusedInputs(const ir::Graph& g) {
     return out;
 }
 
+// Operators whose output size follows the values of their input, not its
+// shape: no NNEF operation can produce them (the refusal says why).
+bool sizedByValues(const std::string& kind) {
+    static const std::set<std::string> kinds{
+        "aten::nonzero",  "aten::nonzero_numpy", "aten::argwhere",           "aten::_unique",
+        "aten::_unique2", "aten::unique_dim",    "aten::unique_consecutive", "aten::masked_select",
+        "aten::bincount"};
+    return kinds.count(kind) > 0;
+}
+
 // `symbolic`: folded nodes that must be computed in the graph because their
 // result follows a symbolic axis (symbolicNodes()).
 void checkSupport(const ir::Graph& g, const Registry& reg, const std::vector<bool>& symbolic) {
@@ -165,6 +175,14 @@ void checkSupport(const ir::Graph& g, const Registry& reg, const std::vector<boo
                 ? fmt::format("{} is not supported: it draws random values, which tract has no "
                               "operation for (tract_onnx_random draws uniform and normal "
                               "floats), and t2n never freezes a draw into a constant",
+                              n->kind)
+            : sizedByValues(n->kind)
+                ? fmt::format("{} is not supported: the size of its output depends on the "
+                              "input's values (how many elements it selects), and an NNEF graph "
+                              "cannot hold a size only the values decide; keep the size fixed "
+                              "instead (a mask applied with torch.where or masked_fill, a topk "
+                              "of a fixed k), or do this step in the program that calls the "
+                              "archive",
                               n->kind)
                 : fmt::format("{} is not supported", n->kind),
             n->where, true});

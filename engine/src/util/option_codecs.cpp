@@ -112,8 +112,15 @@ void inputsFromText(ExportOptions& o, const Texts& v) {
 
 Json dynamicAxesJson(const ExportOptions& o) {
     Json j = Json::array();
-    for (const auto& d : o.dynamicAxes)
-        j.push_back({{"tensor", d.tensor}, {"axis", d.axis}, {"symbol", d.symbol}});
+    for (const auto& d : o.dynamicAxes) {
+        Json a = {{"tensor", d.tensor}, {"axis", d.axis}, {"symbol", d.symbol}};
+        // Only when given: recipes without a rule keep their bytes.
+        if (d.multipleOf > 0)
+            a["multiple_of"] = d.multipleOf;
+        if (d.min > 0)
+            a["min"] = d.min;
+        j.push_back(a);
+    }
     return j;
 }
 
@@ -133,18 +140,26 @@ void dynamicAxesFromJson(ExportOptions& o, const Json& j, const std::string& pat
             d.axis = static_cast<int>(axis);
         });
         a.field("symbol", [&](const Json& x, const std::string& q) { d.symbol = str(x, q); });
+        auto size = [&](int64_t& into) {
+            return [&into](const Json& x, const std::string& q) {
+                const int64_t n = integer(x, q);
+                if (n < 1 || n > (int64_t(1) << 30))
+                    throw bad(q, fmt::format("is {}", n), "a whole number from 1");
+                into = n;
+            };
+        };
+        a.field("multiple_of", size(d.multipleOf));
+        a.field("min", size(d.min));
         a.done();
         // The text form validates names and symbols.
-        o.dynamicAxes.push_back(parsed(at, [&] {
-            return DynamicAxis::parse(fmt::format("{}:{}={}", d.tensor, d.axis, d.symbol));
-        }));
+        o.dynamicAxes.push_back(parsed(at, [&] { return DynamicAxis::parse(d.toString()); }));
     }
 }
 
 Texts dynamicAxesText(const ExportOptions& o) {
     Texts out;
     for (const auto& d : o.dynamicAxes)
-        out.push_back(fmt::format("{}:{}={}", d.tensor, d.axis, d.symbol));
+        out.push_back(d.toString());
     return out;
 }
 

@@ -109,8 +109,10 @@ const std::array kRows{
         .jsonKey = "dynamic_axes",
         .cliFlag = "--dynamic-axis",
         .arity = OptionArity::Many,
-        .valueName = "NAME:AXIS=SYMBOL",
-        .help = "NAME:AXIS=SYMBOL makes an input axis symbolic, e.g. input:0=B",
+        .valueName = "NAME:AXIS=SYMBOL[:RULE]",
+        .help = "NAME:AXIS=SYMBOL makes an input axis symbolic, e.g. input:0=B; "
+                "x:2=H:multiple-of=32,min=64 also gives the sizes it accepts (the check's second "
+                "size is one of them; without a rule, t2n infers it from the graph)",
         .label = "Dynamic axes (checked at two sizes on export)",
         .stage = OptionStage::Translate,
         .toJson = dynamicAxesJson,

@@ -117,13 +117,41 @@ DynamicAxis DynamicAxis::parse(std::string_view text) {
         return Error(Stage::Load, ErrorCode::Usage,
                      fmt::format("bad dynamic axis '{}': {}", text, why),
                      "write NAME:AXIS=SYMBOL, e.g. input:0=B (the symbol a letter followed by "
-                     "letters, digits or '_')");
+                     "letters, digits or '_'), optionally with the sizes the axis accepts: "
+                     "x:2=H:multiple-of=32,min=64");
     };
+    // The sizes the axis accepts follow the symbol after one more ':' (a
+    // symbol holds no ':', so NAME:AXIS=SYMBOL reads as before).
+    DynamicAxis d;
+    std::string_view rule;
+    if (auto last = text.rfind(':'); last != std::string_view::npos) {
+        const std::string_view tail = text.substr(last + 1);
+        if (tail.starts_with("multiple-of=") || tail.starts_with("min=")) {
+            rule = tail;
+            text = text.substr(0, last);
+        }
+    }
+    for (size_t at = 0; !rule.empty() && at <= rule.size();) {
+        const size_t comma = std::min(rule.find(',', at), rule.size());
+        const std::string_view item = rule.substr(at, comma - at);
+        const size_t eq = item.find('=');
+        const std::string_view key = item.substr(0, eq);
+        const auto n = eq == std::string_view::npos ? std::nullopt
+                                                    : util::parseInt<int64_t>(item.substr(eq + 1));
+        if (!n || *n < 1 || *n > (int64_t(1) << 30))
+            throw bad(fmt::format("'{}' is not KEY=N with N a whole number from 1", item));
+        if (key == "multiple-of")
+            d.multipleOf = *n;
+        else if (key == "min")
+            d.min = *n;
+        else
+            throw bad(fmt::format("unknown rule '{}' (multiple-of=N or min=N)", key));
+        at = comma + 1;
+    }
     auto colon = text.rfind(':');
     auto eq = text.find('=', colon == std::string_view::npos ? 0 : colon);
     if (colon == std::string_view::npos || eq == std::string_view::npos)
         throw bad("expected NAME:AXIS=SYMBOL");
-    DynamicAxis d;
     d.tensor = std::string(text.substr(0, colon));
     auto axis = util::parseInt<int>(text.substr(colon + 1, eq - colon - 1));
     if (!axis)
@@ -136,6 +164,20 @@ DynamicAxis DynamicAxis::parse(std::string_view text) {
     if (d.tensor.empty() || !ok)
         throw bad("the name is empty or the symbol is not an identifier");
     return d;
+}
+
+std::string DynamicAxis::ruleText() const {
+    std::string out;
+    if (multipleOf > 0)
+        out = fmt::format("multiple-of={}", multipleOf);
+    if (min > 0)
+        out += fmt::format("{}min={}", out.empty() ? "" : ",", min);
+    return out;
+}
+
+std::string DynamicAxis::toString() const {
+    const std::string rule = ruleText();
+    return fmt::format("{}:{}={}{}{}", tensor, axis, symbol, rule.empty() ? "" : ":", rule);
 }
 
 } // namespace t2n

@@ -244,6 +244,48 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(axes[1].symbol), QStringLiteral("S"));
     }
 
+    /// The sizes column: a rule the user writes is validated and read back
+    /// into DynamicAxis; an empty cell shows the rule the last export
+    /// inferred from the graph (display and tooltip), without becoming one.
+    void dynamicAxesRules() {
+        DynamicAxesModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setTensors({{QStringLiteral("x"), 4}});
+        QCOMPARE(m.columnCount(), 4);
+        m.setAxes({t2n::DynamicAxis::parse("x:2=H:multiple-of=32,min=64"),
+                   t2n::DynamicAxis::parse("x:3=W")});
+        QCOMPARE(m.cell(0, DynamicAxesModel::SizesColumn), QStringLiteral("multiple-of=32,min=64"));
+        QVERIFY2(m.isValid(), qPrintable(m.errors().join(QLatin1Char('\n'))));
+        QCOMPARE(m.axes()[0].multipleOf, int64_t(32));
+        QCOMPARE(m.axes()[0].min, int64_t(64));
+        QCOMPARE(m.axes()[1].multipleOf, int64_t(0));
+        m.setInferredRules(
+            {{QStringLiteral("W"),
+              {QStringLiteral("multiple-of=32"),
+               QStringLiteral("the strides to 1/32 meeting a "
+                              "path strided to 1/16 at aten::cat")}},
+             {QStringLiteral("H"), {QStringLiteral("multiple-of=8"), QStringLiteral("ignored")}}});
+        const QModelIndex w = m.index(1, DynamicAxesModel::SizesColumn);
+        QCOMPARE(m.data(w, Qt::DisplayRole).toString(),
+                 QStringLiteral("multiple-of=32, from the graph"));
+        QVERIFY(m.data(w, Qt::ToolTipRole).toString().contains(QStringLiteral("aten::cat")));
+        QVERIFY(m.data(w, Qt::EditRole).toString().isEmpty());
+        QCOMPARE(m.axes()[1].multipleOf, int64_t(0)); // shown, not given
+        // A written rule is shown as written.
+        QCOMPARE(m.data(m.index(0, DynamicAxesModel::SizesColumn), Qt::DisplayRole).toString(),
+                 QStringLiteral("multiple-of=32,min=64"));
+        m.setData(w, QStringLiteral("multiple-of=zero"));
+        QVERIFY(!m.errorAt(1, DynamicAxesModel::SizesColumn).isEmpty());
+        m.setData(w, QStringLiteral("max=3"));
+        QVERIFY(
+            m.errorAt(1, DynamicAxesModel::SizesColumn).contains(QStringLiteral("multiple-of")));
+        m.setData(w, QStringLiteral("multiple-of=16"));
+        QVERIFY2(m.isValid(), qPrintable(m.errors().join(QLatin1Char('\n'))));
+        QCOMPARE(m.axes()[1].multipleOf, int64_t(16));
+        QCOMPARE(QString::fromStdString(m.axes()[1].toString()),
+                 QStringLiteral("x:3=W:multiple-of=16"));
+    }
+
     /// The graph options of torch_to_nnef's TractNNEF are form fields, both
     /// ways, and --reify-sdpa (a tract operation) is an error for Khronos.
     void formGraphOptions() {

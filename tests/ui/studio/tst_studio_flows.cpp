@@ -119,6 +119,36 @@ private Q_SLOTS:
                  qPrintable(panel.verdict()));
     }
 
+    // The verdict says at which sizes each dynamic axis was checked, and, in
+    // words, that one was checked at its example size only (issue 40).
+    void verdictSaysTheSizesChecked() {
+        t2n::ui::ResultsPanel panel;
+        t2n::ui::SessionState st;
+        st.exported = true;
+        st.report.written = true;
+        st.artifactPath = QStringLiteral("m.nnef.tgz");
+        st.report.check.ran = true;
+        st.report.check.passed = true;
+        st.report.check.tolerance = "approximate";
+        t2n::DynamicSizeCheck h;
+        h.symbol = "H";
+        h.example = 64;
+        h.second = 96;
+        h.rule = "multiple-of=32";
+        h.words = "H: checked at 64 and at 96 (a multiple of 32, as the graph requires: ...)";
+        t2n::DynamicSizeCheck s;
+        s.symbol = "S";
+        s.example = 6;
+        s.words = "S: checked at the example size 6 only, so nothing shows that the archive "
+                  "follows S at other sizes";
+        st.report.check.dynamicSizes = {h, s};
+        panel.showState(st);
+        QVERIFY2(panel.verdict().contains(QStringLiteral("H: checked at 64 and at 96")),
+                 qPrintable(panel.verdict()));
+        QVERIFY2(panel.verdict().contains(QStringLiteral("checked at the example size 6 only")),
+                 qPrintable(panel.verdict()));
+    }
+
     /// Opening with input specs prepares the model: all three panes get
     /// their text and the IR graph gets laid out.
     void openAndPrepare() {
@@ -323,6 +353,13 @@ private Q_SLOTS:
             edited = w.exportForm()->options();
             w.exportTo(QString::fromStdString((dir / "first.nnef.tar").string()));
             QVERIFY(w.controller()->waitIdle());
+            // The empty sizes cell of the dynamic axis shows the rule the
+            // export read from the graph (a batch: any size), without
+            // becoming part of the options.
+            const auto* axes = w.exportForm()->axesModel();
+            const QModelIndex sizes = axes->index(0, t2n::ui::DynamicAxesModel::SizesColumn);
+            QTRY_COMPARE(axes->data(sizes).toString(), QStringLiteral("any size, from the graph"));
+            QVERIFY(axes->data(sizes, Qt::EditRole).toString().isEmpty());
             w.saveRecipe(recipe);
         }
         const t2n::ExportRecipe read = t2n::loadRecipe(recipe.toStdString());
