@@ -30,9 +30,6 @@ namespace {
 // Row "<fixture>/<inputs|none>" -> why it fails today (measured with the
 // reference interpreter and tract 0.23.5).
 const std::map<QString, QString>& expectedFailures() {
-    static const QString perChannel =
-        "exit 4: per-channel quantized weights; tract's graph.quant holds one scale and zero "
-        "point per tensor";
     static const QString complexOps =
         "exit 4: zeros of a complex dtype and slices of a complex tensor with a dynamic axis "
         "are not translated (FNO's mode mixing)";
@@ -55,8 +52,6 @@ const std::map<QString, QString>& expectedFailures() {
     static const QString pillarProposal =
         "exit 2: no inputs proposed: an index tensor used by index_put_ is proposed as f32";
     static const std::map<QString, QString> table{
-        {"modern_quant_cnn_per_channel/inputs", perChannel},
-        {"modern_quant_cnn_per_channel/none", perChannel},
         {"modern_fno/inputs", complexOps},
         {"modern_fno/none", complexOps},
         {"modern_fno_scripted/inputs", complexOps},
