@@ -198,4 +198,15 @@ QString swapFirstReluForSigmoid(const QString& archiveFolder) {
     return identifier;
 }
 
+bool inShard(size_t row) {
+    const QByteArray shard = qgetenv("T2N_TEST_SHARD");
+    const auto slash = shard.indexOf('/');
+    bool okK = false, okN = false;
+    const int k = shard.left(slash).toInt(&okK);
+    const int n = shard.mid(slash + 1).toInt(&okN);
+    if (slash < 0 || !okK || !okN || n < 1 || k < 1 || k > n)
+        return true;
+    return row % static_cast<size_t>(n) == static_cast<size_t>(k - 1);
+}
+
 } // namespace t2n::test
