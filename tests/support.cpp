@@ -175,7 +175,9 @@ std::vector<std::byte> readHex(const std::filesystem::path& file) {
 }
 
 std::filesystem::path freshDir(const QString& name) {
-    auto dir = workRoot() / name.toStdString();
+    // Shards of one suite run side by side: each in a folder of its own.
+    const QByteArray shard = qgetenv("T2N_TEST_SHARD").replace('/', "of");
+    auto dir = workRoot() / (shard.isEmpty() ? name : name + "-" + shard).toStdString();
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;
