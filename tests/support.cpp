@@ -184,7 +184,9 @@ std::vector<std::byte> readHex(const std::filesystem::path& file) {
 }
 
 std::filesystem::path freshDir(const QString& name) {
-    auto dir = workRoot() / name.toStdString();
+    // Shards of one suite run side by side: each in a folder of its own.
+    const QByteArray shard = qgetenv("T2N_TEST_SHARD").replace('/', "of");
+    auto dir = workRoot() / (shard.isEmpty() ? name : name + "-" + shard).toStdString();
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;
@@ -205,6 +207,17 @@ QString swapFirstReluForSigmoid(const QString& archiveFolder) {
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text.toUtf8()) < 0)
         return {};
     return identifier;
+}
+
+bool inShard(size_t row) {
+    const QByteArray shard = qgetenv("T2N_TEST_SHARD");
+    const auto slash = shard.indexOf('/');
+    bool okK = false, okN = false;
+    const int k = shard.left(slash).toInt(&okK);
+    const int n = shard.mid(slash + 1).toInt(&okN);
+    if (slash < 0 || !okK || !okN || n < 1 || k < 1 || k > n)
+        return true;
+    return row % static_cast<size_t>(n) == static_cast<size_t>(k - 1);
 }
 
 } // namespace t2n::test

@@ -65,6 +65,12 @@ void writeFile(const std::filesystem::path& file, std::string_view bytes);
 /// Hex bytes of a golden file; '#' starts a comment (tests/golden/dat/README.md).
 std::vector<std::byte> readHex(const std::filesystem::path& file);
 
+/// Whether this run keeps data row `row` of a sharded function: CTest runs
+/// such a suite as N tests with T2N_TEST_SHARD=K/N (t2n_suite's SHARDS in
+/// tests/CMakeLists.txt), each keeping the rows whose index is K-1 modulo N.
+/// True for every row without the variable (a suite run by hand).
+bool inShard(size_t row);
+
 /// A fresh empty directory under the build tree, removed by the caller's scope.
 std::filesystem::path freshDir(const QString& name);
 

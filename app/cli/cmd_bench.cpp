@@ -9,6 +9,10 @@
 //                 same model on the same inputs (warm, best of --repeat)
 //   ATen threads  that forward on the threads every command runs with
 //                 (followMachineThreads) against one thread
+//   threads       export + check with the default threading policy against
+//                 `--threads 1`, in turn, on an idle machine and with one
+//                 core kept busy by a spinning child process (the policy
+//                 must never lose to one thread)
 // Peak RSS comes from wait4() on each child, so one measurement never
 // inherits another's high-water mark.
 #include "cli_observer.h"
@@ -24,16 +28,19 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib> // mkdtemp
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -125,6 +132,51 @@ void copyBytes(const fs::path& from, const fs::path& to, bool durable) {
         throw Error(
             Stage::Report, ErrorCode::Internal,
             fmt::format("bench: copying {} failed: {}", from.string(), std::strerror(errno)));
+}
+
+// A child process that keeps one core busy until the guard ends it: the
+// browser, GUI thread or second test suite the threading policy must live with.
+class BusyCore {
+public:
+    BusyCore() {
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            volatile int stop = 0; // read each turn: a loop the compiler keeps
+            while (stop == 0) {
+            }
+            ::_exit(0);
+        }
+        // Long enough for the kernel to count it among the runnable tasks.
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    ~BusyCore() {
+        if (pid_ > 0) {
+            ::kill(pid_, SIGKILL);
+            while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+            }
+        }
+    }
+    BusyCore(const BusyCore&) = delete;
+    BusyCore& operator=(const BusyCore&) = delete;
+
+private:
+    pid_t pid_ = -1;
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// Median over `repeat` pairs of a/b, each pair run back to back, so that a
+// drift of the machine's speed cancels out.
+double pairedRatio(int repeat, const std::function<Run()>& a, const std::function<Run()>& b) {
+    std::vector<double> ratios;
+    for (int i = 0; i < repeat; ++i) {
+        const double first = a().seconds;
+        ratios.push_back(first / std::max(1e-9, b().seconds));
+    }
+    return median(ratios);
 }
 
 std::string machine() {
@@ -224,6 +276,23 @@ int runBench(const BenchArgs& args) {
         return runSelf(exportArgs);
     });
     const auto checkReport = readJson(report);
+    // The threading policy against one thread, idle and beside a busy core.
+    const std::vector<std::string> exportCheck{"export", "--recipe", recipeFile.string()};
+    auto withThreads = [&](std::vector<std::string> a) {
+        a.insert(a.end(), {"--threads", "1"});
+        return a;
+    };
+    auto policyVsOne = [&] {
+        return pairedRatio(
+            n, [&] { return runSelf(exportCheck); },
+            [&] { return runSelf(withThreads(exportCheck)); });
+    };
+    const double idleRatio = policyVsOne();
+    double busyRatio = 0;
+    {
+        BusyCore busy;
+        busyRatio = policyVsOne();
+    }
     const auto& check = checkReport.at("check");
 
     // The forward on ATen's threads as every command sets them, then on
@@ -252,8 +321,9 @@ int runBench(const BenchArgs& args) {
                start.seconds, n, start.peakMiB);
     if (!args.startupFloor.empty())
         fmt::print("  LibTorch alone {:.3f} s  (an empty program linked with it), peak RSS "
-                   "{:.0f} MiB: {:.0f} % of t2n's start-up\n",
-                   floor.seconds, floor.peakMiB, 100 * ratio(floor.seconds, start.seconds));
+                   "{:.0f} MiB: {:.0f} % of t2n's start-up, t2n/LibTorch {:.2f}x\n",
+                   floor.seconds, floor.peakMiB, 100 * ratio(floor.seconds, start.seconds),
+                   ratio(start.seconds, floor.seconds));
     fmt::print("copy of the .pt  {:.3f} s  (best of {}); with fsync, as exports do: {:.3f} "
                "s\n",
                copy.seconds, n, durableCopy.seconds);
@@ -280,7 +350,10 @@ int runBench(const BenchArgs& args) {
                    ratio(warmOne, warmForward));
     }
     fmt::print("\n");
-    fmt::print("check            {:.3f} s  check/forward {:.1f}x\n", checkSeconds,
+    fmt::print("threads          export + check, default/--threads 1 (median of {} pairs): "
+               "idle {:.2f}x, one core busy {:.2f}x\n",
+               n, idleRatio, busyRatio);
+    fmt::print("check            {:.3f} s  check/forward {:.2f}x\n", checkSeconds,
                ratio(checkSeconds, warmForward));
     fmt::print("  interpreter    {:.3f} s  interpreter/forward {:.1f}x\n", interpSeconds,
                ratio(interpSeconds, warmForward));

@@ -33,10 +33,16 @@ Command addDoctorCommand(CLI::App& root) {
                     return advice ? 1 : 0;
                 }
                 fmt::print("t2n          {}\n", info.t2nVersion);
-                fmt::print("LibTorch     {} (parallel backend {}, {} intra-op thread(s) ({}) / {} "
+                fmt::print("LibTorch     {} (parallel backend {}, {} intra-op thread(s) / {} "
                            "inter-op, {} CPU(s))\n",
                            info.torchVersion, info.parallelBackend, info.intraOpThreads,
-                           info.intraOpSource, info.interOpThreads, info.cpus);
+                           info.interOpThreads, info.cpus);
+                // The policy in force and why (t2n/runtime_info.h: never slower
+                // than one thread).
+                fmt::print("threads      {} for ATen and OpenBLAS: {}; operations under ATen's "
+                           "grain size (32,768 elements) run on one\n",
+                           info.intraOpThreads, info.intraOpSource);
+                fmt::print("OpenMP wait  {}\n", info.waitPolicy);
                 fmt::print("BLAS         {}\n", info.blas.describe());
                 fmt::print("tensors      {}\n",
                            tensorBlockCacheInstalled()

@@ -31,6 +31,14 @@ int main(int argc, char** argv) {
         return fmt::format("t2n {}\n{}", t2n::version(), t2n::runtimeInfo().summary());
     });
     app.require_subcommand(1);
+    // --threads is the machine's, not the export's (no recipe holds it): a
+    // root option that every command takes, before or after its name.
+    int threads = 0;
+    app.add_option("--threads", threads,
+                   "ATen's and OpenBLAS's threads (default: the usable CPUs no other task keeps "
+                   "busy; T2N_THREADS=N or OMP_NUM_THREADS=N in the environment otherwise)")
+        ->check(CLI::Range(1, 4096));
+    app.fallthrough();
     // The man page is written from this help: its EXIT STATUS section is this list.
     app.footer("Exit status:\n"
                "  0                           success (for check: the archive matches)\n"
@@ -71,6 +79,8 @@ int main(int argc, char** argv) {
                                                  : app.get_subcommands().front()->get_name() + " ");
         return static_cast<int>(t2n::ErrorCode::Usage);
     }
+    if (threads > 0)
+        t2n::useThreads(threads, fmt::format("--threads {}", threads));
     try {
         for (const auto& c : commands)
             if (c.app->parsed()) {

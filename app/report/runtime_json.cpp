@@ -31,6 +31,7 @@ nlohmann::json runtimeJson(const RuntimeInfo& info) {
               {"optimised", info.blas.optimised()}}},
             {"aten_threads", info.intraOpThreads},
             {"aten_threads_source", info.intraOpSource},
+            {"omp_wait_policy", info.waitPolicy},
             {"interop_threads", info.interOpThreads},
             {"parallel_backend", info.parallelBackend},
             {"cpus", info.cpus},

@@ -26,6 +26,7 @@ struct StudioArgs {
     t2n::cli::ExportFlags flags;
     std::string screenshot;
     bool bench = false;
+    int threads = 0;
 };
 
 void addStudioFlags(CLI::App& cli, StudioArgs& a) {
@@ -39,6 +40,10 @@ void addStudioFlags(CLI::App& cli, StudioArgs& a) {
                    "write one PNG per main view into DIR and exit (exit status 1 when the "
                    "export failed; the views then show why)");
     cli.add_flag("--bench", a.bench, "print open, first-draw and pass-step times and exit");
+    cli.add_option("--threads", a.threads,
+                   "ATen's and OpenBLAS's threads for this run (default: Edit > Threads, "
+                   "automatic: the usable CPUs no other task keeps busy)")
+        ->check(CLI::Range(1, 4096));
     cli.footer("Every flag of `t2n export` is taken, through the same parser, and fills the "
                "export form; with a recipe or a bundle, flags given override its values.");
 }
@@ -118,7 +123,9 @@ int main(int argc, char** argv) {
     }
     const QString model = QString::fromStdString(recipe.model.string());
 
-    t2n::ui::MainWindow window;
+    t2n::ui::MainWindow window; // applies Edit > Threads
+    if (args.threads > 0)
+        t2n::useThreads(args.threads, "--threads " + std::to_string(args.threads));
     window.setReportPath(QString::fromStdString(args.flags.report));
     t2n::ui::HtmlReportSource htmlReport(window.controller());
     htmlReport.writeAfterEachRun(QString::fromStdString(args.flags.reportHtml));

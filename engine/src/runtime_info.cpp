@@ -11,11 +11,14 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <thread>
+#include <vector>
 
 namespace t2n {
 
@@ -70,11 +73,75 @@ int usableCpus() {
     return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-// Who set ATen's intra-op threads, for doctor and --version; set once by
-// followMachineThreads() (empty: LibTorch's own default, no front end asked).
-std::string& intraOpSource() {
-    static std::string source;
-    return source;
+// The threads chosen and why, for doctor and --version; `fixed` when a
+// front end asked (useThreads), which no later reading of the machine undoes.
+struct ThreadChoice {
+    std::string why; // empty: LibTorch's own default, no front end asked
+    bool fixed = false;
+};
+ThreadChoice& threadChoice() {
+    static ThreadChoice choice;
+    return choice;
+}
+
+// ATen's OpenMP team and OpenBLAS's own pthread pool (libopenblas0-pthread),
+// which at::set_num_threads leaves at every CPU: both run on `threads`.
+void applyThreads(int threads) {
+    threads = std::max(1, threads);
+    at::set_num_threads(threads);
+    if (auto set = lookup<void (*)(int)>("openblas_set_num_threads"))
+        set(threads);
+}
+
+// Runnable tasks of the machine other than this one: /proc/loadavg's fourth
+// field ("3/456": 3 runnable, this reader included). The median of a few
+// readings 2 ms apart (8 ms in all), so that a task awake for an instant does
+// not count as a busy core, while a busy loop, a build or a second CTest
+// suite does. -1 when the file cannot be read.
+int otherRunnableTasks() {
+    std::vector<int> seen;
+    for (int i = 0; i < 5; ++i) {
+        if (i > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        std::ifstream file("/proc/loadavg");
+        double load[3];
+        int running = 0;
+        char slash = 0;
+        if (file >> load[0] >> load[1] >> load[2] >> running >> slash && slash == '/')
+            seen.push_back(std::max(0, running - 1));
+    }
+    if (seen.empty())
+        return -1;
+    std::nth_element(seen.begin(), seen.begin() + seen.size() / 2, seen.end());
+    return seen[seen.size() / 2];
+}
+
+std::optional<int> positiveEnv(const char* name) {
+    const char* value = std::getenv(name);
+    if (!value || !*value)
+        return std::nullopt;
+    char* end = nullptr;
+    const long n = std::strtol(value, &end, 10);
+    if (*end != '\0' || n < 1 || n > 4096)
+        return std::nullopt;
+    return static_cast<int>(n);
+}
+
+// libgomp reads its wait policy in its constructor, before t2n's main():
+// t2n can only report it. With the default its idle threads spin (up to
+// 300,000 times) before sleeping, taking a core from whatever else runs.
+std::string waitPolicy() {
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    const char* spin = std::getenv("GOMP_SPINCOUNT");
+    if (policy && *policy)
+        return fmt::format("{} (OMP_WAIT_POLICY={}{})",
+                           std::tolower(static_cast<unsigned char>(policy[0])) == 'p' ? "passive"
+                                                                                      : "active",
+                           policy, spin ? fmt::format(", GOMP_SPINCOUNT={}", spin) : "");
+    if (spin && *spin)
+        return fmt::format("spin {} times, then sleep (GOMP_SPINCOUNT={})", spin, spin);
+    return "libgomp's default: idle threads spin before they sleep (OMP_WAIT_POLICY=PASSIVE "
+           "in the environment makes them sleep at once; libgomp reads it before main())";
 }
 
 std::string parallelBackend() {
@@ -123,23 +190,45 @@ std::string BlasInfo::describe() const {
 }
 
 void followMachineThreads() {
-    static const bool done = [] {
-        for (const char* var : {"OMP_NUM_THREADS", "MKL_NUM_THREADS"})
-            if (const char* value = std::getenv(var); value && *value) {
-                // ATen read it when it started its thread pool.
-                intraOpSource() = fmt::format("{}={}", var, value);
-                return true;
-            }
-        const int cpus = usableCpus();
-        at::set_num_threads(cpus);
-        intraOpSource() = fmt::format("the {} usable CPU{}", cpus, cpus == 1 ? "" : "s");
-        return true;
-    }();
-    (void)done;
+    ThreadChoice& choice = threadChoice();
+    if (choice.fixed)
+        return;
+    if (auto n = positiveEnv("T2N_THREADS")) {
+        applyThreads(*n);
+        choice.why = fmt::format("T2N_THREADS={}", *n);
+        return;
+    }
+    for (const char* var : {"OMP_NUM_THREADS", "MKL_NUM_THREADS"})
+        if (const char* value = std::getenv(var); value && *value) {
+            // ATen and OpenBLAS read it when they started their pools.
+            choice.why = fmt::format("{}={}", var, value);
+            return;
+        }
+    const int cpus = usableCpus();
+    const int others = otherRunnableTasks();
+    const int idle = others < 0 ? cpus : std::clamp(cpus - others, 1, cpus);
+    applyThreads(idle);
+    if (others < 0)
+        choice.why = fmt::format("the {} usable CPU{} (/proc/loadavg unreadable)", cpus,
+                                 cpus == 1 ? "" : "s");
+    else
+        choice.why = fmt::format("{} of the {} usable CPU{} idle ({} other task{} running)", idle,
+                                 cpus, cpus == 1 ? "" : "s", others, others == 1 ? "" : "s");
+}
+
+void useThreads(int threads, const std::string& who) {
+    ThreadChoice& choice = threadChoice();
+    choice.fixed = threads > 0;
+    if (!choice.fixed) {
+        followMachineThreads();
+        return;
+    }
+    applyThreads(threads);
+    choice.why = who;
 }
 
 void setIntraOpThreads(int threads) {
-    at::set_num_threads(std::max(1, threads));
+    applyThreads(threads);
 }
 
 std::string RuntimeInfo::summary() const {
@@ -155,7 +244,8 @@ RuntimeInfo runtimeInfo() {
     info.torchVersion = TORCH_VERSION;
     info.blas = detectBlas();
     info.intraOpThreads = at::get_num_threads();
-    info.intraOpSource = intraOpSource().empty() ? "LibTorch's default" : intraOpSource();
+    info.intraOpSource = threadChoice().why.empty() ? "LibTorch's default" : threadChoice().why;
+    info.waitPolicy = waitPolicy();
     info.interOpThreads = at::get_num_interop_threads();
     info.cpus = std::thread::hardware_concurrency();
     info.parallelBackend = parallelBackend();

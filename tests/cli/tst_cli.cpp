@@ -104,33 +104,77 @@ private Q_SLOTS:
         QVERIFY2(said.contains("libopenblas0-pthread"), qPrintable(said));
     }
 
-    // ATen's intra-op threads follow the CPUs this process may use (its
-    // affinity mask, read here from the kernel), not LibTorch's count of
-    // physical cores; OMP_NUM_THREADS still decides when it is set.
-    void atenThreadsFollowTheCpus() {
+    // The threading policy (t2n/runtime_info.h): --threads beats
+    // T2N_THREADS, which beats OMP_NUM_THREADS; without any, the usable CPUs
+    // that no other task keeps busy, never more than the affinity mask
+    // (read here from the kernel, for a child held to one CPU too) and never
+    // fewer than one. OpenBLAS's own pool follows (when it is the BLAS).
+    void threadingPolicy() {
         cpu_set_t set;
         CPU_ZERO(&set);
         QCOMPARE(sched_getaffinity(0, sizeof set, &set), 0);
         const int cpus = CPU_COUNT(&set);
-        auto doctor = [](const QString& ompThreads) {
+        auto doctor = [](const QStringList& vars, const QStringList& args = {},
+                         bool oneCpu = false) {
             QProcess p;
             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.remove("OMP_NUM_THREADS");
-            env.remove("MKL_NUM_THREADS");
-            if (!ompThreads.isEmpty())
-                env.insert("OMP_NUM_THREADS", ompThreads);
+            for (const char* var : {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "T2N_THREADS"})
+                env.remove(var);
+            for (const QString& v : vars)
+                env.insert(v.section('=', 0, 0), v.section('=', 1));
             p.setProcessEnvironment(env);
-            p.start(QString::fromStdString(t2nBinary()), {"doctor", "--json"});
+            if (oneCpu)
+                p.setChildProcessModifier([] {
+                    cpu_set_t first;
+                    CPU_ZERO(&first);
+                    CPU_SET(0, &first);
+                    sched_setaffinity(0, sizeof first, &first);
+                });
+            p.start(QString::fromStdString(t2nBinary()), QStringList{"doctor", "--json"} + args);
             p.waitForFinished(600000);
             return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
         };
+        auto threads = [](const QJsonObject& j) { return j.value("aten_threads").toInt(); };
+        auto source = [](const QJsonObject& j) {
+            return j.value("aten_threads_source").toString();
+        };
+
         const QJsonObject machine = doctor({});
-        QCOMPARE(machine.value("aten_threads").toInt(), cpus);
-        QCOMPARE(machine.value("aten_threads_source").toString(),
-                 QString("the %1 usable CPU%2").arg(cpus).arg(cpus == 1 ? "" : "s"));
-        const QJsonObject one = doctor("1");
-        QCOMPARE(one.value("aten_threads").toInt(), 1);
-        QCOMPARE(one.value("aten_threads_source").toString(), QString("OMP_NUM_THREADS=1"));
+        QVERIFY2(threads(machine) >= 1 && threads(machine) <= cpus, qPrintable(source(machine)));
+        const auto said =
+            QRegularExpression(
+                R"(^(\d+) of the (\d+) usable CPUs? idle \((\d+) other tasks? running\)$)")
+                .match(source(machine));
+        QVERIFY2(said.hasMatch(), qPrintable(source(machine)));
+        QCOMPARE(said.captured(1).toInt(), threads(machine));
+        QCOMPARE(said.captured(2).toInt(), cpus);
+        QCOMPARE(threads(machine), std::max(1, cpus - said.captured(3).toInt()));
+        QVERIFY(!machine.value("omp_wait_policy").toString().isEmpty());
+
+        const QJsonObject held = doctor({}, {}, /*oneCpu=*/true);
+        QCOMPARE(threads(held), 1);
+        QVERIFY2(source(held).contains("of the 1 usable CPU idle"), qPrintable(source(held)));
+
+        const QJsonObject omp = doctor({"OMP_NUM_THREADS=1"});
+        QCOMPARE(threads(omp), 1);
+        QCOMPARE(source(omp), QString("OMP_NUM_THREADS=1"));
+
+        const QJsonObject env = doctor({"OMP_NUM_THREADS=1", "T2N_THREADS=2"});
+        QCOMPARE(threads(env), 2);
+        QCOMPARE(source(env), QString("T2N_THREADS=2"));
+
+        // After the command's name, or before it.
+        const QJsonObject given =
+            doctor({"T2N_THREADS=2", "OMP_NUM_THREADS=1"}, {"--threads", "3"});
+        QCOMPARE(threads(given), 3);
+        QCOMPARE(source(given), QString("--threads 3"));
+        const QJsonObject blas = given.value("blas").toObject();
+        if (blas.value("kind").toString() == "openblas")
+            QCOMPARE(blas.value("threads").toInt(), 3);
+        const auto before = runT2n({"--threads", "1", "doctor", "--json"});
+        const QJsonObject first = QJsonDocument::fromJson(before.out.toUtf8()).object();
+        QCOMPARE(source(first), QString("--threads 1"));
+        QCOMPARE(runT2n({"doctor", "--threads", "0"}).exitCode, 2);
     }
 
     void exportWritesArtifactAndReport() {

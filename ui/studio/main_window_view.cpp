@@ -3,16 +3,24 @@
 // is made from the panes (their own actions, such as search and pass
 // stepping, then Ctrl+1..9 per tab and a toggle per dock); Ctrl+(Shift+)Tab
 // switch the tabs; a cancel says it is under way; a restored window fits its screen.
+// Edit → Threads is the threading policy's explicit choice, kept across runs.
 #include "studio/export_form.h"
 #include "studio/main_window.h"
 #include "studio/model_pane.h"
 #include "studio/pane_host.h"
 
+#include "t2n/runtime_info.h"
+
 #include <QAction>
+#include <QActionGroup>
 #include <QDockWidget>
 #include <QMenuBar>
+#include <QSettings>
 #include <QTabWidget>
+#include <QThread>
 #include <QUndoStack>
+
+#include <algorithm>
 
 namespace t2n::ui {
 
@@ -30,6 +38,30 @@ void MainWindow::buildEditMenu() {
     for (QAction* a : {undo, redo}) {
         connect(a, &QAction::triggered, this, [this] { showPane(QStringLiteral("export")); });
         edit->addAction(a);
+    }
+    // Automatic: the CPUs no other task keeps busy (t2n/runtime_info.h), read
+    // at start; a count fixes them, as t2n's --threads does (which, given to
+    // the studio, overrides this setting for that run).
+    edit->addSeparator();
+    QMenu* threads = edit->addMenu(tr("&Threads"));
+    threads->setObjectName(QStringLiteral("threadsMenu"));
+    auto* group = new QActionGroup(threads);
+    const int saved = QSettings().value(QStringLiteral("threads"), 0).toInt();
+    auto apply = [](int n) {
+        useThreads(n, "the studio's setting (Edit > Threads: " + std::to_string(n) + ")");
+    };
+    if (saved > 0)
+        apply(saved);
+    for (int n = 0; n <= std::max(1, QThread::idealThreadCount()); ++n) {
+        QAction* a = threads->addAction(n == 0 ? tr("&Automatic (idle CPUs)") : QString::number(n));
+        a->setObjectName(QStringLiteral("threads%1").arg(n));
+        a->setCheckable(true);
+        a->setChecked(n == saved);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [apply, n] {
+            QSettings().setValue(QStringLiteral("threads"), n);
+            apply(n);
+        });
     }
 }
 

@@ -31,8 +31,12 @@ struct RuntimeInfo {
     std::string t2nVersion;
     std::string torchVersion; ///< LibTorch's own version, "1.13.0"
     BlasInfo blas;
-    int intraOpThreads = 0;      ///< at::get_num_threads()
-    std::string intraOpSource;   ///< who chose them: "the 2 usable CPUs", "OMP_NUM_THREADS=1"
+    int intraOpThreads = 0;    ///< at::get_num_threads()
+    std::string intraOpSource; ///< who chose them and why: "--threads 1", "OMP_NUM_THREADS=1",
+                               ///< "1 of the 2 usable CPUs idle (1 other task running)"
+    /// How libgomp's idle threads wait: "passive (OMP_WAIT_POLICY=PASSIVE)",
+    /// or libgomp's default, which spins before it sleeps.
+    std::string waitPolicy;
     int interOpThreads = 0;      ///< at::get_num_interop_threads()
     unsigned cpus = 0;           ///< std::thread::hardware_concurrency()
     std::string parallelBackend; ///< "OpenMP", "native", ...
@@ -42,18 +46,30 @@ struct RuntimeInfo {
     std::string summary() const;
 };
 
-/// ATen's intra-op threads follow the CPUs this process may run on (its
-/// affinity mask, as `nproc` counts), unless OMP_NUM_THREADS or
-/// MKL_NUM_THREADS (which ATen reads itself) says otherwise. LibTorch's own
-/// default is the number of physical cores that cpuinfo reads from CPUID, and
-/// on virtual machines CPUID may claim two threads per core that the kernel
-/// does not see: Debian's LibTorch then ran on 1 thread of 2 on a 2-vCPU AMD
-/// EPYC bookworm machine. Front ends call it first thing in main(), beside
-/// installTensorBlockCache(); calling it again changes nothing.
+/// The threading policy, which must never be slower than one thread. ATen's
+/// intra-op threads (and OpenBLAS's pool, which at::set_num_threads does not
+/// reach) are, first that applies:
+///   1. the count a front end asked for (useThreads: `--threads N`, the
+///      studio's setting);
+///   2. T2N_THREADS=N in the environment;
+///   3. OMP_NUM_THREADS or MKL_NUM_THREADS (ATen and OpenBLAS read them);
+///   4. the usable CPUs (affinity mask, as `nproc` counts them) that no other
+///      task keeps busy right now (/proc/loadavg's runnable count), at least 1.
+/// Why 4 and not every CPU: an OpenMP team is as fast as its slowest thread,
+/// and a thread waiting for a core another process holds stalls every
+/// parallel region; with one busy core a 2-thread ResNet-18 export + check
+/// took 2.5x the time of one thread. LibTorch's own default (physical cores
+/// from CPUID) is not used either: a 2-vCPU VM may report 1.
+/// Front ends call it first thing in main(), beside installTensorBlockCache();
+/// calling it again reads the machine again (unless 1-3 decided).
 void followMachineThreads();
 
-/// Sets ATen's intra-op threads for the rest of the process (at least 1);
-/// `t2n bench` times the forward with 1 thread against the default.
+/// Fixes the threads for the rest of the process (at least 1), `who` saying
+/// why ("--threads 2"); 0 returns to followMachineThreads()'s choice.
+void useThreads(int threads, const std::string& who);
+
+/// Sets ATen's and OpenBLAS's threads without changing the policy; `t2n
+/// bench` times the forward on 1 thread against the policy's count.
 void setIntraOpThreads(int threads);
 
 /// Reads the running process; no model needed, no work done. Cheap enough

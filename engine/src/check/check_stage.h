@@ -18,6 +18,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <map>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct ExportedVariable {
     const TensorData* data = nullptr;
     std::string origin; ///< "parameter" or how it was made
     std::string from;   ///< the parameter's name, or what was folded
+};
+
+/// forward()'s outputs on the check's inputs, and how long the run took.
+struct ReferenceRun {
+    std::vector<at::Tensor> outputs;
+    double seconds = 0;
 };
 
 struct CheckInputs {
@@ -60,6 +67,10 @@ struct CheckInputs {
     /// The session's example inputs for `options` (empty: made here from
     /// options->inputs and options->seed).
     std::vector<at::Tensor> exampleInputs;
+    /// runReference(model, exampleInputs) started before the check (the
+    /// session runs it beside the write stage, which mostly waits on the
+    /// disk); not valid: run by the check itself.
+    std::shared_future<ReferenceRun> reference;
     /// The report so far, for the debug bundle.
     std::function<std::string()> reportJson;
     std::function<void(LogLevel, const std::string&)> log;
@@ -71,6 +82,12 @@ struct CheckInputs {
     /// whose sizes froze (check/frozen_sizes.h). Null: not looked for.
     FrozenSizes* frozen = nullptr;
 };
+
+/// The model as loaded run once on copies of `inputs` (forward() may write
+/// into its inputs): the reference the archive is compared with. Throws
+/// t2n::Error (Check, ModelRun) when the model fails on them. Safe on a
+/// thread of its own while nothing changes the model.
+ReferenceRun runReference(const torch::jit::Module& model, const std::vector<at::Tensor>& inputs);
 
 /// forward()'s result as a flat list of tensors (tuples and lists unfolded in
 /// order: the order of the NNEF graph outputs); quantized tensors as the real

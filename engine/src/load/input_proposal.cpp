@@ -338,6 +338,9 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
         const double began = seconds();
         auto run = [&] {
             torch::NoGradGuard noGrad;
+            // One call per candidate, each of other sizes: the profiling
+            // executor's first call would profile for a plan never used.
+            torch::jit::GraphOptimizerEnabledGuard oneShot(false);
             const auto tensors = makeExampleInputs(specs, limits.seed);
             if (guarded) {
                 jit::RunOptions options;

@@ -2,7 +2,8 @@
 // steps both ways, selecting each hit in every view; Ctrl+1..4 switch tabs;
 // the graph overview can be hidden and never covers the selected node; a
 // restored window fits its screen; a cancel says it is under way; a node's
-// context menu shows it in the other views.
+// context menu shows it in the other views; Edit > Threads sets the engine's
+// threads and is remembered.
 #include "graph/graph_items.h"
 #include "graph/graph_minimap.h"
 #include "graph/graph_view.h"
@@ -13,6 +14,7 @@
 #include "studio/sample_model.h"
 #include "suite_macros.h"
 #include "support.h"
+#include "t2n/runtime_info.h"
 
 #include <QAction>
 #include <QLineEdit>
@@ -30,6 +32,31 @@ class DesktopConventionsTest : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    /// Edit > Threads: a count is what the engine runs with from then on,
+    /// kept for the next start; Automatic gives the choice back to the
+    /// threading policy (the idle CPUs, unless the environment says).
+    void threadsSetting() {
+        QSettings().remove(QStringLiteral("threads"));
+        {
+            MainWindow w;
+            auto* one = w.findChild<QAction*>(QStringLiteral("threads1"));
+            auto* automatic = w.findChild<QAction*>(QStringLiteral("threads0"));
+            QVERIFY(one && automatic);
+            QVERIFY(automatic->isChecked());
+            one->trigger();
+            QCOMPARE(t2n::runtimeInfo().intraOpThreads, 1);
+            QVERIFY2(t2n::runtimeInfo().intraOpSource.find("studio's setting") != std::string::npos,
+                     t2n::runtimeInfo().intraOpSource.c_str());
+        }
+        QCOMPARE(QSettings().value(QStringLiteral("threads")).toInt(), 1);
+        MainWindow again;
+        QVERIFY(again.findChild<QAction*>(QStringLiteral("threads1"))->isChecked());
+        again.findChild<QAction*>(QStringLiteral("threads0"))->trigger();
+        QCOMPARE(QSettings().value(QStringLiteral("threads")).toInt(), 0);
+        QVERIFY2(t2n::runtimeInfo().intraOpSource.find("studio's setting") == std::string::npos,
+                 t2n::runtimeInfo().intraOpSource.c_str());
+    }
+
     /// Enter steps forward, Shift+Enter back, the count follows, and each hit
     /// is the node selected everywhere (the sample has two convolutions).
     void searchCountsAndSteps() {
