@@ -6,8 +6,7 @@
 // fails (a file that starts to pass updates the table, as a regression
 // would); a crash (a signal) or an internal error (exit 10) is never
 // expected. Skipped when the folder is absent. T2N_REALWORLD_ACTUAL=FILE
-// writes the outcomes measured, in the table's format, to FILE;
-// T2N_REALWORLD_SHARD=k/n runs every n-th row from row k.
+// writes the outcomes measured, in the table's format, to FILE.
 #include "suite_macros.h"
 #include "support.h"
 
@@ -102,19 +101,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("mode");
         QTest::addColumn<QString>("expected");
-        // T2N_REALWORLD_SHARD=k/n: rows k, k + n, k + 2n, ... (CTest runs n shards).
-        int shard = 0, shards = 1;
-        if (const char* s = std::getenv("T2N_REALWORLD_SHARD")) {
-            const QStringList kn = QString(s).split('/');
-            if (kn.size() == 2 && kn[1].toInt() > 0) {
-                shard = kn[0].toInt();
-                shards = kn[1].toInt();
-            }
-        }
         const auto rows = expectedRows(sourceDir() / "tests" / "realworld" / "expected.tsv");
         for (size_t i = 0; i < rows.size(); ++i) {
             const Row& r = rows[i];
-            if (static_cast<int>(i % static_cast<size_t>(shards)) == shard)
+            if (inShard(i)) // CTest runs four shards (t2n_suite SHARDS)
                 QTest::newRow(qPrintable(r.file + " " + r.mode)) << r.file << r.mode << r.expected;
         }
     }
