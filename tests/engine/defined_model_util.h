@@ -4,6 +4,7 @@
 // after, and the check compares the archive with LibTorch running the model.
 #pragma once
 
+#include "export_test_util.h" // maxAbsError
 #include "support.h"
 #include "t2n/session.h"
 
@@ -49,14 +50,6 @@ inline DefinedExport exportDefined(const std::filesystem::path& model, t2n::Expo
     text << in.rdbuf();
     out.graph = text.str();
     return out;
-}
-
-/// The largest absolute error over the check's outputs (-1 when none ran).
-inline double maxAbsError(const t2n::ExportReport& r) {
-    double worst = r.check.ran ? 0.0 : -1.0;
-    for (const auto& o : r.check.outputs)
-        worst = std::max(worst, o.maxAbsError);
-    return worst;
 }
 
 } // namespace t2n::test

@@ -12,7 +12,6 @@
 // arithmetic (values worked out by hand from tract's source); the
 // quantized criterion of the check (docs/quantized.md) is reported.
 #include "check/divergence.h"
-#include "export_test_util.h"
 #include "interp/quant.h"
 #include "interp_test_util.h"
 #include "reader/model_reader.h"
@@ -412,7 +411,8 @@ private Q_SLOTS:
         t2n::Session s;
         s.load(fixtureModel(fixture));
         const auto report = s.exportModel(out, options);
-        QVERIFY2(report.check.passed, qPrintable(checkVerdict(report)));
+        QVERIFY(report.check.ran);
+        QVERIFY(report.check.passed);
         const QString graph = QString::fromUtf8(readAll(out / "graph.nnef"));
         QVERIFY2(graph.contains("weight_steps") && graph.contains("requantization") &&
                      graph.contains("tract_core_round_even("),

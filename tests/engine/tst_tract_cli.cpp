@@ -538,6 +538,27 @@ private Q_SLOTS:
                          "Convolution input and kernel channels must match."));
     }
 
+    // A panic (tract 0.23.5 folding a concat of empty slices) is said in its
+    // own words, not as the last frames of its backtrace.
+    void panicSummaryCarriesThePanic() {
+        const fs::path dir = t2n::test::freshDir("tract_cli_panic");
+        const fs::path tract = scriptedTract(
+            dir / "bin",
+            "printf '%s\n' \"thread 'main' (2881) panicked at data/src/tensor.rs:355:33:\" "
+            "'attempt to divide by zero' 'stack backtrace:' '   0: rust_begin_unwind' "
+            "'   3: tract_data::tensor::Tensor::stack_tensors' '  16: tract::main' "
+            "'note: Some details are omitted, run with RUST_BACKTRACE=full.' >&2\nexit 101");
+        TractCheckOptions o;
+        o.tractBin = tract;
+        o.archive = "m.nnef.tgz";
+        o.ioBundle = "io.npz";
+        const TractCheckResult r = runTractCheck(o);
+        QCOMPARE(int(r.status), int(TractStatus::Failed));
+        QCOMPARE(QString::fromStdString(r.summary),
+                 QString("tract: failed (exit status 101): thread 'main' (2881) panicked at "
+                         "data/src/tensor.rs:355:33: / attempt to divide by zero"));
+    }
+
     void runnerVersionOverrideAndFromPath() {
         const fs::path dir = t2n::test::freshDir("tract_cli_override");
         scriptedTract(dir, "exit 0", "tract 0.17.3");

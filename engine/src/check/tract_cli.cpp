@@ -244,10 +244,13 @@ private:
 
 /// tract's own words for a failure: the last lines of its error chain
 /// ("Caused by:" and backtrace hints left out), for the summary a person reads.
+/// A panic's frames follow "stack backtrace:": its words are the two lines
+/// before ("thread 'main' panicked at ...:", "attempt to divide by zero").
 std::string tractLastWords(const std::vector<std::string>& lines, std::size_t count = 3) {
     std::vector<std::string> kept;
     for (const auto& line : lines) {
-        if (line.starts_with("Stack backtrace:")) // RUST_BACKTRACE=1: frames follow
+        // RUST_BACKTRACE=1: an error's frames (anyhow) or a panic's follow
+        if (line.starts_with("Stack backtrace:") || line.starts_with("stack backtrace:"))
             break;
         if (line != "Caused by:" && line.find("RUST_BACKTRACE") == std::string::npos)
             kept.push_back(line);
