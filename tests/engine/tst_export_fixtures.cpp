@@ -35,7 +35,8 @@ class ExportFixturesTest : public QObject {
         std::map<std::string, int> torchOps; ///< kinds translated
         std::vector<std::string> warnings;
         QJsonObject verified;
-        QString khronosError; ///< op fixtures: translating for Khronos ("" = it works)
+        QString khronosError;      ///< op fixtures: translating for Khronos ("" = it works)
+        bool khronosTried = false; ///< op fixtures without dynamic axes
     };
     std::map<QString, Outcome> outcomes_;
     QStringList names_;
@@ -80,10 +81,13 @@ private Q_SLOTS:
                 session.load(fixtureModel(name));
                 t2n::ExportReport report = session.exportModel(out, options);
                 std::ofstream(reportPath) << report.toJson();
-                if (name.startsWith("op_")) {
+                // Fixtures with dynamic axes are about sizes that follow a
+                // symbol, which only tract reads: their Khronos form says
+                // nothing of the column.
+                o.khronosTried = name.startsWith("op_") && options.dynamicAxes.empty();
+                if (o.khronosTried) {
                     t2n::ExportOptions khronos = options;
                     khronos.target = t2n::TargetSpec::parse("khronos");
-                    khronos.dynamicAxes.clear(); // Khronos inputs have fixed shapes
                     try {
                         session.translate(khronos);
                     } catch (const t2n::Error& e) {
@@ -269,7 +273,7 @@ private Q_SLOTS:
             column[op.kind] = op.khronos;
         int yes = 0, no = 0;
         for (const auto& [name, o] : outcomes_) {
-            if (!name.startsWith("op_") || !o.error.isEmpty() || o.torchOps.empty())
+            if (!o.khronosTried || !o.error.isEmpty() || o.torchOps.empty())
                 continue;
             bool anyNo = false, allYes = true;
             for (const auto& [kind, count] : o.torchOps) {

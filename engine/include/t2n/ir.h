@@ -85,7 +85,7 @@ struct Value {
     NodeId producer = -1;
     /// For lists and tuples built in the graph: their element values. For
     /// quantized packed parameters (conv/linear): weight, bias, then for conv
-    /// stride, padding, dilation and groups (see ir/packed_params.h).
+    /// stride, padding, dilation and groups (see jit/packed_params.h).
     std::vector<ValueId> elements;
 };
 

@@ -1,7 +1,7 @@
 #include "harden/unpack_mobile_contexts.h"
 
 #include "harden/graph_utils.h"
-#include "ir/packed_params.h"
+#include "jit/packed_params.h"
 #include "t2n/error.h"
 
 namespace t2n::harden {
@@ -26,7 +26,7 @@ bool isZero(const c10::IValue& v) {
 }
 
 /// The aten call computing what the context computes before its clamp.
-Value* insertUnpacked(Node* n, const ir::UnpackedParams& p) {
+Value* insertUnpacked(Node* n, const jit::UnpackedParams& p) {
     auto constant = [&](const c10::IValue& v) { return insertConstantBefore(n, v); };
     const c10::IValue bias = p.bias ? c10::IValue(*p.bias) : c10::IValue();
     if (!p.conv)
@@ -52,9 +52,9 @@ void unpackMobileContexts(PassContext& ctx) {
                 ctx.remark(n, "missed: its context is computed in the graph, not a constant");
                 continue;
             }
-            std::optional<ir::UnpackedParams> p;
+            std::optional<jit::UnpackedParams> p;
             try {
-                p = ir::unpackMobileContext(*context);
+                p = jit::unpackMobileContext(*context);
             } catch (const Error& e) {
                 ctx.remark(n, "missed: " + e.message());
                 continue;

@@ -1,7 +1,7 @@
 #include "ir/ir_builder.h"
 
 #include "ir/control_flow_refusal.h"
-#include "ir/packed_params.h"
+#include "jit/packed_params.h"
 #include "jit/torch_bridge.h"
 #include "t2n/error.h"
 #include "target/random_kinds.h"
@@ -438,7 +438,7 @@ private:
             return;
         v.kind = kindOf(*iv);
         v.constant = constantOf(*iv);
-        if (auto packed = unpackPackedParams(*iv)) {
+        if (auto packed = jit::unpackPackedParams(*iv)) {
             addPackedElements(id, *packed);
             return;
         }
@@ -474,7 +474,7 @@ private:
     // Quantized conv/linear parameters become element values of the packed
     // object: the int8 weight (its stored integers, with its quantization),
     // the float bias, then conv geometry; lowerings read them by position.
-    void addPackedElements(ValueId id, const UnpackedParams& p) {
+    void addPackedElements(ValueId id, const jit::UnpackedParams& p) {
         const std::string base = graph_.value(id).debugName;
         std::vector<ValueId> elements;
         ValueId w = addTensorConstant(p.weight.int_repr(), base + ".weight");

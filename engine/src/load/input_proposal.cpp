@@ -1,7 +1,7 @@
 #include "load/input_proposal.h"
 
-#include "ir/packed_params.h"
 #include "jit/graph_runner.h"
+#include "jit/packed_params.h"
 #include "load/input_hints.h"
 #include "load/isolated_run.h"
 #include "load/module_loader.h"
@@ -149,9 +149,9 @@ void guardQuantizedInput(torch::jit::Stack& stack) {
     stack.pop_back();
     const at::Tensor x = stack.back().toTensor();
     stack.pop_back();
-    auto p = ir::unpackPackedParams(packed);
+    auto p = jit::unpackPackedParams(packed);
     if (!p)
-        p = ir::unpackMobileContext(packed);
+        p = jit::unpackMobileContext(packed);
     if (!p || !p->weight.defined() || p->transposed)
         return;
     const at::Tensor& w = p->weight;

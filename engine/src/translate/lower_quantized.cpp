@@ -52,7 +52,7 @@ const ir::Quantization& inputQuant(Context& ctx, size_t i) {
     return *v.quant;
 }
 
-/// The unpacked parameters (ir/packed_params.h) of the packed object input 1.
+/// The unpacked parameters (jit/packed_params.h) of the packed object input 1.
 const std::vector<ir::ValueId>& packedElements(Context& ctx, size_t expected) {
     const ir::Value& p = ctx.in(1);
     if (p.elements.size() < expected)

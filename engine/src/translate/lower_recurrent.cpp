@@ -79,9 +79,30 @@ State step(Context& ctx, Cell cell, Expr xg, State s, const Weights& w, int64_t 
 }
 
 struct LayerResult {
-    Expr sequence; ///< [T, B, H]
+    std::vector<Expr> steps; ///< [1, B, H] each, in time order
     State last;
 };
+
+/// The steps of a layer as one sequence [T, B, H].
+Expr joinSteps(Context& ctx, const std::vector<Expr>& steps) {
+    return steps.size() == 1
+               ? steps[0]
+               : ctx.emitTemp("concat", {Expr::array(steps)}, {{"axis", Expr::i(0)}}, "sequence");
+}
+
+/// A bidirectional layer's output [T, B, 2H]: each step's two directions side
+/// by side, then the steps. Not concat(forward, reverse, axis 2) of the two
+/// sequences: tract 0.23.5's optimizer pushes a slice over time (`o[:, -1]`)
+/// up through that concat into the per-step concats and folds a concat of
+/// empty pieces, which panics ("attempt to divide by zero" in
+/// Tensor::stack_tensors; a traced bidirectional GRU read at its last step).
+Expr joinDirections(Context& ctx, const LayerResult& forward, const LayerResult& reverse) {
+    std::vector<Expr> paired;
+    for (size_t t = 0; t < forward.steps.size(); ++t)
+        paired.push_back(ctx.emitTemp("concat", {Expr::array({forward.steps[t], reverse.steps[t]})},
+                                      {{"axis", Expr::i(2)}}, "step_directions"));
+    return ctx.emitTemp("concat", {Expr::array(paired)}, {{"axis", Expr::i(0)}}, "bidirectional");
+}
 
 // `mask` (a packed sequence's [T, B, 1], or none): at a step past an item's
 // length its state stays what it was, so the forward direction ends on the
@@ -106,10 +127,7 @@ LayerResult runLayer(Context& ctx, Cell cell, Expr seq, int64_t steps, const Wei
         outs[static_cast<size_t>(t)] =
             ctx.emitTemp("unsqueeze", {s.h}, {{"axes", Expr::ints({0})}}, "step_out");
     }
-    Expr all = steps == 1 ? outs[0]
-                          : ctx.emitTemp("concat", {Expr::array(outs)}, {{"axis", Expr::i(0)}},
-                                         "sequence");
-    return {all, s};
+    return {outs, s};
 }
 
 // Row k of an initial state [L*D, B, H] as [1, B, H].
@@ -190,7 +208,8 @@ template <Cell C> void lowerLayers(Context& ctx) {
         seq = ctx.emitTemp("transpose", {seq}, {{"axes", Expr::ints({1, 0, 2})}}, "time_major");
     std::vector<Expr> lastH, lastC;
     for (int64_t l = 0; l < layers; ++l) {
-        std::vector<Expr> dirOut;
+        std::vector<Expr> dirOut;      // scanned directions' sequences
+        std::vector<LayerResult> runs; // unrolled directions
         for (int64_t d = 0; d < dirs; ++d) {
             const int64_t k = l * dirs + d;
             const size_t base = static_cast<size_t>(k * per);
@@ -208,16 +227,21 @@ template <Cell C> void lowerLayers(Context& ctx) {
             }
             State s{squeezed(ctx, h0), C == Cell::Lstm ? squeezed(ctx, c0) : Expr{}};
             LayerResult r = runLayer(ctx, C, seq, steps, w, s, d == 1, hidden, mask);
-            dirOut.push_back(r.sequence);
             lastH.push_back(
                 ctx.emitTemp("unsqueeze", {r.last.h}, {{"axes", Expr::ints({0})}}, "h_n"));
             if (C == Cell::Lstm)
                 lastC.push_back(
                     ctx.emitTemp("unsqueeze", {r.last.c}, {{"axes", Expr::ints({0})}}, "c_n"));
+            runs.push_back(std::move(r));
         }
-        seq = dirs == 1 ? dirOut[0]
-                        : ctx.emitTemp("concat", {Expr::array(dirOut)}, {{"axis", Expr::i(2)}},
-                                       "bidirectional");
+        if (runs.size() == 2)
+            seq = joinDirections(ctx, runs[0], runs[1]);
+        else if (runs.size() == 1)
+            seq = joinSteps(ctx, runs[0].steps);
+        else
+            seq = dirs == 1 ? dirOut[0]
+                            : ctx.emitTemp("concat", {Expr::array(dirOut)}, {{"axis", Expr::i(2)}},
+                                           "bidirectional");
     }
     if (packed)
         ctx.setPacked(ctx.node().outputs[0], {seq, packed->mask, packed->lengths, steps});

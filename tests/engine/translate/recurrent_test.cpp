@@ -32,6 +32,46 @@ graph(%self : Tensor, %x : Tensor, %h : Tensor, %c : Tensor):
         QCOMPARE(e.report.check.outputs.size(), size_t{2});
     }
 
+    /// A bidirectional GRU layer read at its last step: each step's two
+    /// directions are joined before the steps (tract 0.23.5 panicked on the
+    /// concat of the two whole sequences when its optimizer pushed the
+    /// last-step slice into it); the numbers are LibTorch's.
+    void bidirectionalGruJoinedPerStep() {
+        auto e = exportSnippet(R"IR(
+graph(%self : Tensor, %x : Tensor, %h : Tensor):
+  %w_ih : Tensor = prim::GetAttr[name="w_ih"](%self)
+  %w_hh : Tensor = prim::GetAttr[name="w_hh"](%self)
+  %b_ih : Tensor = prim::GetAttr[name="b_ih"](%self)
+  %b_hh : Tensor = prim::GetAttr[name="b_hh"](%self)
+  %w_ih_r : Tensor = prim::GetAttr[name="w_ih_r"](%self)
+  %w_hh_r : Tensor = prim::GetAttr[name="w_hh_r"](%self)
+  %b_ih_r : Tensor = prim::GetAttr[name="b_ih_r"](%self)
+  %b_hh_r : Tensor = prim::GetAttr[name="b_hh_r"](%self)
+  %params : Tensor[] = prim::ListConstruct(%w_ih, %w_hh, %b_ih, %b_hh, %w_ih_r, %w_hh_r, %b_ih_r, %b_hh_r)
+  %true : bool = prim::Constant[value=1]()
+  %false : bool = prim::Constant[value=0]()
+  %one : int = prim::Constant[value=1]()
+  %last : int = prim::Constant[value=-1]()
+  %p : float = prim::Constant[value=0.]()
+  %out : Tensor, %hn : Tensor = aten::gru(%x, %h, %params, %true, %one, %p, %false, %true, %true)
+  %y : Tensor = aten::select(%out, %one, %last)
+  return (%y)
+)IR",
+                               {"x:2x5x3:f32", "h:2x2x4:f32"},
+                               {{"w_ih", seeded({12, 3})},
+                                {"w_hh", seeded({12, 4}, 8)},
+                                {"b_ih", seeded({12}, 9)},
+                                {"b_hh", seeded({12}, 10)},
+                                {"w_ih_r", seeded({12, 3}, 11)},
+                                {"w_hh_r", seeded({12, 4}, 12)},
+                                {"b_ih_r", seeded({12}, 13)},
+                                {"b_hh_r", seeded({12}, 14)}});
+        EXPECT_NNEF("# CHECK-COUNT-5: step_directions\n"
+                    "# CHECK: bidirectional = concat([",
+                    e);
+        QVERIFY(e.report.check.passed);
+    }
+
     /// One GRU step, without biases.
     void gruCellWithoutBias() {
         auto e = exportSnippet(R"IR(

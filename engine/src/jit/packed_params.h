@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-namespace t2n::ir {
+namespace t2n::jit {
 
 struct UnpackedParams {
     bool conv = false;                              ///< conv2d params (else linear)
@@ -39,4 +39,4 @@ std::optional<UnpackedParams> unpackPackedParams(const c10::IValue& object);
 /// cannot be read.
 std::optional<UnpackedParams> unpackMobileContext(const c10::IValue& object);
 
-} // namespace t2n::ir
+} // namespace t2n::jit

@@ -1,4 +1,4 @@
-#include "ir/packed_params.h"
+#include "jit/packed_params.h"
 
 #include "t2n/error.h"
 
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <torch/csrc/jit/runtime/operator.h>
 
-namespace t2n::ir {
+namespace t2n::jit {
 
 namespace {
 
@@ -139,4 +139,4 @@ std::optional<UnpackedParams> unpackMobileContext(const c10::IValue& object) {
     return p;
 }
 
-} // namespace t2n::ir
+} // namespace t2n::jit
