@@ -396,7 +396,8 @@ private Q_SLOTS:
     void perChannelWeights_data() {
         QTest::addColumn<QString>("fixture");
         QTest::newRow("conv2d") << "op_quant_conv2d_per_channel";
-        QTest::newRow("conv2d_relu, linear_relu, linear") << "op_quant_conv_relu_linear_per_channel";
+        QTest::newRow("conv2d_relu, linear_relu, linear")
+            << "op_quant_conv_relu_linear_per_channel";
     }
 
     /// Per-channel int8 weights (refused before): graph.quant keeps one scale

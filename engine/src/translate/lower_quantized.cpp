@@ -594,13 +594,15 @@ void registerQuantizedOps(Registry& r) {
     r.add("aten::dequantize", lowerDequantize, "tract_core_cast to f32");
     r.add(
         "quantized::conv2d", [](Context& c) { lowerConv(c, false); },
-        "per-tensor qint8 weights, int32 requantized bias");
+        "per-tensor qint8 weights, int32 requantized bias; per-channel weights on integer steps, "
+        "one requantization factor per channel");
     r.add(
         "quantized::conv2d_relu", [](Context& c) { lowerConv(c, true); },
-        "per-tensor qint8 weights, int32 requantized bias");
+        "per-tensor qint8 weights, int32 requantized bias; per-channel weights on integer steps, "
+        "one requantization factor per channel");
     r.add(
         "quantized::linear", [](Context& c) { lowerLinear(c, false); },
-        "rank-2 input, per-tensor qint8 weights");
+        "rank-2 input, per-tensor or per-channel qint8 weights");
     r.add("quantized::linear_dynamic", lowerDynamicLinear,
           "f32 input of any rank: its per-call quint8 range, scale and zero point computed as "
           "PyTorch (qnnpack) chooses them, x rounded to that grid, linear with the weight's "
@@ -609,7 +611,7 @@ void registerQuantizedOps(Registry& r) {
           "+linear +matmul +add +unsqueeze +squeeze");
     r.add(
         "quantized::linear_relu", [](Context& c) { lowerLinear(c, true); },
-        "rank-2 input, per-tensor qint8 weights");
+        "rank-2 input, per-tensor or per-channel qint8 weights");
     r.add(
         "quantized::add", [](Context& c) { lowerAdd(c, false); },
         "operands of one type added by tract; of different types, real values added and "
