@@ -391,6 +391,31 @@ def forward(self, x):
         EXPECT_PASSES_AT_TWO_SIZES(e);
     }
 
+    /// A resampled size that is a multiple of the input's (T * 2): tract
+    /// 0.23.5 folded in / out of two cast sizes in integer arithmetic (T / 2T
+    /// is 0) and replaced the positions by zeros; every output item then read
+    /// item 0. The positions are written (i + 0.5) * in / out, so that no
+    /// quotient of two sizes is left for tract to fold. With T2N_TRACT_BIN
+    /// set, the check also runs the archive in tract.
+    void resampledPositionsDivideNoTwoSizes() {
+        Exported e;
+        try {
+            e = exportSnippet(
+                "upsample_twice",
+                "def forward(self, x):\n"
+                "    return torch.upsample_linear1d(x, [x.size(2) * 2], False, None)\n",
+                options({1, 3, 6}, "x:2=T"));
+        } catch (const t2n::Error& err) {
+            QFAIL(err.render().c_str());
+        }
+        EXPECT_PASSES_AT_TWO_SIZES(e);
+        QVERIFY2(e.nnef.contains("upsample_linear1d_stretched_axis2 = mul("), qPrintable(e.nnef));
+        QVERIFY2(
+            e.nnef.contains("upsample_linear1d_scaled_axis2 = div(upsample_linear1d_stretched"),
+            qPrintable(e.nnef));
+        QVERIFY2(!e.nnef.contains("scale_axis2 = div("), qPrintable(e.nnef));
+    }
+
     /// min(S, 4) is no arithmetic t2n follows: the export is refused, naming
     /// the slice that reads it and the node that computes it, instead of
     /// freezing 4 (which happens to be right at both probe sizes).

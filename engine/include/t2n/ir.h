@@ -71,6 +71,9 @@ struct Value {
     /// int list's value there, so that a size derived from a symbol can be
     /// checked at both sizes before it is written.
     std::vector<int64_t> probeShape;
+    /// The tensor's shape in the far probe run (every symbol doubled), when
+    /// it ran: a third point for sizes that follow a symbol through strides.
+    std::vector<int64_t> farShape;
     std::optional<Constant> probeConstant;
     std::optional<Constant> constant;
     /// A complex tensor, recorded as tract carries it: `dtype` is its real
@@ -107,6 +110,7 @@ struct SymbolSize {
     std::string name;
     int64_t example = 0;
     int64_t probe = 0;
+    int64_t far = 0; ///< in the far probe run; 0 when it did not run
 };
 
 /// How the trace chose a symbol's second size (its probe, which the check
@@ -117,6 +121,7 @@ struct SymbolProbe {
     int64_t example = 0;
     int64_t second = 0;           ///< 0: the model ran at no other size tried
     std::string rule;             ///< "multiple-of=32,min=64"; "" when any size goes
+    int64_t multipleOf = 1;       ///< the rule's multiple (1: any size)
     std::string why;              ///< where an inferred rule comes from
     bool declared = false;        ///< the rule came with --dynamic-axis
     std::vector<int64_t> refused; ///< sizes tried first, which the model refused

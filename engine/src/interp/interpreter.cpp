@@ -203,6 +203,21 @@ struct Interpreter::Impl {
                     scope.define(item.text, Value::makeInteger(actual)); // a symbol: bound here
                     continue;
                 }
+                // k * S: a symbol the axis is a multiple of (tract solves it
+                // from the input's size the same way).
+                if (item.kind == Expr::Kind::Binary && item.op == "*" && item.items.size() == 2 &&
+                    item.items[0]->kind == Expr::Kind::Integer && item.items[0]->integer > 0 &&
+                    item.items[1]->kind == Expr::Kind::Identifier &&
+                    !scope.find(item.items[1]->text)) {
+                    const int64_t multiple = item.items[0]->integer;
+                    if (actual % multiple != 0)
+                        throw InterpError(fmt::format(
+                            "graph input '{}' has size {} on axis {} where the graph declares "
+                            "{} * {}: not a multiple of {}",
+                            name, actual, k, multiple, item.items[1]->text, multiple));
+                    scope.define(item.items[1]->text, Value::makeInteger(actual / multiple));
+                    continue;
+                }
                 Value v = ev.eval(item, scope);
                 if (v.kind != Value::Kind::Integer || v.integer != actual)
                     throw InterpError(fmt::format(

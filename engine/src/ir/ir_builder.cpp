@@ -288,6 +288,7 @@ private:
                     for (size_t d = 0; d < a.size() && d < b.size(); ++d)
                         if (a[d] != b[d])
                             v.symbols[d] = "?";
+                    v.farShape = b.vec();
                 }
             }
             if (const c10::IValue* pv = recorded(in_.probe, jv)) {
@@ -330,9 +331,12 @@ private:
                 bool known = false;
                 for (const auto& s : graph_.symbolSizes)
                     known = known || s.name == sym;
+                const c10::IValue* f = in_.farProbe ? recorded(in_.farProbe, ins[i]) : nullptr;
+                const int64_t far =
+                    f && f->isTensor() && axis < f->toTensor().dim() ? f->toTensor().size(axis) : 0;
                 if (!known && axis < m->toTensor().dim())
                     graph_.symbolSizes.push_back(
-                        {sym, m->toTensor().size(axis), p->toTensor().size(axis)});
+                        {sym, m->toTensor().size(axis), p->toTensor().size(axis), far});
             }
         }
     }

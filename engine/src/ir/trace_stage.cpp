@@ -98,6 +98,7 @@ std::vector<SymbolProbe> probeSymbols(const TraceRequest& request,
         p.name = sym;
         p.example = size;
         p.rule = r.text();
+        p.multipleOf = std::max<int64_t>(r.multipleOf, 1);
         p.why = r.why;
         p.declared = r.declared;
         probes.push_back(p);

@@ -72,7 +72,8 @@ Expr convertLiteral(const Expr& e, DType to) {
 Context::Context(const ir::Graph& graph, const target::InferenceTarget& target, nnef::Document& doc,
                  const ExportOptions& options)
     : graph_(graph), target_(target), doc_(doc), options_(options),
-      pool_(options.naming == NamingScheme::Numeric), uses_(graph.values.size(), 0), sizes_(graph) {
+      pool_(options.naming == NamingScheme::Numeric), uses_(graph.values.size(), 0), sizes_(graph),
+      scaled_(graph, !target.isKhronos() && target.has("slice:symbolic-bounds")) {
     auto use = [&](ir::ValueId id, auto& self) -> void {
         ++uses_[static_cast<size_t>(id)];
         for (ir::ValueId e : graph_.value(id).elements)
@@ -491,8 +492,10 @@ void Context::declareInputs(const std::vector<std::string>& names,
             auto s = i < symbols.size() ? symbols[i].find(static_cast<int>(a))
                                         : std::map<int, std::string>::const_iterator{};
             if (i < symbols.size() && s != symbols[i].end()) {
-                dims.push_back(Expr::id(s->second));
-                doc_.addExtension("tract_symbol " + s->second);
+                const ScaledSymbols::Scaled* sc = scaled_.find(s->second);
+                dims.push_back(sc ? affineExpr({sc->name, sc->multiple, 0})
+                                  : Expr::id(s->second));
+                doc_.addExtension("tract_symbol " + (sc ? sc->name : s->second));
             } else {
                 dims.push_back(Expr::i(v.shape[a]));
             }

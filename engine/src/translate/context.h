@@ -11,6 +11,7 @@
 #include "t2n/options.h"
 #include "target/inference_target.h"
 #include "translate/frozen_sizes.h"
+#include "translate/scaled_symbols.h"
 #include "translate/symbolic_sizes.h"
 
 #include <deque>
@@ -76,6 +77,16 @@ public:
     /// (dimExpr, sizeTensor): the context's doing, not the lowering's, so the
     /// registry's declarations need not list it.
     bool readsSize(size_t index) const { return sizeStatements_.count(index) > 0; }
+    /// After a strided convolution or pooling is lowered: each output axis
+    /// that follows a scaled symbol (scaled_symbols.h) through the stride is
+    /// pinned to its expression by a slice over the whole axis, so that
+    /// tract reads `16 * H_32` there instead of a floor division it cannot
+    /// compare with the other paths'. Returns the number of axes pinned.
+    int pinStridedAxes();
+    /// The symbols written as a multiple of a new symbol.
+    const ScaledSymbols& scaledSymbols() const { return scaled_; }
+    /// Axes pinned so far, by scaled symbol ("H_32").
+    const std::map<std::string, int>& pinnedAxes() const { return pinnedBySymbol_; }
 
     // --- NNEF expressions for IR values --------------------------------------
     /// An identifier or literal for a tensor value (materializing constants).
@@ -178,6 +189,11 @@ private:
     std::string originOf(ir::ValueId id) const;
     Expr constantOperation(const TensorData& data, const std::string& nameHint);
     Expr sizeExpr(const SizePtr& e);
+    /// `e` as coef * S + c over one scaled symbol, when every step is exact.
+    std::optional<AxisAffine> affineOf(const SizePtr& e);
+    /// Axis `axis` of tensor `id` as coef * S + c: a scaled symbol's axis, a
+    /// pinned axis, or one that keeps its producer's first input's size.
+    std::optional<AxisAffine> axisAffine(ir::ValueId id, int64_t axis);
     [[noreturn]] void cannotFollow(size_t i) const;
     [[noreturn]] void frozenArgument(size_t i) const;
 
@@ -199,10 +215,13 @@ private:
     std::set<ir::ValueId> rederived_;
     std::deque<TensorData> derived_; // stable addresses: variableCache_ keys on them
     SymbolicSizes sizes_;
-    std::map<ir::ValueId, Expr> shapes_;                   // tract_core_shape_of per tensor
-    std::map<std::pair<ir::ValueId, int64_t>, Expr> dims_; // one axis of it
-    std::set<size_t> sizeStatements_;                      // see readsSize()
-    std::map<ir::ValueId, PackedSequence> packed_;         // see packed()
+    ScaledSymbols scaled_;
+    std::map<std::pair<ir::ValueId, int64_t>, AxisAffine> pinned_; // see pinStridedAxes()
+    std::map<std::string, int> pinnedBySymbol_;                    // statistic, by symbol
+    std::map<ir::ValueId, Expr> shapes_;                           // tract_core_shape_of per tensor
+    std::map<std::pair<ir::ValueId, int64_t>, Expr> dims_;         // one axis of it
+    std::set<size_t> sizeStatements_;                              // see readsSize()
+    std::map<ir::ValueId, PackedSequence> packed_;                 // see packed()
     // Recorded by the const refusals just before they throw.
     mutable std::vector<FrozenRead> frozenReads_;
 };

@@ -49,11 +49,145 @@ void Context::cannotFollow(size_t i) const {
                 "static, or export without that --dynamic-axis");
 }
 
+std::optional<AxisAffine> Context::axisAffine(ir::ValueId id, int64_t axis) {
+    const auto a = static_cast<size_t>(axis);
+    for (int steps = 0; steps < 100000 && id >= 0; ++steps) {
+        if (auto p = pinned_.find({id, axis}); p != pinned_.end())
+            return p->second;
+        const ir::Value& v = graph_.value(id);
+        if (a >= v.symbols.size() || v.symbols[a].empty())
+            return std::nullopt;
+        if (v.symbols[a] != "?") {
+            const ScaledSymbols::Scaled* sc = scaled_.find(v.symbols[a]);
+            if (!sc)
+                return std::nullopt;
+            return AxisAffine{sc->name, sc->multiple, 0};
+        }
+        // An axis its producer keeps from its first input (an activation, a
+        // normalization, a residual add): that input's axis.
+        if (v.producer < 0)
+            return std::nullopt;
+        const ir::Node& n = graph_.node(v.producer);
+        if (n.inputs.empty())
+            return std::nullopt;
+        const ir::Value& x = graph_.value(n.inputs[0]);
+        const bool kept = x.shape.size() == v.shape.size() && a < x.probeShape.size() &&
+                          a < x.farShape.size() && a < v.probeShape.size() &&
+                          a < v.farShape.size() && x.shape[a] == v.shape[a] &&
+                          x.probeShape[a] == v.probeShape[a] && x.farShape[a] == v.farShape[a];
+        if (!kept)
+            return std::nullopt;
+        id = x.id;
+    }
+    return std::nullopt;
+}
+
+std::optional<AxisAffine> Context::affineOf(const SizePtr& e) {
+    if (scaled_.empty())
+        return std::nullopt;
+    switch (e->op) {
+    case SizeExpr::Op::Constant:
+        return AxisAffine{"", 0, e->value};
+    case SizeExpr::Op::Symbol: {
+        const ScaledSymbols::Scaled* sc = scaled_.find(e->symbol);
+        if (!sc)
+            return std::nullopt;
+        return AxisAffine{sc->name, sc->multiple, 0};
+    }
+    case SizeExpr::Op::Dim:
+        return axisAffine(e->tensor, e->value);
+    default:
+        break;
+    }
+    auto a = affineOf(e->lhs);
+    auto b = a ? affineOf(e->rhs) : std::nullopt;
+    if (!a || !b)
+        return std::nullopt;
+    const std::string sym = a->coef != 0 ? a->symbol : b->symbol;
+    switch (e->op) {
+    case SizeExpr::Op::Add:
+    case SizeExpr::Op::Sub: {
+        if (a->coef != 0 && b->coef != 0 && a->symbol != b->symbol)
+            return std::nullopt;
+        const int64_t sign = e->op == SizeExpr::Op::Add ? 1 : -1;
+        return AxisAffine{sym, a->coef + sign * b->coef, a->constant + sign * b->constant};
+    }
+    case SizeExpr::Op::Mul:
+        if (a->coef != 0 && b->coef != 0)
+            return std::nullopt;
+        return AxisAffine{sym, a->coef * b->constant + b->coef * a->constant,
+                          a->constant * b->constant};
+    case SizeExpr::Op::Div: {
+        // (c * S + k) / d = (c / d) * S + floor(k / d) when d divides c and
+        // the numerator is never negative (S >= 1): truncation is floor then.
+        const int64_t d = b->constant;
+        if (b->coef != 0 || d <= 0 || a->coef < 0 || a->coef % d != 0 || a->coef + a->constant < 0)
+            return std::nullopt;
+        return AxisAffine{sym, a->coef / d, floorDivide(a->constant, d)};
+    }
+    default:
+        return std::nullopt;
+    }
+}
+
+int Context::pinStridedAxes() {
+    if (scaled_.empty() || node_->inputs.empty() || node_->outputs.empty())
+        return 0;
+    const std::string& kind = node_->kind;
+    const bool strided =
+        (kind.find("conv") != std::string::npos && kind.find("transpose") == std::string::npos) ||
+        (kind.find("pool") != std::string::npos && kind.find("adaptive") == std::string::npos);
+    if (!strided)
+        return 0;
+    const ir::ValueId id = node_->outputs[0];
+    const ir::Value& v = graph_.value(id);
+    if (!isBound(id) || outputNameOf(id))
+        return 0;
+    std::vector<int64_t> axes, begins;
+    std::vector<Expr> ends;
+    for (size_t a = 2; a < v.symbols.size(); ++a) {
+        if (v.symbols[a] != "?")
+            continue;
+        auto in = axisAffine(node_->inputs[0], static_cast<int64_t>(a));
+        if (!in || in->coef <= 0)
+            continue;
+        const ScaledSymbols::Scaled* sc = nullptr;
+        for (const auto& [_, s] : scaled_.all())
+            if (s.name == in->symbol)
+                sc = &s;
+        auto out = sc ? ScaledSymbols::fit(v, a, *sc) : std::nullopt;
+        // A whole stride: the output's multiple of S divides the input's.
+        if (!out || out->coef <= 0 || out->coef >= in->coef || in->coef % out->coef != 0)
+            continue;
+        pinned_[{id, static_cast<int64_t>(a)}] = *out;
+        ++pinnedBySymbol_[out->symbol];
+        axes.push_back(static_cast<int64_t>(a));
+        begins.push_back(0);
+        ends.push_back(affineExpr(*out));
+    }
+    if (axes.empty())
+        return 0;
+    const size_t first = doc_.body.size();
+    Expr pinned = emitTemp("slice", {tensor(id)},
+                           {{"axes", Expr::ints(axes)},
+                            {"begin", Expr::ints(begins)},
+                            {"end", Expr::array(std::move(ends))}},
+                           "pinned");
+    for (size_t i = first; i < doc_.body.size(); ++i)
+        sizeStatements_.insert(i);
+    bound_[id] = std::move(pinned);
+    return static_cast<int>(axes.size());
+}
+
 Expr Context::sizeExpr(const SizePtr& e) {
+    if (auto a = affineOf(e))
+        return affineExpr(*a);
     switch (e->op) {
     case SizeExpr::Op::Constant:
         return Expr::i(e->value);
     case SizeExpr::Op::Symbol:
+        if (const ScaledSymbols::Scaled* sc = scaled_.find(e->symbol))
+            return affineExpr({sc->name, sc->multiple, 0});
         return Expr::id(e->symbol);
     case SizeExpr::Op::Dim:
         return dimExpr(e->tensor, e->value);
@@ -111,6 +245,8 @@ Expr Context::dimExpr(ir::ValueId id, int64_t axis) {
     SizePtr e = sizes_.dim(id, axis);
     if (e->op != SizeExpr::Op::Dim)
         return sizeExpr(e);
+    if (auto a = axisAffine(id, axis))
+        return affineExpr(*a);
     auto key = std::make_pair(id, axis);
     if (auto it = dims_.find(key); it != dims_.end())
         return it->second;

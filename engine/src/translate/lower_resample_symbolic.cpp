@@ -12,6 +12,7 @@
 //
 //   scale = align ? (in - 1) / (out - 1) : 1 / factor, or else in / out (f32)
 //   src   = align ? i * scale : (i + 0.5) * scale - 0.5,  i = 0 .. out - 1
+//           (without a factor: (i + 0.5) * in / out - 0.5, see sourcePositions)
 //   linear: src = max(src, 0), lo = floor(src), hi = min(lo + 1, in - 1),
 //           w = src - lo, y = x[lo] * (1 - w) + x[hi] * w
 //   cubic:  b = floor(src), t = src - b, taps b-1 .. b+2 clamped to [0, in-1],
@@ -128,11 +129,6 @@ public:
             scale = op("div", {inLast(), outLast}, "scale");
         } else if (s_.factor > 0) {
             scale = Expr::f(static_cast<double>(static_cast<float>(1.0 / s_.factor)));
-        } else {
-            scale = op("div",
-                       {floatSize(ctx_, s_.in, "in_size_" + tag_),
-                        floatSize(ctx_, s_.out, "out_size_" + tag_)},
-                       "scale");
         }
         Expr items = ctx_.emitTemp("tract_core_range", {Expr::i(0), s_.out, Expr::i(1)}, {},
                                    "items_" + tag_);
@@ -141,8 +137,24 @@ public:
                               "position_" + tag_);
         if (align)
             return mul(items, scale, "source");
-        return sub(mul(add(items, Expr::f(0.5), "centre"), scale, "scaled"), Expr::f(0.5),
-                   "shifted");
+        Expr centre = add(items, Expr::f(0.5), "centre");
+        Expr scaled;
+        if (s_.factor > 0) {
+            scaled = mul(centre, scale, "scaled");
+        } else {
+            // (i + 0.5) * in / out, not (i + 0.5) * (in / out): tract 0.23.5
+            // carries each cast size's expression beside its value
+            // (TypedFact::uniform_tdim) and combines two of them in TDim's
+            // integer arithmetic, so in / out of out = 2 * in became the
+            // constant 0 and its declutter replaced the product by zeros
+            // (declutter_absorbing). The centres are no size, so neither
+            // product nor quotient has an expression to fold.
+            scaled = op("div",
+                        {mul(centre, floatSize(ctx_, s_.in, "in_size_" + tag_), "stretched"),
+                         floatSize(ctx_, s_.out, "out_size_" + tag_)},
+                        "scaled");
+        }
+        return sub(scaled, Expr::f(0.5), "shifted");
     }
 
     // x gathered at the f32 positions `p` along the axis, times the weights

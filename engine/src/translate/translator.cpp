@@ -17,6 +17,19 @@
 
 namespace t2n::translate {
 
+namespace {
+
+// "declared with --dynamic-axis" or where the graph's rule comes from.
+std::string ruleOrigin(const ir::Graph& g, const std::string& symbol) {
+    for (const auto& p : g.symbolProbes)
+        if (p.name == symbol)
+            return p.declared ? std::string("declared with --dynamic-axis")
+                              : (p.why.empty() ? std::string("read from the graph") : p.why);
+    return "read from the graph";
+}
+
+} // namespace
+
 bool producesOnlyScalars(const ir::Graph& g, const ir::Node& n) {
     for (ir::ValueId id : n.outputs) {
         const auto& v = g.value(id);
@@ -393,6 +406,32 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
     auto outs = outputNames(graph, options);
     checkNames(ins, outs, graph, options, tr.warnings);
     auto symbols = inputSymbols(graph, ins, options);
+    // A symbol the model ran at no other size (its probe found none): the
+    // graph's sizes are the example's, and a symbol in the archive would be
+    // one tract cannot reconcile with them ("8*S should be equal to 48").
+    // The axis is written with its example size, and the report says why.
+    for (const auto& p : graph.symbolProbes) {
+        if (p.second != 0 || p.example <= 0)
+            continue;
+        bool dropped = false;
+        for (auto& axes : symbols)
+            for (auto it = axes.begin(); it != axes.end();)
+                if (it->second == p.name) {
+                    it = axes.erase(it);
+                    dropped = true;
+                } else {
+                    ++it;
+                }
+        if (dropped)
+            tr.warnings.push_back(fmt::format(
+                "{} is written as its example size {}: the model ran at no other size t2n "
+                "tried{}, so the archive cannot follow it (tract would refuse a symbol the "
+                "graph's sizes contradict); export with the sizes the model accepts, or give "
+                "the axis a rule (--dynamic-axis ...:multiple-of=N)",
+                p.name, p.example,
+                p.refused.empty() ? std::string()
+                                  : fmt::format(" ({}={})", p.name, fmt::join(p.refused, ", "))));
+    }
     // Like torch_to_nnef: inputs that reach no output are an error while the
     // io names quantity check is on, and are left out of the graph otherwise.
     std::vector<bool> keep(ins.size(), true);
@@ -477,6 +516,7 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
             else
                 lower();
             annotateQuantizedOutputs(ctx);
+            ctx.pinStridedAxes();
             ++tr.torchOps[node.kind];
         } catch (const Error& e) {
             // The lowering's own hint stays with its node (the combined error's
@@ -520,6 +560,19 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
     }
 
     ctx.setNode(nullptr);
+    for (const auto& [symbol, sc] : ctx.scaledSymbols().all()) {
+        const auto pins = ctx.pinnedAxes().find(sc.name);
+        const int pinned = pins == ctx.pinnedAxes().end() ? 0 : pins->second;
+        tr.warnings.push_back(fmt::format(
+            "{} is written as {} * {} in the archive: the graph needs {} to be a multiple of {} "
+            "({}), and tract, which compares sizes symbolically, can prove them equal only in "
+            "that form; the archive accepts multiples of {}{}",
+            symbol, sc.multiple, sc.name, symbol, sc.multiple, ruleOrigin(graph, symbol),
+            sc.multiple,
+            pinned ? fmt::format(" ({} size(s) after strides pinned to multiples of {})", pinned,
+                                 sc.name)
+                   : std::string()));
+    }
     for (size_t i = 0; i < graph.outputs.size(); ++i) {
         Expr e = ctx.tensor(graph.outputs[i]);
         if (e.isIdentifier() && e.text == outs[i])
