@@ -227,6 +227,18 @@ std::string ExportReport::toJson() const {
                              {"second_sizes", frozenSizes.secondSizes},
                              {"values", values}};
     }
+    if (!state.empty()) {
+        nlohmann::json carried = nlohmann::json::array();
+        for (const auto& c : state)
+            carried.push_back({{"attribute", c.attribute},
+                               {"input", c.input},
+                               {"output", c.output},
+                               {"shape", c.shape},
+                               {"dtype", std::string(dtypeName(c.dtype))}});
+        j["state"] = carried;
+    }
+    if (!specialisedFor.empty())
+        j["specialised_for"] = specialisedFor;
     // Model strings (module paths, labels, property values) and paths are
     // bytes, not always UTF-8: an invalid sequence is written as U+FFFD
     // instead of ending the run after all its work (json type_error.316).

@@ -369,6 +369,21 @@ void Session::harden(const ExportOptions& options) {
     if (!exported.inputs.empty())
         examples = d->exampleInputs(exported.inputs, options.seed);
     const auto& made = d->exportedFor(options);
+    d->report.specialisedFor = made.arguments ? made.arguments->bound : std::vector<std::string>{};
+    d->report.state.clear();
+    if (made.state)
+        for (size_t k = 0; k < made.state->paths.size() && k < made.state->names.size(); ++k) {
+            CarriedState c;
+            c.attribute = made.state->paths[k];
+            c.input = made.state->names[k];
+            c.output = made.state->names[k] + "_out";
+            const size_t spec = made.state->specs.size() - made.state->paths.size() + k;
+            if (spec < made.state->specs.size()) {
+                c.shape = made.state->specs[spec].shape;
+                c.dtype = made.state->specs[spec].dtype;
+            }
+            d->report.state.push_back(std::move(c));
+        }
     if (made.arguments)
         for (const auto& value : made.arguments->bound)
             d->warn(fmt::format("the archive is specialised for {}: a forward() argument that "

@@ -20,7 +20,9 @@
 
 #include <QTest>
 
+#include <caffe2/serialize/inline_container.h>
 #include <csignal>
+#include <sstream>
 #include <torch/csrc/jit/ir/irparser.h>
 
 using namespace t2n::test;
@@ -84,6 +86,11 @@ private Q_SLOTS:
         QVERIFY2(anyWarningContains(report, "specialised for sr = " + value),
                  qPrintable(QString::fromStdString(report.warnings.empty() ? "no warning"
                                                                            : report.warnings[0])));
+        // The same fact as data, for the studio and the JSON report.
+        QCOMPARE(report.specialisedFor.size(), size_t{1});
+        QVERIFY2(report.specialisedFor[0].find("sr = " + value) != std::string::npos,
+                 report.specialisedFor[0].c_str());
+        QVERIFY(report.toJson().find("\"specialised_for\"") != std::string::npos);
     }
 
     /// float, bool and Optional[int] arguments reach the graph as such.
@@ -213,6 +220,73 @@ graph(%x : Tensor, %sr : int):
                      name.c_str());
             QVERIFY2(anyWarningContains(report, "keeps state in module attribute '" + name + "'"),
                      name.c_str());
+            // As data: the attribute, its input and output, its shape.
+            auto c = std::find_if(report.state.begin(), report.state.end(),
+                                  [&](const t2n::CarriedState& c) { return c.attribute == name; });
+            QVERIFY2(c != report.state.end(), name.c_str());
+            QCOMPARE(c->input, name);
+            QCOMPARE(c->output, name + "_out");
+            QVERIFY(!c->shape.empty());
+        }
+        QCOMPARE(report.state.size(), static_cast<size_t>(states.size()));
+    }
+
+    /// A file whose code calls an operator LibTorch alone does not have: an
+    /// extension library's (torch_scatter::scatter_mul, as in a genuine
+    /// SchNet file) or a newer PyTorch's (aten::rms_norm). The load error
+    /// says which, and what the user can do, instead of "save the model
+    /// again with the PyTorch version t2n was built with". The archives are
+    /// a saved module whose code/ is rewritten record by record.
+    void missingOperatorSaidInWords_data() {
+        QTest::addColumn<QString>("call");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<QString>("hint");
+        QTest::newRow("extension") << "ops.torch_scatter.scatter_mul("
+                                   << "an operator of the torch_scatter extension library"
+                                   << "replace the call with PyTorch operators";
+        QTest::newRow("newer aten") << "torch.rms_norm("
+                                    << "calls aten::rms_norm, which LibTorch"
+                                    << "save the model with PyTorch";
+    }
+    void missingOperatorSaidInWords() {
+        QFETCH(QString, call);
+        QFETCH(QString, message);
+        QFETCH(QString, hint);
+        torch::jit::Module m("Calls");
+        m.define("def forward(self, x):\n    return torch.relu(x)\n");
+        std::ostringstream saved;
+        m.save(saved);
+        const std::string bytes = saved.str();
+        std::istringstream in(bytes);
+        caffe2::serialize::PyTorchStreamReader reader(&in);
+        const auto path = realworldWork(
+            "missing_" + QString(QTest::currentDataTag()).replace(' ', '_').toStdString() + ".pt");
+        int rewritten = 0;
+        {
+            caffe2::serialize::PyTorchStreamWriter writer(path.string());
+            for (const auto& name : reader.getAllRecords()) {
+                auto [data, size] = reader.getRecord(name);
+                std::string text(static_cast<const char*>(data.get()), size);
+                const auto at = text.find("torch.relu(");
+                if (name.find("code/") != std::string::npos && name.ends_with(".py") &&
+                    at != std::string::npos) {
+                    text.replace(at, std::string("torch.relu(").size(), call.toStdString());
+                    ++rewritten;
+                }
+                writer.writeRecord(name, text.data(), text.size());
+            }
+            writer.writeEndOfFile();
+        }
+        QCOMPARE(rewritten, 1);
+        t2n::Session s;
+        try {
+            s.load(path);
+            QFAIL("loaded");
+        } catch (const t2n::Error& e) {
+            QCOMPARE(e.stage(), t2n::Stage::Load);
+            QVERIFY2(QString::fromStdString(e.message()).contains(message), e.render().c_str());
+            QVERIFY2(QString::fromStdString(e.hint()).contains(hint), e.render().c_str());
+            QVERIFY2(!QString::fromStdString(e.hint()).contains("built with"), e.render().c_str());
         }
     }
 

@@ -49,7 +49,9 @@ QString normalizedShape(const QString& cell) {
 QString specText(const QStringList& cells) {
     const QString values = cells.value(3).trimmed();
     // An empty shape cell is a scalar input (the engine wants the word).
-    const QString shape = normalizedShape(cells.value(1));
+    QString shape = normalizedShape(cells.value(1));
+    if (shape.compare(QStringLiteral("scalar"), Qt::CaseInsensitive) == 0)
+        shape.clear();
     const QString spec =
         QStringLiteral("%1:%2:%3")
             .arg(cells.value(0), shape.isEmpty() ? QStringLiteral("scalar") : shape,
@@ -103,6 +105,41 @@ void InputSpecsModel::setSpecs(const std::vector<InputSpec>& specs) {
     setRows(rows);
 }
 
+void InputSpecsModel::setScalarArguments(const QHash<QString, QString>& types) {
+    scalarTypes_ = types;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+}
+
+std::optional<DType> InputSpecsModel::scalarDType(const QString& type) {
+    const QString t = type.trimmed();
+    if (t == QLatin1String("int"))
+        return DType::I64;
+    if (t == QLatin1String("float"))
+        return DType::F64;
+    if (t == QLatin1String("bool"))
+        return DType::Bool;
+    return std::nullopt;
+}
+
+QVariant InputSpecsModel::data(const QModelIndex& index, int role) const {
+    const QString name = index.isValid() ? cell(index.row(), 0) : QString();
+    const auto type = scalarTypes_.constFind(name);
+    if (type != scalarTypes_.constEnd() && (role == Qt::DisplayRole || role == Qt::ToolTipRole)) {
+        // A typed field: says what the argument is and that the archive keeps its value.
+        if (index.column() == 1 && role == Qt::DisplayRole && cell(index.row(), 1).isEmpty())
+            return tr("scalar (%1)").arg(*type);
+        if (index.column() == 3 && role == Qt::DisplayRole && cell(index.row(), 3).isEmpty())
+            return tr("give its value (required)");
+        if (role == Qt::ToolTipRole)
+            return tr("%1 is a number forward() takes besides its tensors (%2): the archive "
+                      "holds the value given here as a constant; export again for another "
+                      "value")
+                .arg(name, *type);
+    }
+    return EditableTableModel::data(index, role);
+}
+
 std::vector<InputSpec> InputSpecsModel::specs() const {
     std::vector<InputSpec> out;
     for (const auto& r : rows())
@@ -119,6 +156,10 @@ QString InputSpecsModel::validate(int row, int column, const QStringList& cells)
                 return tr("'%1' is already the name of input %2").arg(cells.value(0)).arg(r + 1);
         return {};
     }
+    if (column == 3 && scalarTypes_.contains(cells.value(0)) && cells.value(3).trimmed().isEmpty())
+        return tr("%1 is a number forward() takes besides its tensors (%2); the archive holds "
+                  "it as a constant: give its value (for example 16000 for a sample rate)")
+            .arg(cells.value(0), scalarTypes_.value(cells.value(0)));
     if (column == 3 && isInlineValues(cells.value(3)))
         return parseError([&] { InputSpec::parse(specText(cells).toStdString()); });
     if (column == 3)
@@ -129,7 +170,7 @@ QString InputSpecsModel::validate(int row, int column, const QStringList& cells)
     // In plain words, on the cell they are about (the row label names the input).
     if (column == 1) {
         const QString shape = normalizedShape(cells.value(1));
-        if (shape.isEmpty())
+        if (shape.isEmpty() || shape.compare(QStringLiteral("scalar"), Qt::CaseInsensitive) == 0)
             return {}; // a scalar input
         static const QRegularExpression sizes(QStringLiteral("^[0-9]+(x[0-9]+)*$"));
         if (!sizes.match(shape).hasMatch())

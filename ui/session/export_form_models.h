@@ -10,6 +10,8 @@
 
 #include <QHash>
 
+#include <optional>
+
 #include <utility>
 #include <vector>
 
@@ -25,10 +27,22 @@ public:
     void setSpecs(const std::vector<InputSpec>& specs);
     /// Only meaningful when isValid().
     std::vector<InputSpec> specs() const;
+    /// forward()'s arguments that are not tensors, by name, with their
+    /// TorchScript type ("int", "float", "bool"): their row is a typed field
+    /// (shape "scalar", the type's dtype) whose value must be given, since
+    /// the archive holds it as a constant.
+    void setScalarArguments(const QHash<QString, QString>& types);
+    /// The dtype a scalar argument of TorchScript type `type` is given as
+    /// (i64 for int, f64 for float, bool), or nullopt for other types.
+    static std::optional<DType> scalarDType(const QString& type);
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 
 protected:
     QString validate(int row, int column, const QStringList& cells) const override;
     QString rowLabel(int row) const override;
+
+private:
+    QHash<QString, QString> scalarTypes_;
 };
 
 /// tensor | axis | symbol | sizes (the sizes the axis accepts, "multiple-of=32,min=64"; empty:

@@ -9,6 +9,29 @@
 
 namespace t2n::ui {
 
+QString carriedStateText(const CarriedState& c) {
+    QStringList dims;
+    for (int64_t d : c.shape)
+        dims << QString::number(d);
+    return QObject::tr("%1: input '%2' (%3 %4) and output '%5'; give each call's %5 as the next "
+                       "call's %2")
+        .arg(QString::fromStdString(c.attribute), QString::fromStdString(c.input),
+             QString::fromLatin1(dtypeName(c.dtype).data(),
+                                 static_cast<qsizetype>(dtypeName(c.dtype).size())),
+             dims.isEmpty() ? QObject::tr("scalar") : dims.join(QLatin1Char('x')),
+             QString::fromStdString(c.output));
+}
+
+QString specialisedText(const std::vector<std::string>& bound) {
+    if (bound.empty())
+        return {};
+    QStringList items;
+    for (const auto& b : bound)
+        items << QString::fromStdString(b);
+    return QObject::tr("%1: a constant of the archive; export again for another value")
+        .arg(items.join(QStringLiteral(", ")));
+}
+
 QString shapeText(const std::vector<int64_t>& shape) {
     if (shape.empty())
         return QStringLiteral("scalar");

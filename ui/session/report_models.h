@@ -8,6 +8,13 @@
 
 namespace t2n::ui {
 
+/// One carried state in words: "_state: input 'state' (f32 2x1x128) and
+/// output 'state_out'; give each call's state_out as the next call's state".
+QString carriedStateText(const CarriedState& c);
+/// What the archive is specialised for, in words ("" when nothing):
+/// "sr = 16000 (int): export again for another value".
+QString specialisedText(const std::vector<std::string>& bound);
+
 class OutputComparisonModel : public QAbstractTableModel {
     Q_OBJECT
 public:

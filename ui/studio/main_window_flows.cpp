@@ -101,20 +101,41 @@ void MainWindow::fillOpenedInputs() {
                lines.join(QLatin1Char('\n'));
     } else {
         // What the signature records (traced models keep shapes); the user
-        // fills in the rest.
+        // fills in the rest. A number forward() takes (Silero VAD's `sr:
+        // int`) is a typed row whose value the user gives.
+        QStringList scalars;
         for (const auto& a : st.forwardArgs) {
-            if (!a.isTensor)
-                continue;
             InputSpec spec;
             spec.name = a.name;
+            if (!a.isTensor) {
+                const auto dtype = InputSpecsModel::scalarDType(QString::fromStdString(a.type));
+                if (!dtype)
+                    continue;
+                spec.dtype = *dtype;
+                inputs.push_back(spec);
+                scalars << tr("%1 (%2)").arg(QString::fromStdString(a.name),
+                                             QString::fromStdString(a.type));
+                continue;
+            }
             spec.shape = a.shape.value_or(std::vector<int64_t>{1});
             spec.dtype = a.dtype.value_or(DType::F32);
             inputs.push_back(spec);
         }
         note = tr("t2n could not find inputs this model accepts; enter each input's shape "
-                  "(like 1x3x224x224) and type. %1")
-                   .arg(st.proposalError.section(QLatin1Char('\n'), 0, 0));
+                  "(like 1x3x224x224) and type.");
+        if (!scalars.isEmpty())
+            note += QLatin1Char(' ') +
+                    tr("%1: a number forward() takes besides its tensors; give its value in "
+                       "the values column (the archive holds it as a constant).")
+                        .arg(scalars.join(QStringLiteral(", ")));
+        else
+            note += QLatin1Char(' ') + st.proposalError.section(QLatin1Char('\n'), 0, 0);
     }
+    QHash<QString, QString> scalarTypes;
+    for (const auto& a : st.forwardArgs)
+        if (!a.isTensor && InputSpecsModel::scalarDType(QString::fromStdString(a.type)))
+            scalarTypes.insert(QString::fromStdString(a.name), QString::fromStdString(a.type));
+    form_->inputsModel()->setScalarArguments(scalarTypes);
     form_->setInputs(inputs);
     form_->setInputsNote(note);
     QHash<QString, int> ranks;

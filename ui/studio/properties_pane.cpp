@@ -82,6 +82,12 @@ Rows PropertiesPane::summary(const SessionState& st) const {
             {tr("hardening"),
              tr("%1 passes, %2 node changes").arg(st.report.harden.passes.size()).arg(changes)});
     }
+    if (st.hardened) {
+        for (const auto& c : st.report.state)
+            rows.append({tr("state"), carriedStateText(c)});
+        if (const QString s = specialisedText(st.report.specialisedFor); !s.isEmpty())
+            rows.append({tr("specialised for"), s});
+    }
     if (st.traced)
         rows.append(
             {tr("t2n IR"),

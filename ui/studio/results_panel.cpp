@@ -97,6 +97,14 @@ ResultsPanel::ResultsPanel(QWidget* parent)
             [this] { Q_EMIT nodeRequested(divergenceNode_, divergenceIdentifier_); });
     layout->addWidget(divergence_);
 
+    // What the archive asks of its caller beyond the model's own inputs: the
+    // state it carries (fed back each call) and the numbers it holds fixed.
+    interface_ = new QLabel(this);
+    interface_->setObjectName(QStringLiteral("archiveInterface"));
+    interface_->setWordWrap(true);
+    interface_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(interface_);
+
     // Where a size froze: under the verdict, as tall as its rows, since it
     // says in a few lines what the list of details below says at length.
     frozen_ = new FrozenSizesView(this);
@@ -166,6 +174,8 @@ void ResultsPanel::clear() {
     headline_.clear();
     divergence_->clear();
     divergence_->hide();
+    interface_->clear();
+    interface_->hide();
     problems_->clear();
     problems_->hide();
     problemNodes_.clear();
@@ -212,6 +222,15 @@ void ResultsPanel::showState(const SessionState& st) {
     if (!st.exported) {
         banner_->setText(tr("Not exported yet."));
         return;
+    }
+    QStringList said;
+    for (const auto& c : st.report.state)
+        said << tr("State carried: %1.").arg(carriedStateText(c).toHtmlEscaped());
+    if (const QString s = specialisedText(st.report.specialisedFor); !s.isEmpty())
+        said << tr("Specialised for %1.").arg(s.toHtmlEscaped());
+    if (!said.isEmpty()) {
+        interface_->setText(said.join(QStringLiteral("<br>")));
+        interface_->show();
     }
     if (st.report.written || st.checkOnly) {
         artifactPath_ = st.artifactPath;

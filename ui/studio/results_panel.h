@@ -52,6 +52,7 @@ private:
 
     QLabel* banner_;
     QLabel* divergence_;
+    QLabel* interface_; ///< state carried, arguments fixed (hidden when neither)
     QListWidget* problems_;
     FrozenSizesView* frozen_;
     QTableView* outputsView_;

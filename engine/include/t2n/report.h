@@ -2,6 +2,7 @@
 #pragma once
 
 #include "t2n/artifact.h"
+#include "t2n/dtype.h"
 #include "t2n/error.h"
 #include "t2n/harden.h"
 
@@ -215,6 +216,16 @@ struct CheckReport {
     }
 };
 
+/// State forward() keeps in a module attribute, carried by the archive as
+/// one extra input and one extra output (the caller feeds the output back).
+struct CarriedState {
+    std::string attribute; ///< "_state", "memory.h"
+    std::string input;     ///< the archive's input holding the state
+    std::string output;    ///< the archive's output holding its new value
+    std::vector<int64_t> shape;
+    DType dtype = DType::F32;
+};
+
 struct ExportReport {
     std::string model;
     std::string t2nVersion;
@@ -237,6 +248,11 @@ struct ExportReport {
     /// Filled when a dynamic axis failed: by the translation or by the
     /// check at the second size.
     FrozenSizes frozenSizes;
+    /// State carried as inputs and outputs (empty: forward() keeps none).
+    std::vector<CarriedState> state;
+    /// forward() arguments that are not tensors, folded into the archive as
+    /// constants: "sr = 16000".
+    std::vector<std::string> specialisedFor;
 
     std::string toJson() const;
 };

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <fstream>
+#include <optional>
+#include <torch/version.h>
 
 namespace t2n::load {
 
@@ -38,6 +40,47 @@ bool startsLikeZip(std::istream& in) {
 bool looksLikeZip(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     return startsLikeZip(in);
+}
+
+// "Unknown builtin op: torch_scatter::scatter_mul": an operator LibTorch
+// alone does not have. Said as what it is and what the user can do: an
+// extension library's operator (torchvision's nms, torch_scatter's), or an
+// operator of a PyTorch newer than the LibTorch t2n runs on.
+std::optional<Error> missingOperator(const std::string& shown, const std::string& first,
+                                     const std::string& where) {
+    constexpr std::string_view marker = "Unknown builtin op: ";
+    const auto at = first.find(marker);
+    if (at == std::string::npos)
+        return std::nullopt;
+    std::string op = first.substr(at + marker.size());
+    op = op.substr(0, op.find_first_of(" .,"));
+    const auto colons = op.find("::");
+    if (colons == std::string::npos)
+        return std::nullopt;
+    const std::string ns = op.substr(0, colons);
+    if (ns == "aten" || ns == "prim")
+        return Error(Stage::Load, ErrorCode::ModelFile,
+                     fmt::format("'{}' calls {}, which LibTorch {} does not have: the file was "
+                                 "saved by a newer PyTorch that has it{}",
+                                 shown, op, TORCH_VERSION, where),
+                     fmt::format("save the model with PyTorch {} (torch.jit.script or "
+                                 "torch.jit.trace there), or rewrite the call with operators "
+                                 "that PyTorch {} has",
+                                 TORCH_VERSION, TORCH_VERSION));
+    const bool torchvision = ns == "torchvision";
+    return Error(
+        Stage::Load, ErrorCode::ModelFile,
+        fmt::format("'{}' calls {}, an operator of the {} extension library (C++ code loaded by "
+                    "`import {}` in Python), which t2n does not have and cannot translate{}",
+                    shown, op, ns, ns, where),
+        torchvision && op.find("nms") != std::string::npos
+            ? "export the network up to its boxes and scores (non-maximum suppression keeps a "
+              "number of boxes that depends on the data, which an NNEF graph cannot hold) and "
+              "run NMS in the application"
+            : fmt::format("export the model without {}: replace the call with PyTorch operators "
+                          "(for scatter operations, Tensor.scatter_reduce or index_add) before "
+                          "torch.jit.script or torch.jit.trace",
+                          op));
 }
 
 // torch::jit::load through `read` (from a file or from memory), in eval mode,
@@ -87,6 +130,8 @@ template <class Read> torch::jit::Module loadChecked(const std::string& shown, R
         std::string where;
         if (const auto file = what.find("File \""); file != std::string::npos)
             where = " (" + what.substr(file, what.find('\n', file) - file) + ")";
+        if (auto missing = missingOperator(shown, first, where))
+            throw *missing;
         throw Error(
             Stage::Load, ErrorCode::ModelFile,
             fmt::format("LibTorch cannot compile the code of '{}': {}{}", shown, first, where),

@@ -159,6 +159,37 @@ private Q_SLOTS:
         QCOMPARE(again.cell(0, 1), QStringLiteral("1x4"));
     }
 
+    /// A number forward() takes besides its tensors (Silero VAD's `sr: int`)
+    /// is a typed row: its shape cell reads "scalar (int)", its value is
+    /// required (the archive holds it as a constant), and the row is the
+    /// engine's NAME:scalar:i64=VALUE spec, which the CLI takes as well.
+    void scalarArgumentIsATypedField() {
+        InputSpecsModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        t2n::InputSpec sr;
+        sr.name = "sr";
+        sr.dtype = *InputSpecsModel::scalarDType(QStringLiteral("int"));
+        m.setScalarArguments({{QStringLiteral("sr"), QStringLiteral("int")}});
+        m.setSpecs({t2n::InputSpec::parse("x:1x512:f32"), sr});
+        QCOMPARE(m.data(m.index(1, 1)).toString(), QStringLiteral("scalar (int)"));
+        QCOMPARE(m.cell(1, 2), QStringLiteral("i64"));
+        QVERIFY(!m.isValid());
+        QVERIFY2(m.errorAt(1, 3).contains(QStringLiteral("give its value")),
+                 qPrintable(m.errorAt(1, 3)));
+        m.setData(m.index(1, 3), QStringLiteral("16000"));
+        QVERIFY2(m.isValid(), qPrintable(m.errors().join(QLatin1Char('\n'))));
+        QCOMPARE(m.specs().at(1).toString(), std::string("sr:scalar:i64=16000"));
+        // The same spec as typed on the command line.
+        QCOMPARE(m.specs().at(1).toString(),
+                 t2n::InputSpec::parse("sr:scalar:i64=16000").toString());
+        // The word typed in the shape cell is a scalar too.
+        m.setData(m.index(1, 1), QStringLiteral("scalar"));
+        QVERIFY2(m.errorAt(1, 1).isEmpty(), qPrintable(m.errorAt(1, 1)));
+        QCOMPARE(m.specs().at(1).shape, std::vector<int64_t>{});
+        QVERIFY(!InputSpecsModel::scalarDType(QStringLiteral("str")));
+        QCOMPARE(*InputSpecsModel::scalarDType(QStringLiteral("float")), t2n::DType::F64);
+    }
+
     /// The values column takes a .npy/.npz/.pt file: a missing file or an
     /// unknown suffix is an error on that cell; a real file makes the row the
     /// engine's "NAME=@file" spec, and preparing with it gives the IR input
