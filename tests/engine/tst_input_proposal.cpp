@@ -181,6 +181,11 @@ private Q_SLOTS:
             << "RuntimeError: The size of tensor a (20) must match the size of tensor b (16) at "
                "non-singleton dimension 0"
             << QStringList{"input:16"} << "input:20:f32";
+        QTest::newRow("cat beside a cache")
+            << "RuntimeError: Sizes of tensors must match except in dimension 2. Expected size 3 "
+               "but got size 2 for tensor number 1 in the list."
+            << QStringList{"ids:1x16:i64=0..15", "past_k:1x3x32x32", "past_v:1x3x32x32"}
+            << "ids:1x16:i64=0..15 past_k:1x2x32x32:f32 past_v:1x2x32x32:f32";
         // The numbers of the model's own words; the int argument stays.
         QTest::newRow("numbers named by the error")
             << "ValueError: Provided number of samples is 16 (Supported values: 256 for 8000 "

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <regex>
 #include <set>
 
@@ -42,11 +43,19 @@ std::string messageOf(const std::string& error) {
     return error.substr(0, 4000);
 }
 
-std::string quoted(const std::smatch& m) {
-    std::string s = m[0].str();
-    if (s.size() > 120)
-        s = s.substr(0, 117) + "...";
-    return fmt::format("the model said '{}'", s);
+// The line of `text` holding the match `m`, without PyTorch's "RuntimeError: "
+// prefixes, for the reason a proposal gives.
+std::string lineOf(const std::string& text, const std::smatch& m) {
+    const auto at = static_cast<size_t>(m.position(0));
+    const size_t begin = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+    std::string line = text.substr(begin, text.find('\n', at) - begin);
+    for (const char* prefix : {"the model failed on the example inputs: ", "RuntimeError: ",
+                               "ValueError: ", "AssertionError: "})
+        while (line.rfind(prefix, 0) == 0)
+            line.erase(0, std::strlen(prefix));
+    if (line.size() > 160)
+        line = line.substr(0, 157) + "...";
+    return fmt::format("the model said '{}'", line);
 }
 
 class Builder {
@@ -199,6 +208,7 @@ std::vector<Correction> correctionsFromError(const std::string& error,
     const std::string text = messageOf(error);
     Builder b(specs, adjustable);
     std::smatch m;
+    auto quoted = [&](const std::smatch& match) { return lineOf(text, match); };
     // LSTM/GRU: "input.size(-1) must be equal to input_size. Expected 47, got 16"
     static const std::regex expectedGot(R"(Expected (\d+), got (\d+))");
     if (std::regex_search(text, m, expectedGot))
@@ -331,23 +341,39 @@ std::vector<Correction> correctionsFromError(const std::string& error,
                 b.push(std::move(c));
             }
     // Broadcasting: "The size of tensor a (20) must match the size of tensor
-    // b (16) at non-singleton dimension 1": one size becomes the other.
+    // b (16) at non-singleton dimension 1", and a cat: "Sizes of tensors must
+    // match except in dimension 2. Expected size 3 but got size 2 for tensor
+    // number 1 in the list" (a KV cache beside the new keys): one size
+    // becomes the other, in the one input holding it, or in every input of
+    // the one shape holding it (past keys and values alike).
     static const std::regex broadcast(
         R"(size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\))");
-    if (std::regex_search(text, m, broadcast)) {
+    static const std::regex cat(R"(Expected size (\d+) but got size (\d+) for tensor number)");
+    if (std::regex_search(text, m, broadcast) || std::regex_search(text, m, cat)) {
         const int64_t a = std::stoll(m[1]), c = std::stoll(m[2]);
-        for (const auto& [from, to] : {std::pair{c, a}, std::pair{a, c}})
-            for (size_t i = 0; i < b.size(); ++i) {
-                if (!b.tensor(i) || b.holding(from) != 1)
-                    continue;
-                Shape s = b.shape(i);
-                for (size_t d = s.size(); d-- > 0;)
-                    if (s[d] == from && from > 1) {
-                        s[d] = to;
-                        b.add(i, s, quoted(m));
-                        break;
-                    }
-            }
+        for (const auto& [from, to] : {std::pair{c, a}, std::pair{a, c}}) {
+            if (from <= 1)
+                continue;
+            std::vector<size_t> holders;
+            for (size_t i = 0; i < b.size(); ++i)
+                if (b.tensor(i) &&
+                    std::find(b.shape(i).begin(), b.shape(i).end(), from) != b.shape(i).end())
+                    holders.push_back(i);
+            if (holders.empty() || std::any_of(holders.begin(), holders.end(), [&](size_t i) {
+                    return b.shape(i) != b.shape(holders.front());
+                }))
+                continue;
+            Shape s = b.shape(holders.front());
+            for (size_t d = s.size(); d-- > 0;)
+                if (s[d] == from) {
+                    s[d] = to;
+                    break;
+                }
+            Correction fixed{specs, quoted(m), std::nullopt};
+            for (size_t i : holders)
+                fixed.specs[i].shape = s;
+            b.push(std::move(fixed));
+        }
     }
     // "Input audio chunk is too short": the last axis eight times longer.
     static const std::regex tooShort(

@@ -706,8 +706,8 @@ std::optional<InputHint> numberHint(const torch::jit::Module& m, const c10::Argu
     std::transform(name.begin(), name.end(), name.begin(), ::tolower);
     if (!compared.empty()) {
         hint.values = compared;
-        hint.reason = fmt::format("a {} the model compares '{}' with ({})", type->str(), arg.name(),
-                                  fmt::join(compared, ", "));
+        hint.reason = fmt::format("the first of the values the model compares '{}' with ({})",
+                                  arg.name(), fmt::join(compared, ", "));
     } else if (kind == c10::TypeKind::IntType &&
                (name == "sr" || name.find("rate") != std::string::npos)) {
         hint.values = {16000, 8000};

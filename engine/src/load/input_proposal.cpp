@@ -298,10 +298,10 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
     const InputHints read = readInputHints(module);
     InputProposal out;
     out.defaulted = read.defaulted;
-    // A forward() that writes module attributes runs on a copy, so that the
-    // proposal leaves the model as it was loaded.
-    // Each candidate starts from the state as loaded: a failed run of
-    // another size may have written part of it (Silero VAD's context).
+    // A forward() that writes module attributes gets them back after each
+    // run: each candidate starts from the state as loaded (a failed run of
+    // another size may have written part of it: Silero VAD's context), and
+    // the proposal leaves the model as it was loaded.
     const SavedState state(module, attributesSet(module));
     const torch::jit::Module& runner = module;
     // A quantized model's candidates run with guards, in a child process:
