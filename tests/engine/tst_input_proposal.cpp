@@ -174,6 +174,10 @@ private Q_SLOTS:
                "2-D) tensors"
             << QStringList{"x:1x1x11", "h:1x3x224x224", "c:1x16"}
             << "x:1x1x11:f32 h:1x1x224:f32 c:1x1x16:f32";
+        QTest::newRow("an axis beyond the rank")
+            << "RuntimeError: Dimension out of range (expected to be in range of [-3, 2], but "
+               "got 3)"
+            << QStringList{"x:1x16x8"} << "x:1x16x16x8:f32";
         QTest::newRow("integers") << "RuntimeError: Cannot input a tensor of type Float as an "
                                      "integral argument"
                                   << QStringList{"ids:1x16"} << "ids:1x16:i64";

@@ -306,6 +306,32 @@ std::vector<Correction> correctionsFromError(const std::string& error,
         if (changed)
             b.push(std::move(c));
     }
+    // "Dimension out of range (expected to be in range of [-3, 2], but got
+    // 3)": the model reads axis 3 of a rank-3 value, so the input of that
+    // rank (the one, or every one of the one shape) gets more axes, each a
+    // copy of its axis before the last (a channels-last image: 1x16x8 ->
+    // 1x16x16x8).
+    static const std::regex outOfRange(
+        R"(Dimension out of range \(expected to be in range of \[-(\d+), -?\d+\], but got (\d+)\))");
+    if (std::regex_search(text, m, outOfRange)) {
+        const auto rank = static_cast<size_t>(std::stoll(m[1]));
+        const auto axis = static_cast<size_t>(std::stoll(m[2]));
+        std::vector<size_t> holders;
+        for (size_t i = 0; i < b.size(); ++i)
+            if (b.tensor(i) && b.shape(i).size() == rank)
+                holders.push_back(i);
+        if (!holders.empty() && rank >= 1 && axis >= rank && axis < 8 &&
+            std::all_of(holders.begin(), holders.end(),
+                        [&](size_t i) { return b.shape(i) == b.shape(holders.front()); })) {
+            Shape s = b.shape(holders.front());
+            const int64_t copy = s.size() >= 2 ? s[s.size() - 2] : 16;
+            s.insert(s.end() - 1, axis + 1 - rank, copy);
+            Correction c{specs, quoted(m) + ": more axes", std::nullopt};
+            for (size_t i : holders)
+                c.specs[i].shape = s;
+            b.push(std::move(c));
+        }
+    }
     // A fixed view: "shape '[1, 1, 11]' is invalid for input of size 16".
     static const std::regex view(R"(shape '\[([-\d, ]+)\]' is invalid for input of size (\d+))");
     // Only a view the model makes whatever the input (the same shape said
