@@ -33,9 +33,6 @@ const std::map<QString, QString>& expectedFailures() {
     static const QString complexOps =
         "exit 4: zeros of a complex dtype and slices of a complex tensor with a dynamic axis "
         "are not translated (FNO's mode mixing)";
-    static const QString swinProposal =
-        "exit 2: no inputs proposed: nothing fixes the rank of a channels-last (B, H, W, C) "
-        "input; the candidates are rank 3";
     static const QString unetProposal =
         "exit 1: the proposal gives x batch 1 and t 16 although both carry B, and a square "
         "224x224 image makes H and W the same number at both probe sizes, so the IR names "
@@ -49,8 +46,6 @@ const std::map<QString, QString>& expectedFailures() {
         {"modern_fno/none", complexOps},
         {"modern_fno_scripted/inputs", complexOps},
         {"modern_fno_scripted/none", complexOps},
-        {"modern_swin_block/none", swinProposal},
-        {"modern_swin_block_scripted/none", swinProposal},
         {"modern_unet_block/none", unetProposal},
         {"modern_unet_block_scripted/none", unetProposal},
         {"modern_pillar_scatter/none", pillarProposal},
