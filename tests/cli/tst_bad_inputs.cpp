@@ -225,9 +225,9 @@ std::vector<BadCase> makeCases() {
     add("inputs not proposable lists the attempts",
         {"export", "{fx}/proposal_picky.pt", "-o", "{out}"}, 2, "load",
         "tried x:1x3x224x224:f32: ValueError: expected 37 features");
-    add("inputs not proposable for an int argument",
-        {"export", "{fx}/proposal_int_argument.pt", "-o", "{out}"}, 2, "load",
-        "argument 'n' is of type int");
+    add("inputs not proposable for a list argument",
+        {"export", "{fx}/proposal_list_argument.pt", "-o", "{out}"}, 2, "load",
+        "argument 'xs' is of type Tensor[]");
     add("input twice", exportArgs({}, {"--input", "image:1x3x32x32:f32", "--input", "b:1:f32"}), 2,
         "trace", "2 --input spec(s)");
     add("values file missing", exportArgs({}, {"--input", "image=@{dir}/nope.npy"}), 2, "load",

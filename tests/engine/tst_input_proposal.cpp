@@ -6,6 +6,7 @@
 // bundled sample, its channels; for every torchvision fixture, the channels it was traced with.
 // Each proposal is confirmed by a run of the model. Also the LO..HI range spec that proposed ids
 // use, in text, recipes and the values drawn.
+#include "load/input_feedback.h"
 #include "load/module_loader.h"
 #include "suite_macros.h"
 #include "support.h"
@@ -93,6 +94,17 @@ private Q_SLOTS:
             const QJsonObject dims = want.value("dims").toObject();
             for (auto d = dims.begin(); d != dims.end(); ++d)
                 QCOMPARE(in->spec.shape.at(d.key().toUInt()), d.value().toInteger());
+            // A number: the value proposed.
+            if (want.contains("value")) {
+                QCOMPARE(in->spec.values.size(), size_t(1));
+                QCOMPARE(in->spec.values[0], want.value("value").toDouble());
+            }
+            // Sides solved for a flatten + linear: C*H*W/16 features (two 2x2 pools, 8 channels
+            // from 3: the fixture's numbers).
+            if (want.contains("flattened")) {
+                const auto& s = in->spec.shape;
+                QCOMPARE(8 * (s.at(2) / 4) * (s.at(3) / 4), want.value("flattened").toInteger());
+            }
             if (want.contains("range_high")) {
                 QVERIFY(in->spec.randomRange);
                 QCOMPARE(in->spec.randomRange->low, 0);
@@ -113,6 +125,143 @@ private Q_SLOTS:
             }
             QVERIFY(!in->reason.empty());
         }
+    }
+
+    /// What a failed candidate's error says, read back into corrected
+    /// candidates: each rule on the words LibTorch or a model writes.
+    void feedback_data() {
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<QStringList>("specs");
+        QTest::addColumn<QString>("first"); // the first correction, all inputs
+        QTest::newRow("lstm input size")
+            << "RuntimeError: input.size(-1) must be equal to input_size. Expected 47, got 16"
+            << QStringList{"x:1x16"} << "x:1x47:f32";
+        QTest::newRow("mat1 and mat2")
+            << "RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x16 and 4x10)"
+            << QStringList{"input:1x16"} << "input:1x4:f32";
+        QTest::newRow("mat1 and mat2 of a sequence")
+            << "RuntimeError: mat1 and mat2 shapes cannot be multiplied (16x16 and 10x384)"
+            << QStringList{"feature:1x16x16", "length:1:i64=16"}
+            << "feature:1x16x10:f32 length:1:i64=16";
+        // 32 channels x (224/4)^2 = 100352; 4000 = 32 x 5 x 25: sides 20 x 100.
+        QTest::newRow("flatten solved for the sides")
+            << "RuntimeError: prepacked linear expects 4000 input features (its weight is "
+               "64x4000) but the input has shape [1, 100352]"
+            << QStringList{"x:1x3x224x224"} << "x:1x3x20x100:f32";
+        // ViT patches of 7x7 pixels x 3 channels where 1 channel (49) is read.
+        QTest::newRow("channels scaled")
+            << "RuntimeError: quantized linear expects 49 input features (its weight is 64x49) "
+               "but the input has shape [1, 16, 147]"
+            << QStringList{"img:1x3x28x28"} << "img:1x1x28x28:f32";
+        QTest::newRow("conv channels")
+            << "RuntimeError: Given groups=1, weight of size [16, 3, 3, 3], expected input[1, 1, "
+               "16, 16] to have 3 channels, but got 1 channels instead"
+            << QStringList{"x:1x1x16x16"} << "x:1x3x16x16:f32";
+        QTest::newRow("guard channels through an unsqueeze")
+            << "RuntimeError: prepacked convolution expects 6 input channels (weight [32, 6, 1, "
+               "1], 1 group(s)) but the input has shape [1, 3, 1, 224, 224]"
+            << QStringList{"x:1x3x224x224"} << "x:1x6x224x224:f32";
+        QTest::newRow("asserted sizes")
+            << "AssertionError: Input should be a 3d torch tensor, with sizes [*, 10, 3]. Actual "
+               "sizes: [1, 3, 32, 32]"
+            << QStringList{"input:1x3x32x32"} << "input:1x10x3:f32";
+        QTest::newRow("recurrent state")
+            << "RuntimeError: Expected hidden[0] size (1, 1, 64), got [1, 3, 224, 224]"
+            << QStringList{"x:1x1x11", "h:1x3x224x224", "c:1x3x224x224"}
+            << "x:1x1x11:f32 h:1x1x64:f32 c:1x1x64:f32";
+        QTest::newRow("state of another rank")
+            << "RuntimeError: For batched 3-D input, hx and cx should also be 3-D but got (4-D, "
+               "2-D) tensors"
+            << QStringList{"x:1x1x11", "h:1x3x224x224", "c:1x16"}
+            << "x:1x1x11:f32 h:1x1x224:f32 c:1x1x16:f32";
+        QTest::newRow("an axis beyond the rank")
+            << "RuntimeError: Dimension out of range (expected to be in range of [-3, 2], but "
+               "got 3)"
+            << QStringList{"x:1x16x8"} << "x:1x16x16x8:f32";
+        QTest::newRow("integers") << "RuntimeError: Cannot input a tensor of type Float as an "
+                                     "integral argument"
+                                  << QStringList{"ids:1x16"} << "ids:1x16:i64";
+        QTest::newRow("broadcast")
+            << "RuntimeError: The size of tensor a (20) must match the size of tensor b (16) at "
+               "non-singleton dimension 0"
+            << QStringList{"input:16"} << "input:20:f32";
+        QTest::newRow("cat beside a cache")
+            << "RuntimeError: Sizes of tensors must match except in dimension 2. Expected size 3 "
+               "but got size 2 for tensor number 1 in the list."
+            << QStringList{"ids:1x16:i64=0..15", "past_k:1x3x32x32", "past_v:1x3x32x32"}
+            << "ids:1x16:i64=0..15 past_k:1x2x32x32:f32 past_v:1x2x32x32:f32";
+        // The numbers of the model's own words; the int argument stays.
+        QTest::newRow("numbers named by the error")
+            << "ValueError: Provided number of samples is 16 (Supported values: 256 for 8000 "
+               "sample rate, 512 for 16000)"
+            << QStringList{"x:1x16", "sr:scalar:i64=16000"} << "x:1x256:f32 sr:scalar:i64=16000";
+        QTest::newRow("nothing said")
+            << "RuntimeError: expected 37 features" << QStringList{"x:1x16"} << "";
+    }
+
+    void feedback() {
+        QFETCH(QString, error);
+        QFETCH(QStringList, specs);
+        QFETCH(QString, first);
+        std::vector<t2n::InputSpec> in;
+        std::vector<bool> adjustable;
+        for (const QString& s : specs) {
+            in.push_back(t2n::InputSpec::parse(s.toStdString()));
+            adjustable.push_back(in.back().values.empty());
+        }
+        const auto out = t2n::load::correctionsFromError(error.toStdString(), in, adjustable);
+        if (first.isEmpty()) {
+            QVERIFY(out.empty());
+            return;
+        }
+        QVERIFY(!out.empty());
+        QStringList got;
+        for (const auto& s : out.front().specs)
+            got << QString::fromStdString(s.toString());
+        QCOMPARE(got.join(' '), first);
+        QVERIFY(!out.front().reason.empty());
+        for (const auto& c : out)
+            for (size_t i = 0; i < in.size(); ++i)
+                if (!adjustable[i])
+                    QCOMPARE(c.specs[i], in[i]);
+    }
+
+    /// A view to a constant shape ("shape '[1, 1, 11]' is invalid for input
+    /// of size 16") becomes the input's shape once an earlier candidate of
+    /// another size was refused with the same shape; a view computed from
+    /// the input (ViT patches: '[1, 3, 4, 7, 4, 7]' at 32 pixels) is not.
+    void feedbackConstantView() {
+        const std::vector<t2n::InputSpec> specs{t2n::InputSpec::parse("x:1x16"),
+                                                t2n::InputSpec::parse("h:1x3x224x224")};
+        const std::string error =
+            "RuntimeError: shape '[1, 1, 11]' is invalid for input of size 16";
+        QVERIFY(t2n::load::correctionsFromError(error, specs, {true, true}).empty());
+        const auto out = t2n::load::correctionsFromError(
+            error, specs, {true, true},
+            {"RuntimeError: shape '[1, 1, 11]' is invalid for input of size 150528"});
+        QVERIFY(!out.empty());
+        QCOMPARE(QString::fromStdString(out.front().specs[0].toString()), QString("x:1x1x11:f32"));
+        QCOMPARE(out.front().specs[1], specs[1]);
+        QVERIFY(t2n::load::correctionsFromError(
+                    "RuntimeError: shape '[1, 3, 4, 7, 4, 7]' is invalid for input of size 3072",
+                    {t2n::InputSpec::parse("img:1x3x32x32")}, {true},
+                    {"RuntimeError: shape '[1, 3, 32, 7, 32, 7]' is invalid for input of size "
+                     "150528"})
+                    .empty());
+    }
+
+    /// Numbers the model asks in "Supported values: 256 ..., 512 ...": each
+    /// tried, 512 among them.
+    void feedbackNamesEveryNumber() {
+        const auto out = t2n::load::correctionsFromError(
+            "ValueError: Provided number of samples is 16 (Supported values: 256 for 8000 sample "
+            "rate, 512 for 16000)",
+            {t2n::InputSpec::parse("x:1x16")}, {true});
+        QStringList got;
+        for (const auto& c : out)
+            got << QString::fromStdString(c.specs[0].toString());
+        QVERIFY2(got.contains("x:1x512:f32"), qPrintable(got.join(' ')));
+        QVERIFY2(got.size() <= 4, qPrintable(got.join(' ')));
     }
 
     /// The bundled sample: its first convolution's 3 channels, at the first

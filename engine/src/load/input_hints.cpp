@@ -2,6 +2,7 @@
 
 #include "harden/default_arguments.h"
 #include "harden/graph_utils.h"
+#include "jit/packed_params.h"
 #include "jit/torch_bridge.h"
 
 #include "t2n/error.h"
@@ -233,6 +234,22 @@ Finding features(const Node* n, int64_t count, const std::string& because) {
     return f;
 }
 
+// A 2-D convolution; one whose kernel is one row high may read a 1-D signal
+// given a height of 1 (unsqueeze(x, 2), as optimize_for_mobile writes
+// conv1d): that template too, after the image's.
+Finding convolution2d(const Node* n, std::string_view name, const at::Tensor& w, int64_t groups) {
+    const int64_t channels = w.size(1) * groups;
+    Finding f = channelsFirst(n, name, channels, 2,
+                              fmt::format("weight {}{}", sizesText(w),
+                                          groups > 1 ? fmt::format(", {} groups", groups) : ""));
+    if (w.size(2) == 1) {
+        const HintDim length = free(channels <= 2 ? FreeSize::Signal : FreeSize::Sequence);
+        f.shapes.insert(f.shapes.begin() + 1,
+                        ShapeTemplate{fixed(1), fixed(channels), fixed(1), length});
+    }
+    return f;
+}
+
 std::optional<Finding> convolution(const torch::jit::Module& m, const Node* n,
                                    const std::string& kind) {
     std::optional<at::Tensor> w;
@@ -256,6 +273,10 @@ std::optional<Finding> convolution(const torch::jit::Module& m, const Node* n,
     }
     if (!w || w->dim() < 3)
         return std::nullopt;
+    if (!transposed && w->dim() == 4)
+        return convolution2d(
+            n, fmt::format("{}conv2d", kind.rfind("quantized::", 0) == 0 ? "quantized " : ""), *w,
+            groups);
     const int64_t channels = transposed ? w->size(0) : w->size(1) * groups;
     const std::string name =
         fmt::format("{}conv{}{}d", kind.rfind("quantized::", 0) == 0 ? "quantized " : "",
@@ -372,6 +393,25 @@ std::optional<Finding> consumer(const torch::jit::Module& m, const Node* n, size
                            "quantized::linear_dynamic", "quantized::linear_relu_dynamic"}))
         if (auto w = unpackedWeight(m, n->input(1), "quantized::linear_unpack"); w && w->dim() == 2)
             return features(n, w->size(1), "weight " + sizesText(*w));
+    // XNNPACK's prepacked conv2d/linear (optimize_for_mobile, .ptl files).
+    if (offset == 0 && is({"prepacked::conv2d_clamp_run", "prepacked::linear_clamp_run"}))
+        if (auto iv = objectOf(m, n->input(1)))
+            if (auto p = jit::unpackMobileContext(*iv); p && p->weight.defined()) {
+                const at::Tensor& w = p->weight;
+                if (!p->conv && w.dim() == 2)
+                    return features(n, w.size(1), "weight " + sizesText(w));
+                if (p->conv && !p->transposed && w.dim() == 4)
+                    return convolution2d(n, "prepacked conv2d", w, p->groups);
+            }
+    // mv(weight, x): x is a vector of the weight's columns.
+    if (offset == 1 && is({"aten::mv"}))
+        if (auto w = tensorOf(m, n->input(0)); w && w->dim() == 2) {
+            Finding f;
+            f.shapes = {{fixed(w->size(1))}};
+            f.reason = fmt::format("a vector of {} read by {} (weight {})", w->size(1), where(n),
+                                   sizesText(*w));
+            return f;
+        }
     if ((offset == 0 && is({"aten::matmul", "aten::mm"})) || (offset == 1 && is({"aten::addmm"})))
         if (auto w = tensorOf(m, n->input(offset + 1)); w && w->dim() == 2)
             return features(n, w->size(0), "weight " + sizesText(*w));
@@ -617,6 +657,70 @@ bool namedLikeLengths(std::string name) {
            (name.size() > 4 && name.compare(name.size() - 4, 4, "_len") == 0);
 }
 
+// An int, float or bool argument: the constants forward() compares it with
+// (`if sr != 16000`, `sr in self.sample_rates`), in the order the graph
+// reads them, else a common value (16000 for a sample rate).
+std::optional<InputHint> numberHint(const torch::jit::Module& m, const c10::Argument& arg,
+                                    const Value* input) {
+    c10::TypePtr type = arg.type();
+    if (type->kind() == c10::TypeKind::OptionalType)
+        type = type->expectRef<c10::OptionalType>().getElementType();
+    const auto kind = type->kind();
+    if (kind != c10::TypeKind::IntType && kind != c10::TypeKind::FloatType &&
+        kind != c10::TypeKind::BoolType)
+        return std::nullopt;
+    InputHint hint;
+    hint.name = arg.name();
+    hint.number = true;
+    hint.dtype = kind == c10::TypeKind::FloatType  ? DType::F32
+                 : kind == c10::TypeKind::BoolType ? DType::Bool
+                                                   : DType::I64;
+    std::vector<double> compared;
+    auto add = [&](const c10::IValue& iv) {
+        double v = 0;
+        if (iv.isInt())
+            v = static_cast<double>(iv.toInt());
+        else if (iv.isDouble() && kind == c10::TypeKind::FloatType)
+            v = iv.toDouble();
+        else
+            return;
+        if (std::find(compared.begin(), compared.end(), v) == compared.end())
+            compared.push_back(v);
+    };
+    static const std::set<std::string> comparisons = {"aten::eq", "aten::ne", "aten::lt",
+                                                      "aten::le", "aten::gt", "aten::ge"};
+    if (kind != c10::TypeKind::BoolType)
+        for (const auto& use : input->uses()) {
+            const Node* n = use.user;
+            const std::string k = n->kind().toQualString();
+            if (comparisons.count(k) && n->inputs().size() == 2) {
+                if (auto other = harden::constantValue(n->input(1 - use.offset)))
+                    add(*other);
+            } else if (k == "aten::__contains__" && use.offset == 1) {
+                if (auto list = objectOf(m, n->input(0)); list && list->isList())
+                    for (const auto& e : list->toListRef())
+                        add(e);
+            }
+        }
+    std::string name = hint.name;
+    std::transform(name.begin(), name.end(), name.begin(), ::tolower);
+    if (!compared.empty()) {
+        hint.values = compared;
+        hint.reason = fmt::format("the first of the values the model compares '{}' with ({})",
+                                  arg.name(), fmt::join(compared, ", "));
+    } else if (kind == c10::TypeKind::IntType &&
+               (name == "sr" || name.find("rate") != std::string::npos)) {
+        hint.values = {16000, 8000};
+        hint.reason = "a common sample rate (its name says it is one)";
+    } else {
+        hint.values = {kind == c10::TypeKind::BoolType ? 0.0 : 1.0};
+        hint.reason =
+            fmt::format("no operation of the model says which {}; a common value", type->str());
+    }
+    hint.shapes.assign(hint.values.size(), ShapeTemplate{});
+    return hint;
+}
+
 } // namespace
 
 std::string templateText(const ShapeTemplate& shape) {
@@ -656,9 +760,15 @@ InputHints readInputHints(const torch::jit::Module& module) {
         const auto& arg = schema.arguments()[i + 1];
         auto tensorType = arg.type()->cast<c10::TensorType>();
         if (!tensorType)
+            if (auto number = numberHint(module, arg, graph->inputs().at(i + 1))) {
+                out.hints.push_back(std::move(*number));
+                continue;
+            }
+        if (!tensorType)
             throw Error(Stage::Load, ErrorCode::Usage,
-                        fmt::format("forward()'s argument '{}' is of type {}, not a tensor, and "
-                                    "has no default: t2n gives forward() tensors only",
+                        fmt::format("forward()'s argument '{}' is of type {}, not a tensor or a "
+                                    "number, and has no default: t2n gives forward() tensors "
+                                    "and numbers only",
                                     arg.name(), arg.type()->str()),
                         "export a wrapper module whose forward() takes tensors and passes the "
                         "other values itself");

@@ -36,6 +36,11 @@ struct InputHint {
     /// Holds lengths (its name says so and it is an integer vector): its
     /// value is the sequence length of the candidate.
     bool lengths = false;
+    /// A number, not a tensor (forward(x, sr: int)): given as a constant,
+    /// one of `values` (the likeliest first), each with an empty template
+    /// in `shapes` at the same position.
+    bool number = false;
+    std::vector<double> values;
     /// Ordered alternatives, the likeliest first; never empty.
     std::vector<ShapeTemplate> shapes;
     /// Why, in plain words ("3 channels read by conv2d 'features.0' (weight 64x3x7x7)").
@@ -49,9 +54,11 @@ struct InputHints {
     std::vector<std::string> defaulted;
 };
 
-/// What forward()'s arguments need. Throws t2n::Error (Load, Usage) for an
-/// argument without a default that cannot be given as a tensor (an int, a
-/// list of tensors).
+/// What forward()'s arguments need. An int, float or bool argument without
+/// a default is proposed the constants the graph compares it with (Silero
+/// VAD's `sr == 16000`), else common values. Throws t2n::Error (Load,
+/// Usage) for an argument without a default that cannot be given as a
+/// tensor or a number (a list of tensors, a string).
 InputHints readInputHints(const torch::jit::Module& module);
 
 /// "1x3x{image}x{image}" style text of a template, for reasons and tests.

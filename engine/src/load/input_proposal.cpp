@@ -1,7 +1,9 @@
 #include "load/input_proposal.h"
 
+#include "harden/bind_arguments.h"
 #include "jit/graph_runner.h"
 #include "jit/packed_params.h"
+#include "load/input_feedback.h"
 #include "load/input_hints.h"
 #include "load/isolated_run.h"
 #include "load/module_loader.h"
@@ -14,6 +16,7 @@
 #include <torch/csrc/jit/runtime/custom_operator.h>
 
 #include <chrono>
+#include <deque>
 #include <map>
 #include <numeric>
 #include <set>
@@ -53,6 +56,10 @@ InputSpec specFor(const InputHint& hint, size_t shape, size_t level) {
     spec.name = hint.name;
     spec.dtype = hint.dtype;
     spec.randomRange = hint.range;
+    if (hint.number) {
+        spec.values = {hint.values[std::min(shape, hint.values.size() - 1)]};
+        return spec;
+    }
     for (const HintDim& d : hint.shapes[std::min(shape, hint.shapes.size() - 1)])
         spec.shape.push_back(d.free ? sizeAt(*d.free, level) : d.size);
     if (hint.lengths)
@@ -63,6 +70,8 @@ InputSpec specFor(const InputHint& hint, size_t shape, size_t level) {
 // "224x224 pixels, a common image size": what the free sizes were set to.
 std::string freeSizesText(const InputHint& hint, size_t shape, size_t level) {
     std::set<FreeSize> kinds;
+    if (hint.number)
+        return {};
     for (const HintDim& d : hint.shapes[std::min(shape, hint.shapes.size() - 1)])
         if (d.free)
             kinds.insert(*d.free);
@@ -106,7 +115,7 @@ std::string firstLine(const std::string& what) {
 bool saysInputTooSmall(const std::string& error) {
     for (const char* words :
          {"Kernel size can't be greater than actual input size", "Output size is too small",
-          "Padding size should be less than the corresponding input dimension"})
+          "Padding size should be less than the corresponding input dimension", "too short"})
         if (error.find(words) != std::string::npos)
             return true;
     return false;
@@ -121,7 +130,9 @@ int64_t largestFreeSize(const InputHint& hint, size_t shape, size_t level) {
     return largest;
 }
 
-bool setsAttributes(const torch::jit::Module& module) {
+// The names of the attributes forward() sets (prim::SetAttr), inlined.
+std::set<std::string> attributesSet(const torch::jit::Module& module) {
+    std::set<std::string> names;
     auto graph = module.get_method("forward").graph()->copy();
     torch::jit::Inline(*graph);
     std::vector<const torch::jit::Block*> blocks{graph->block()};
@@ -130,13 +141,56 @@ bool setsAttributes(const torch::jit::Module& module) {
         blocks.pop_back();
         for (const auto* n : b->nodes()) {
             if (n->kind() == c10::prim::SetAttr)
-                return true;
+                names.insert(n->s(c10::attr::name));
             for (const auto* sub : n->blocks())
                 blocks.push_back(sub);
         }
     }
-    return false;
+    return names;
 }
+
+// The values of the attributes named `names` in every object of the module
+// tree, to put back after each candidate's run: a run (even a failed one, of
+// another size) must not leave its state to the next, nor to the model
+// (a deep copy of the module is no way out: Silero VAD v4's LSTM no longer
+// runs in one).
+class SavedState {
+public:
+    SavedState(const torch::jit::Module& module, const std::set<std::string>& names) {
+        if (names.empty())
+            return;
+        std::vector<c10::intrusive_ptr<c10::ivalue::Object>> objects{module._ivalue()};
+        std::set<const void*> seen;
+        while (!objects.empty()) {
+            auto o = objects.back();
+            objects.pop_back();
+            if (!seen.insert(o.get()).second)
+                continue;
+            for (size_t i = 0; i < o->slots().size(); ++i) {
+                const c10::IValue& v = o->getSlot(i);
+                if (v.isObject())
+                    objects.push_back(v.toObject());
+                if (names.count(o->type()->getAttributeName(i)))
+                    saved_.push_back({o, i, copyOf(v)});
+            }
+        }
+    }
+    void restore() const {
+        for (const auto& s : saved_)
+            s.object->setSlot(s.slot, copyOf(s.value));
+    }
+
+private:
+    static c10::IValue copyOf(const c10::IValue& v) {
+        return v.isTensor() && v.toTensor().defined() ? c10::IValue(v.toTensor().clone()) : v;
+    }
+    struct Saved {
+        c10::intrusive_ptr<c10::ivalue::Object> object;
+        size_t slot;
+        c10::IValue value;
+    };
+    std::vector<Saved> saved_;
+};
 
 // Quantized and prepacked (XNNPACK) kernels trust their input: qnnpack's linear reads a [1, 100352]
 // input against a 784-wide packed weight and crashes (SIGSEGV) or "runs"
@@ -244,9 +298,12 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
     const InputHints read = readInputHints(module);
     InputProposal out;
     out.defaulted = read.defaulted;
-    // A forward() that writes module attributes runs on a copy, so that the
-    // proposal leaves the model as it was loaded.
-    const torch::jit::Module runner = setsAttributes(module) ? module.deepcopy() : module;
+    // A forward() that writes module attributes gets them back after each
+    // run: each candidate starts from the state as loaded (a failed run of
+    // another size may have written part of it: Silero VAD's context), and
+    // the proposal leaves the model as it was loaded.
+    const SavedState state(module, attributesSet(module));
+    const torch::jit::Module& runner = module;
     // A quantized model's candidates run with guards, in a child process:
     // nothing a guessed size does to a kernel can end t2n.
     auto inlined = module.get_method("forward").graph()->copy();
@@ -313,18 +370,62 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
         }
         return any;
     };
-    for (const Candidate& c : candidates) {
-        if (knownTooSmall(c))
-            continue; // not run, not counted against maxAttempts
+    // The inputs a correction may change: not numbers, not lengths.
+    std::vector<bool> adjustable;
+    bool numbers = false;
+    for (const auto& h : read.hints) {
+        adjustable.push_back(!h.number && !h.lengths);
+        numbers = numbers || h.number;
+    }
+    // Candidates made from what a failed run's error said (load/input_feedback.h)
+    // run before the next template's, breadth first, a few steps deep.
+    struct Pending {
         std::vector<InputSpec> specs;
-        for (size_t i = 0; i < read.hints.size(); ++i)
-            specs.push_back(specFor(read.hints[i], c.shape[i], c.level));
+        std::vector<std::string> reasons; ///< per input
+        int depth = 0;
+        std::optional<size_t> integers; ///< an input made integers by the error `cause`
+        std::string cause;
+    };
+    std::deque<Pending> feedback;
+    constexpr int kMaxFeedbackRuns = 24;
+    constexpr int kMaxFeedbackDepth = 5;
+    int feedbackRuns = 0, templateRuns = 0;
+    // Inputs an error asked integers of, kept so for the templates after it.
+    std::set<size_t> integers;
+    std::vector<std::string> earlierErrors;
+    size_t next = 0;
+    while (true) {
+        Pending p;
+        std::optional<Candidate> from; ///< a template candidate, not a correction
+        if (!feedback.empty() && feedbackRuns < kMaxFeedbackRuns) {
+            p = std::move(feedback.front());
+            feedback.pop_front();
+        } else {
+            while (next < candidates.size() && knownTooSmall(candidates[next]))
+                ++next; // not run, not counted against maxAttempts
+            if (next >= candidates.size())
+                break;
+            const Candidate& c = candidates[next++];
+            for (size_t i = 0; i < read.hints.size(); ++i) {
+                InputSpec spec = specFor(read.hints[i], c.shape[i], c.level);
+                if (integers.count(i) && spec.dtype == DType::F32 && !read.hints[i].number)
+                    spec.dtype = DType::I64;
+                p.specs.push_back(spec);
+                std::string reason = read.hints[i].reason;
+                if (const auto sizes = freeSizesText(read.hints[i], c.shape[i], c.level);
+                    !sizes.empty())
+                    reason += "; " + sizes;
+                p.reasons.push_back(reason);
+            }
+            from = c;
+        }
+        const std::vector<InputSpec>& specs = p.specs;
         std::string key;
         for (const auto& s : specs)
             key += s.toString() + " ";
         if (!tried.insert(key).second)
             continue;
-        if (static_cast<int>(out.attempts.size()) >= limits.maxAttempts)
+        if (from && templateRuns >= limits.maxAttempts)
             break;
         if (seconds() > limits.maxSeconds) {
             timedOut = true;
@@ -333,6 +434,7 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
         if (cancelled && cancelled())
             throw Error(Stage::Load, ErrorCode::Cancelled, "input proposal cancelled",
                         "nothing was written");
+        (from ? templateRuns : feedbackRuns)++;
         ProposalAttempt attempt;
         attempt.specs = specs;
         const double began = seconds();
@@ -341,6 +443,15 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
             // One call per candidate, each of other sizes: the profiling
             // executor's first call would profile for a plan never used.
             torch::jit::GraphOptimizerEnabledGuard oneShot(false);
+            if (numbers) {
+                // Numbers become constants of a copy, as the export binds them.
+                auto bound = harden::bindNonTensorArguments(runner, specs);
+                const auto tensors = makeExampleInputs(bound->tensorSpecs, limits.seed);
+                std::vector<c10::IValue> stack(tensors.begin(), tensors.end());
+                auto forward = bound->module.get_method("forward");
+                forward(stack);
+                return;
+            }
             const auto tensors = makeExampleInputs(specs, limits.seed);
             if (guarded) {
                 jit::RunOptions options;
@@ -353,40 +464,57 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
             auto forward = runner.get_method("forward");
             forward(stack);
         };
+        std::string fullError;
         if (isolate) {
             const IsolatedOutcome o =
                 runIsolated(run, std::max(1.0, limits.maxSeconds - seconds()));
             attempt.ran = o.ran;
-            if (!o.ran)
+            if (!o.ran) {
                 attempt.error = o.usageError || o.crashed ? o.error : firstLine(o.error);
+                fullError = o.error;
+            }
         } else {
             try {
                 run();
                 attempt.ran = true;
             } catch (const Error& e) {
                 attempt.error = e.message();
+                fullError = attempt.error;
             } catch (const std::exception& e) {
                 attempt.error = firstLine(e.what());
+                fullError = e.what();
             }
+            state.restore();
         }
         attempt.seconds = seconds() - began;
         out.attempts.push_back(attempt);
+        if (!attempt.ran)
+            earlierErrors.push_back(attempt.error);
+        // Integers got further than floats: so for the templates after it.
+        if (p.integers && (attempt.ran || attempt.error != p.cause))
+            integers.insert(*p.integers);
         if (!attempt.ran) {
-            if (saysInputTooSmall(attempt.error))
+            if (from && saysInputTooSmall(attempt.error))
                 for (size_t i = 0; i < read.hints.size(); ++i) {
-                    int64_t& floor = tooSmall[{i, c.shape[i]}];
-                    floor = std::max(floor, largestFreeSize(read.hints[i], c.shape[i], c.level));
+                    int64_t& floor = tooSmall[{i, from->shape[i]}];
+                    floor = std::max(floor,
+                                     largestFreeSize(read.hints[i], from->shape[i], from->level));
+                }
+            if (p.depth < kMaxFeedbackDepth)
+                for (Correction& c : correctionsFromError(attempt.error + "\n" + fullError, specs,
+                                                          adjustable, earlierErrors)) {
+                    Pending q{std::move(c.specs), p.reasons, p.depth + 1, c.integers,
+                              attempt.error};
+                    for (size_t i = 0; i < q.specs.size(); ++i)
+                        if (!(q.specs[i] == specs[i]))
+                            q.reasons[i] = c.reason;
+                    feedback.push_back(std::move(q));
                 }
             continue;
         }
         out.confirmed = true;
-        for (size_t i = 0; i < read.hints.size(); ++i) {
-            const auto& h = read.hints[i];
-            std::string reason = h.reason;
-            if (const auto sizes = freeSizesText(h, c.shape[i], c.level); !sizes.empty())
-                reason += "; " + sizes;
-            out.inputs.push_back({specs[i], reason});
-        }
+        for (size_t i = 0; i < read.hints.size(); ++i)
+            out.inputs.push_back({specs[i], p.reasons[i]});
         break;
     }
     if (out.confirmed)
