@@ -163,8 +163,23 @@ template <Cell C> void lowerLayers(Context& ctx) {
     const bool biases = ctx.boolArg(3 + o), train = ctx.boolArg(6 + o), bidir = ctx.boolArg(7 + o),
                batchFirst = overPacked ? false : ctx.boolArg(8);
     const int64_t layers = ctx.intArg(4 + o);
-    if (train)
-        ctx.unsupported("recurrent layer in training mode");
+    // A layer saved in training mode (model.eval() forgotten before
+    // saving) differs from eval mode only by the dropout between its
+    // layers: with none (p = 0, or one layer) it computes the same numbers.
+    if (train) {
+        const double dropout = ctx.floatArg(5 + o);
+        if (dropout > 0 && layers > 1)
+            ctx.unsupported(fmt::format("recurrent layer in training mode with dropout {} between "
+                                        "its {} layers: the model draws random masks on every call",
+                                        dropout, layers),
+                            "call model.eval() before saving the model (torch.jit.trace or "
+                            "torch.jit.script), so that its layers run without dropout");
+        ctx.warn(fmt::format("{} was saved in training mode (train=True); with {} it computes as "
+                             "in eval mode, and is exported as such (call model.eval() before "
+                             "saving to avoid this)",
+                             ctx.node().kind,
+                             layers > 1 ? "no dropout between its layers" : "a single layer"));
+    }
     const auto& params = ctx.graph().value(ctx.node().inputs[2 + o]).elements;
     const int64_t dirs = bidir ? 2 : 1;
     int64_t per = biases ? 4 : 2;

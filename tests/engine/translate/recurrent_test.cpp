@@ -72,6 +72,64 @@ graph(%self : Tensor, %x : Tensor, %h : Tensor):
         QVERIFY(e.report.check.passed);
     }
 
+    /// A GRU saved in training mode (train=True: model.eval() forgotten, as
+    /// in a genuine tch-rs sequence model) computes as in eval mode when no
+    /// dropout runs between layers: exported with a warning and matched
+    /// against LibTorch's run of the same training-mode graph. With dropout
+    /// between two layers the model draws random masks: refused, naming it.
+    void gruSavedInTrainingMode_data() {
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<double>("dropout");
+        QTest::addColumn<bool>("exports");
+        QTest::newRow("one layer, dropout 0.3") << 1 << 0.3 << true;
+        QTest::newRow("two layers, no dropout") << 2 << 0.0 << true;
+        QTest::newRow("two layers, dropout 0.3") << 2 << 0.3 << false;
+    }
+    void gruSavedInTrainingMode() {
+        QFETCH(int, layers);
+        QFETCH(double, dropout);
+        QFETCH(bool, exports);
+        std::string params, attrs;
+        std::vector<std::pair<std::string, at::Tensor>> weights;
+        for (int l = 0; l < layers; ++l) {
+            const int64_t in = l == 0 ? 3 : 4;
+            for (const auto& [name, shape] :
+                 std::vector<std::pair<std::string, std::vector<int64_t>>>{
+                     {"w_ih", {12, in}}, {"w_hh", {12, 4}}, {"b_ih", {12}}, {"b_hh", {12}}}) {
+                const std::string n = name + std::to_string(l);
+                attrs += "  %" + n + " : Tensor = prim::GetAttr[name=\"" + n + "\"](%self)\n";
+                params += (params.empty() ? "%" : ", %") + n;
+                weights.push_back({n, seeded(shape, static_cast<uint64_t>(weights.size()) + 3)});
+            }
+        }
+        const std::string ir = "graph(%self : Tensor, %x : Tensor, %h : Tensor):\n" + attrs +
+                               "  %params : Tensor[] = prim::ListConstruct(" + params + ")\n" +
+                               "  %true : bool = prim::Constant[value=1]()\n"
+                               "  %false : bool = prim::Constant[value=0]()\n"
+                               "  %layers : int = prim::Constant[value=" +
+                               std::to_string(layers) + "]()\n" +
+                               "  %p : float = prim::Constant[value=" + std::to_string(dropout) +
+                               "]()\n"
+                               "  %out : Tensor, %hn : Tensor = aten::gru(%x, %h, %params, %true, "
+                               "%layers, %p, %true, %false, %true)\n"
+                               "  return (%out)\n";
+        const std::string h = "h:" + std::to_string(layers) + "x2x4:f32";
+        if (!exports) {
+            const auto refused = exportSnippet(ir.c_str(), {"x:2x5x3:f32", h}, weights);
+            QVERIFY2(refused.nnef.empty(), refused.nnef.c_str());
+            QVERIFY2(refused.error.find("dropout") != std::string::npos, refused.error.c_str());
+            QVERIFY2(refused.error.find("model.eval()") != std::string::npos,
+                     refused.error.c_str());
+            return;
+        }
+        auto e = exportSnippet(ir.c_str(), {"x:2x5x3:f32", h}, weights);
+        QVERIFY(e.report.check.passed);
+        bool warned = false;
+        for (const auto& w : e.report.warnings)
+            warned = warned || w.find("saved in training mode") != std::string::npos;
+        QVERIFY(warned);
+    }
+
     /// One GRU step, without biases.
     void gruCellWithoutBias() {
         auto e = exportSnippet(R"IR(
