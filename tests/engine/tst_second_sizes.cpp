@@ -250,6 +250,38 @@ def forward(self, x):
                  qPrintable(r.err));
     }
 
+    // H and W of a square example (4 x 4) used to be probed at the same size
+    // (5 x 5): every size that follows one followed the other, the IR named
+    // W's axis H, and the archive wrote a reshape tract refused ("2*(H)*(W)
+    // should be equal to 2*(H)*(H)") while t2n's own check passed at 5 x 5.
+    // The twins are now probed apart (5 and 6), and the archive names W.
+    void squareExampleProbedApart() {
+        torch::jit::Module m("Twins");
+        m.define(R"(
+def forward(self, x):
+    y = x.transpose(2, 3) * 2.0
+    z = y.reshape(y.size(0), y.size(1), y.size(2) * y.size(3))
+    return z.reshape(y.size(0), y.size(1), y.size(2), y.size(3)) + x.mean(2, keepdim=True).transpose(2, 3)
+)");
+        const auto dir = freshDir("second_sizes_twins");
+        m.save((dir / "twins.pt").string());
+        t2n::ExportOptions o;
+        o.inputs = {t2n::InputSpec::parse("x:1x2x4x4:f32")};
+        o.dynamicAxes = {t2n::DynamicAxis::parse("x:2=H"), t2n::DynamicAxis::parse("x:3=W")};
+        o.compressionLevel = std::nullopt; // a folder: graph.nnef is read below
+        t2n::Session s;
+        s.load(dir / "twins.pt");
+        const t2n::ExportReport r = s.exportModel(dir / "m.nnef", o);
+        QVERIFY2(r.check.passed, r.toJson().c_str());
+        QVERIFY2(r.check.tract.find("failed") == std::string::npos, r.check.tract.c_str());
+        QCOMPARE(r.check.dynamicSizes.size(), size_t(2));
+        QVERIFY(r.check.dynamicSizes[0].second != r.check.dynamicSizes[1].second);
+        const QString nnef = QString::fromStdString(readFile(dir / "m.nnef" / "graph.nnef"));
+        // The first reshape's shape follows both symbols: W and H, in that order.
+        QVERIFY2(nnef.contains("W * H") || nnef.contains("(W) * (H)") || nnef.contains("W*H"),
+                 qPrintable(nnef));
+    }
+
     // What tract needs to load these archives (issue 38): it proves shapes
     // symbolically and refused each of them with the axis written as H
     // ("Inconsistent concat ... 2*(H+31)/32 ... (H+15)/16", "12*L should be

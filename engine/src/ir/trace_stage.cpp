@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <set>
 
 #include <algorithm>
 #include <optional>
@@ -106,11 +107,43 @@ std::vector<SymbolProbe> probeSymbols(const TraceRequest& request,
         attempts = std::max(attempts, candidates[sym].size());
     }
     attempts = std::min<size_t>(attempts, 5);
-    for (size_t k = 0; k < attempts && !probe; ++k) {
+    // Symbols of the same example size (H and W of a square image) are
+    // probed at different sizes first: at equal sizes every value that
+    // follows one follows the other as well, and the IR would name either
+    // (tract then refused "8*B*H*W should be equal to 8*B*H*H"). A model that
+    // needs them equal gets one more attempt at equal sizes.
+    bool twins = false;
+    for (const auto& [a, ea] : example)
+        for (const auto& [b, eb] : example)
+            twins = twins || (a < b && ea == eb);
+    const size_t distinctAttempts = twins ? std::min<size_t>(attempts, 2) : 0;
+    for (size_t k = 0; k < attempts + distinctAttempts && !probe; ++k) {
+        const bool distinct = k < distinctAttempts;
+        const size_t at = distinct ? k : k - distinctAttempts;
         std::map<std::string, int64_t> sizes;
-        for (const auto& [sym, list] : candidates)
-            if (!list.empty())
-                sizes[sym] = list[std::min(k, list.size() - 1)];
+        for (const auto& [sym, list] : candidates) {
+            if (list.empty())
+                continue;
+            size_t i = std::min(at, list.size() - 1);
+            auto taken = [&](int64_t size) {
+                for (const auto& [other, given] : sizes)
+                    if (given == size && example.at(other) == example.at(sym))
+                        return true;
+                return false;
+            };
+            // The next candidate of the same list that no twin has yet.
+            while (distinct && i + 1 < list.size() && taken(list[i]))
+                ++i;
+            sizes[sym] = list[i];
+        }
+        if (distinct) {
+            std::set<std::pair<int64_t, int64_t>> pairs;
+            bool unique = true;
+            for (const auto& [sym, size] : sizes)
+                unique = pairs.insert({example.at(sym), size}).second && unique;
+            if (!unique)
+                continue; // not enough candidates to tell the twins apart
+        }
         try {
             jit::RunOptions probeRun;
             probeRun.shapeOnly = run.shapeOnly;
