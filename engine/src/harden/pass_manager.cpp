@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
 #include <set>
 
 namespace t2n::harden {
@@ -112,6 +113,11 @@ public:
             std::string what = c10e ? c10e->what_without_backtrace() : e.what();
             what = what.substr(0, what.find('\n'));
             failed(pass, round, what);
+            if (dynamic_cast<const std::bad_alloc*>(&e) ||
+                what.find("can't allocate memory") != std::string::npos)
+                throw Error(Stage::Harden, ErrorCode::ModelRun,
+                            fmt::format("out of memory in hardening pass {} ({})", pass.name, what),
+                            "free memory or raise the process's limit (ulimit -v)");
             throw Error(Stage::Harden, ErrorCode::Internal,
                         fmt::format("hardening pass {} failed: {}", pass.name, what),
                         fmt::format("this is a bug in t2n; skipping the pass ('{}') may get the "
