@@ -1,5 +1,6 @@
 #include "cli_observer.h"
 #include "process_guard.h"
+#include "report/display_text.h"
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -34,7 +35,8 @@ void CliObserver::stageFinished(Stage s, double seconds) {
 void CliObserver::progress(Stage s, double fraction, const std::string& status) {
     if (!tty_ || level_ > LogLevel::Info)
         return;
-    fmt::print(stderr, "\r\033[Kt2n: {} {:3.0f}% {}", stageName(s), fraction * 100.0, status);
+    fmt::print(stderr, "\r\033[Kt2n: {} {:3.0f}% {}", stageName(s), fraction * 100.0,
+               report::displayText(status, false));
     std::fflush(stderr);
     lineOpen_ = true;
 }
@@ -46,7 +48,8 @@ void CliObserver::log(LogLevel level, const std::string& message) {
     const char* tag = level >= LogLevel::Error  ? "error: "
                       : level == LogLevel::Warn ? "warning: "
                                                 : "";
-    fmt::print(stderr, "t2n: {}{}\n", tag, message);
+    // Messages quote paths and model strings: no line of theirs starts like t2n's.
+    fmt::print(stderr, "t2n: {}{}\n", tag, report::terminalText(message));
 }
 
 bool CliObserver::cancelRequested() {

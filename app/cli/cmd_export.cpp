@@ -7,6 +7,8 @@
 #include "proposed_inputs.h"
 #include "run_report.h"
 
+#include "report/display_text.h"
+
 #include "t2n/error.h"
 #include "t2n/outputs.h"
 #include "t2n/recipe.h"
@@ -71,7 +73,7 @@ void offerStudio(const ExportRecipe& recipe, const std::string& debugBundle) {
     std::error_code ec;
     if (!debugBundle.empty() && std::filesystem::is_directory(debugBundle, ec)) {
         fmt::print(stderr, "t2n: to open this export in the studio: {}\n",
-                   studioCommand(debugBundle));
+                   report::terminalText(studioCommand(debugBundle)));
         return;
     }
     const std::filesystem::path file = failedRecipePath(recipe.output);
@@ -83,7 +85,8 @@ void offerStudio(const ExportRecipe& recipe, const std::string& debugBundle) {
     } catch (const Error&) {
         return; // no room for it: the error above is all there is
     }
-    fmt::print(stderr, "t2n: to open this export in the studio: {}\n", studioCommand(file));
+    fmt::print(stderr, "t2n: to open this export in the studio: {}\n",
+               report::terminalText(studioCommand(file)));
 }
 
 /// Errors the studio can show on the model's graphs (a bad command line or

@@ -2,6 +2,7 @@
 // file (torch_to_nnef's export_tensors_from_disk_to_nnef), e.g. new weights
 // for an archive already exported. --list shows them without writing.
 #include "commands.h"
+#include "report/display_text.h"
 
 #include "t2n/error.h"
 #include "t2n/tensor_store.h"
@@ -28,13 +29,14 @@ std::string shapeText(const std::vector<int64_t>& shape) {
 void printListing(const TensorStore& store, const std::string& filter) {
     const std::vector<const NamedTensor*> shown = selectTensors(store, filter);
     for (const NamedTensor* t : shown)
-        fmt::print("{:<48} {:<5} {:<20} {}\n", t->name, dtypeName(t->data.dtype()),
-                   shapeText(t->data.shape()), t->note);
+        fmt::print("{:<48} {:<5} {:<20} {}\n", report::displayText(t->name, false),
+                   dtypeName(t->data.dtype()), shapeText(t->data.shape()), t->note);
     fmt::print("{} of {} tensor(s) in the {} file", shown.size(), store.tensors.size(),
                store.format);
     if (!store.skipped.empty())
         fmt::print("; {} entr{} that are not tensors: {}", store.skipped.size(),
-                   store.skipped.size() == 1 ? "y" : "ies", fmt::join(store.skipped, ", "));
+                   store.skipped.size() == 1 ? "y" : "ies",
+                   report::displayText(fmt::format("{}", fmt::join(store.skipped, ", ")), false));
     fmt::print("\n");
 }
 } // namespace
@@ -74,8 +76,8 @@ Command addTensorsCommand(CLI::App& root) {
                                dtypeName(w.dtype), shapeText(w.shape), w.note);
                 }
                 fmt::print("wrote {} .dat file(s), {:.1f} MiB, into {} (from the {} file{})\n",
-                           written.size(), static_cast<double>(bytes) / (1 << 20), args->output,
-                           store.format,
+                           written.size(), static_cast<double>(bytes) / (1 << 20),
+                           report::displayText(args->output, false), store.format,
                            store.skipped.empty() ? std::string()
                                                  : fmt::format("; not tensors, not written: {}",
                                                                fmt::join(store.skipped, ", ")));

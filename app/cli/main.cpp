@@ -4,6 +4,7 @@
 #include "report/display_text.h"
 
 #include "t2n/error.h"
+#include "t2n/large_stack.h"
 #include "t2n/runtime_info.h"
 #include "t2n/session.h"
 
@@ -11,12 +12,14 @@
 
 #include <algorithm>
 #include <iterator>
+#include <new>
+#include <string>
 #include <vector>
 
 void t2n::cli::printError(const t2n::Error& e) {
     // Model strings and paths in the message: no bidi override, escape
     // sequence or invalid byte reaches the terminal as it is.
-    fmt::print(stderr, "t2n: error: {}\n", t2n::report::displayText(e.render()));
+    fmt::print(stderr, "t2n: error: {}\n", t2n::report::terminalText(e.render()));
     if (e.code() == t2n::ErrorCode::Cancelled && t2n::cli::cancelSignal() != 0)
         fmt::print(stderr, "t2n: stopped by {}\n", t2n::cli::signalName(t2n::cli::cancelSignal()));
 }
@@ -92,7 +95,12 @@ int main(int argc, char** argv) {
                     std::find(std::begin(runsModels), std::end(runsModels), c.app->get_name()) !=
                         std::end(runsModels))
                     fmt::print(stderr, "t2n: warning: {}\n", *t2n::runtimeAdvice(info));
-                return c.run();
+                // Deep graphs recurse deep (LibTorch's passes, some of t2n's):
+                // the command runs on a thread with a 512 MiB stack, not on
+                // the main thread's 8 MiB (t2n/large_stack.h).
+                int rc = 0;
+                t2n::runOnLargeStack([&] { rc = c.run(); });
+                return rc;
             }
     } catch (const t2n::Error& raised) {
         const t2n::Error e = t2n::cli::cancelledBySignal(raised);
@@ -104,10 +112,20 @@ int main(int argc, char** argv) {
                 t2n::Error(t2n::Stage::Load, t2n::ErrorCode::Internal, e.what())));
             return static_cast<int>(t2n::ErrorCode::Cancelled);
         }
+        const std::string what = e.what();
+        if (dynamic_cast<const std::bad_alloc*>(&e) ||
+            what.find("can't allocate memory") != std::string::npos) {
+            // Not a bug: the machine (or ulimit -v) ran out while the model ran.
+            fmt::print(stderr,
+                       "t2n: error: out of memory ({})\n  hint: free memory, raise the "
+                       "process's limit (ulimit -v) or give smaller --input shapes\n",
+                       t2n::report::terminalText(what.substr(0, what.find('\n'))));
+            return static_cast<int>(t2n::ErrorCode::ModelRun);
+        }
         fmt::print(stderr,
                    "t2n: internal error: {}\n  hint: this is a bug in t2n; please report "
                    "it with the command line and the model\n",
-                   e.what());
+                   t2n::report::terminalText(e.what()));
         return static_cast<int>(t2n::ErrorCode::Internal);
     }
     return 0;

@@ -1,6 +1,7 @@
 #include "run_report.h"
 
 #include "commands.h"
+#include "report/display_text.h"
 #include "report/report_html.h"
 #include "report/runtime_json.h"
 
@@ -46,7 +47,7 @@ void printFrozenSizes(const FrozenSizes& table) {
         std::string line = " ";
         for (size_t i = 0; i < row.size(); ++i)
             line += i + 1 < row.size() ? fmt::format(" {:<{}}", row[i], widths[i]) : " " + row[i];
-        fmt::print(stderr, "{}\n", line);
+        fmt::print(stderr, "{}\n", report::displayText(line, false));
     }
 }
 
@@ -91,9 +92,11 @@ void reportFailedRun(const RunReport& run, const ExportRecipe& recipe, const Err
         PendingOutputs pending;
         pending.addText(run.htmlPath, html, Stage::Report, "HTML report");
         pending.publish();
-        fmt::print(stderr, "t2n: the HTML report of this failure: {}\n", run.htmlPath);
+        fmt::print(stderr, "t2n: the HTML report of this failure: {}\n",
+                   report::terminalText(run.htmlPath));
     } catch (const Error& e) {
-        fmt::print(stderr, "t2n: warning: the HTML report was not written: {}\n", e.render());
+        fmt::print(stderr, "t2n: warning: the HTML report was not written: {}\n",
+                   report::terminalText(e.render()));
     }
 }
 

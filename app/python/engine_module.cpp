@@ -10,6 +10,7 @@
 
 #include "t2n/error.h"
 #include "t2n/input_proposal.h"
+#include "t2n/large_stack.h"
 #include "t2n/options.h"
 #include "t2n/recipe.h"
 #include "t2n/session.h"
@@ -24,6 +25,7 @@
 #include <filesystem>
 #include <istream>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <streambuf>
 #include <thread>
@@ -87,9 +89,19 @@ public:
             return true;
         if (std::this_thread::get_id() != owner_)
             return false;
+        pollSignals();
+        return interrupted_;
+    }
+
+    // Python's signal handlers, at most every 50 ms, on the thread that
+    // started the export (it waits there while the engine works on a thread
+    // with a large stack).
+    void pollSignals() {
+        if (interrupted_ || std::this_thread::get_id() != owner_)
+            return;
         const auto now = std::chrono::steady_clock::now();
         if (now - lastPoll_ < std::chrono::milliseconds(50))
-            return false;
+            return;
         lastPoll_ = now;
         py::gil_scoped_acquire gil;
         if (PyErr_CheckSignals() != 0) {
@@ -98,7 +110,6 @@ public:
             PyErr_Clear();
             interrupted_ = true;
         }
-        return interrupted_;
     }
 
     bool interrupted() const { return interrupted_; }
@@ -168,17 +179,28 @@ void withSession(const ModelSource& model, PythonObserver& observer, Work work) 
     std::optional<t2n::Error> failed;
     {
         py::gil_scoped_release release;
-        try {
-            t2n::Session session(&observer);
-            model.loadInto(session);
-            work(session);
-        } catch (const t2n::Error& e) {
-            failed = e;
-        } catch (const std::exception& e) {
-            failed = t2n::Error(t2n::Stage::Report, t2n::ErrorCode::Internal,
-                                std::string("unexpected error: ") + e.what(),
-                                "this is a bug in t2n: please report it with the model");
-        }
+        // On a thread with a large stack (t2n/large_stack.h): 8,000 chained
+        // operations need more than the caller's thread may have; this
+        // thread waits and runs Python's signal handlers meanwhile.
+        t2n::runOnLargeStack(
+            [&] {
+                try {
+                    t2n::Session session(&observer);
+                    model.loadInto(session);
+                    work(session);
+                } catch (const t2n::Error& e) {
+                    failed = e;
+                } catch (const std::bad_alloc&) {
+                    failed =
+                        t2n::Error(t2n::Stage::Report, t2n::ErrorCode::ModelRun, "out of memory",
+                                   "free memory or give smaller example inputs");
+                } catch (const std::exception& e) {
+                    failed = t2n::Error(t2n::Stage::Report, t2n::ErrorCode::Internal,
+                                        std::string("unexpected error: ") + e.what(),
+                                        "this is a bug in t2n: please report it with the model");
+                }
+            },
+            [&] { observer.pollSignals(); });
     }
     if (failed)
         raise(*failed);

@@ -60,4 +60,16 @@ std::string displayText(std::string_view text, bool keepNewlines) {
     return out;
 }
 
+std::string terminalText(std::string_view text) {
+    const std::string shown = displayText(text, true);
+    std::string out;
+    out.reserve(shown.size());
+    for (size_t i = 0; i < shown.size(); ++i) {
+        out += shown[i];
+        if (shown[i] == '\n' && i + 1 < shown.size() && shown[i + 1] != ' ')
+            out += "  ";
+    }
+    return out;
+}
+
 } // namespace t2n::report

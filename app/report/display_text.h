@@ -15,4 +15,10 @@ namespace t2n::report {
 /// [U+NNNN], so that it reads in the order its bytes have.
 std::string displayText(std::string_view text, bool keepNewlines = true);
 
+/// displayText for a terminal: every line after the first that does not
+/// start with a space is indented by two, so that only t2n's own lines
+/// start at column 0 ("t2n: ..."): a newline in a path or a model's
+/// string cannot forge one ("t2n: wrote x.nnef.tgz").
+std::string terminalText(std::string_view text);
+
 } // namespace t2n::report

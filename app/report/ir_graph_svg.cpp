@@ -7,9 +7,19 @@
 #include <graphviz/gvc.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <deque>
+#include <optional>
 #include <set>
 #include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace t2n::report {
 
@@ -112,8 +122,10 @@ std::set<int> chooseNodes(const ir::Graph& g, const std::map<int, Mark>& marked,
     }
     std::set<int> chosen;
     std::deque<std::pair<int, int>> queue; // node, steps from a marked one
+    // At most `most` boxes, the marked ones first: 600 unsupported nodes
+    // were all drawn, with their neighbours.
     for (const auto& [id, mark] : marked)
-        if (all.count(id) && chosen.insert(id).second)
+        if (static_cast<int>(chosen.size()) < most && all.count(id) && chosen.insert(id).second)
             queue.emplace_back(id, 0);
     while (!queue.empty() && static_cast<int>(chosen.size()) < most) {
         const auto [id, steps] = queue.front();
@@ -125,6 +137,95 @@ std::set<int> chooseNodes(const ir::Graph& g, const std::map<int, Mark>& marked,
                 queue.emplace_back(next, steps + 1);
     }
     return chosen;
+}
+
+// Seconds a layout may take: dot has no time limit of its own, and its
+// crossing minimisation grows far faster than the node count on some graphs
+// (600 unsupported nodes: more than 240 s). T2N_GRAPH_LAYOUT_SECONDS changes it.
+double layoutSeconds() {
+    if (const char* env = std::getenv("T2N_GRAPH_LAYOUT_SECONDS")) {
+        char* end = nullptr;
+        const double v = std::strtod(env, &end);
+        if (end != env && *end == '\0' && v > 0)
+            return v;
+    }
+    return 20.0;
+}
+
+// Lays `g` out and renders it as SVG in a child process, so that a layout
+// that does not end within `seconds` is stopped (SIGKILL) instead of
+// hanging the report. The child runs Graphviz only (the caller holds the
+// Graphviz lock; no other library is entered) and leaves with _exit.
+// nullopt on timeout, "" when Graphviz failed.
+std::optional<std::string> renderWithin(GVC_t* gvc, Agraph_t* g, double seconds) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+        return std::string();
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return std::string();
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        int rc = 1;
+        if (gvLayout(gvc, g, "dot") == 0) {
+            char* data = nullptr;
+            unsigned int length = 0;
+            if (gvRenderData(gvc, g, "svg", &data, &length) == 0 && data) {
+                rc = 0;
+                for (unsigned int at = 0; at < length;) {
+                    const ssize_t n = ::write(fds[1], data + at, length - at);
+                    if (n < 0 && errno == EINTR)
+                        continue;
+                    if (n <= 0) {
+                        rc = 1;
+                        break;
+                    }
+                    at += static_cast<unsigned int>(n);
+                }
+            }
+        }
+        ::_exit(rc);
+    }
+    ::close(fds[1]);
+    std::string svg;
+    bool timedOut = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    char buffer[65536];
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              deadline - std::chrono::steady_clock::now())
+                              .count();
+        if (left <= 0) {
+            timedOut = true;
+            break;
+        }
+        pollfd p{fds[0], POLLIN, 0};
+        const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (ready <= 0)
+            continue;
+        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        svg.append(buffer, static_cast<size_t>(n));
+    }
+    ::close(fds[0]);
+    if (timedOut)
+        ::kill(pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (timedOut)
+        return std::nullopt;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return std::string();
+    return svg;
 }
 
 char* c(const std::string& s) {
@@ -278,14 +379,21 @@ IrDrawing drawIr(const ir::Graph& graph, const std::map<int, Mark>& marked, int 
     for (const auto& [a, b] : edges)
         if (nodes.count(a) && nodes.count(b))
             agedge(g, nodes[a], nodes[b], nullptr, 1);
-    gvLayout(gvc, g, "dot");
-    char* data = nullptr;
-    unsigned int length = 0;
-    if (gvRenderData(gvc, g, "svg", &data, &length) == 0 && data)
-        out.svg = inlineSvg(std::string(data, length), tips);
-    gvFreeRenderData(data);
-    gvFreeLayout(gvc, g);
+    const double seconds = layoutSeconds();
+    const auto svg = renderWithin(gvc, g, seconds);
     agclose(g);
+    if (!svg) {
+        // The fallback is the failure's list of nodes (above the drawing).
+        out.svg.clear();
+        out.drawn = 0;
+        out.note = fmt::format("the drawing of {} nodes is left out: Graphviz did not lay it out "
+                               "within {:g} s (T2N_GRAPH_LAYOUT_SECONDS); the failure above lists "
+                               "the nodes it names, and t2n-studio shows the whole graph",
+                               chosen.size(), seconds);
+        return out;
+    }
+    if (!svg->empty())
+        out.svg = inlineSvg(*svg, tips);
     if (out.svg.empty())
         out.note = "Graphviz could not draw the graph";
     return out;

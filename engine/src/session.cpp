@@ -23,6 +23,8 @@
 #include "translate/translator.h"
 #include "util/name_limits.h"
 
+#include "t2n/large_stack.h"
+
 #include <ATen/Parallel.h>
 #include <torch/version.h>
 
@@ -762,10 +764,18 @@ void Session::Impl::startReference(const ExportOptions& options) {
     const torch::jit::Module* model = &exportedModule(options);
     auto inputs = exampleInputs(specs, options.seed);
     auto run = std::async(std::launch::async, [model, inputs = std::move(inputs)] {
-        // A new thread starts with OpenMP's default team size: the one the
-        // threading policy chose instead (t2n/runtime_info.h).
-        at::init_num_threads();
-        return check::runReference(*model, inputs);
+        // LibTorch's run of a graph recurses along a chain of operations
+        // (8,000 chained adds crashed in it on a 1 MiB stack; 100,000 need
+        // more than 8 MiB): the forward runs on a thread with a large stack,
+        // which this one waits for (t2n/large_stack.h).
+        check::ReferenceRun out;
+        runOnLargeStack([&] {
+            // A new thread starts with OpenMP's default team size: the one
+            // the threading policy chose instead (t2n/runtime_info.h).
+            at::init_num_threads();
+            out = check::runReference(*model, inputs);
+        });
+        return out;
     });
     reference = PendingReference{specs, options.seed, run.share()};
 }

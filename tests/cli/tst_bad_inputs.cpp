@@ -193,7 +193,11 @@ std::vector<BadCase> makeCases() {
                                   "elements of torch.FloatStorage that needs 48 bytes"},
              {"err_short_constant_record", "record 'archive/constants/0' of 4 bytes"},
              {"err_duplicate_record", "two zip records named 'archive/data/0'"},
-             {"err_symlink_record", "record 'archive/data/0' of 14 bytes"}})
+             {"err_symlink_record", "record 'archive/data/0' of 14 bytes"},
+             // A deflated record that inflates to 256 MiB from a 265 KB file
+             // (the probe's 2 MB inflated to 2 GiB, exported at 2.2 GB):
+             // refused from the zip directory, before anything is inflated.
+             {"err_inflate_bomb", "the largest, 'archive/data/0', to 268435504 bytes"}})
         add("model " + fixture,
             {"export", "{fx}/" + fixture + ".pt", "--input", "x:1x4:f32", "-o", "{out}"}, 3, "load",
             message);
@@ -1089,6 +1093,76 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("warning: " + warning), qPrintable(r.err));
         QVERIFY2(QString::fromStdString(readFile(dir / "report.json")).contains(warning),
                  qPrintable(r.err));
+    }
+
+    // Issue 42: 8,000 chained adds ended in SIGSEGV in LibTorch's run of the
+    // graph (the check's reference forward recursed one level per
+    // operation, on a thread with the default stack). The deep work runs on
+    // threads with a 512 MiB stack: on a main stack of 1 MiB (ulimit -s) the
+    // export still passes its check.
+    void deepChainOnASmallStack() {
+        if (fixtureInfo("deep_chain_8000").isEmpty())
+            QSKIP("fixture deep_chain_8000 not generated");
+        const fs::path dir = work_ / "deep-chain";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        QProcess p;
+        p.start("/bin/sh",
+                {"-c", "ulimit -s 1024; exec \"$0\" \"$@\"",
+                 QString::fromStdString(t2nBinary().string()), "export",
+                 QString::fromStdString((fixturesDir() / "deep_chain_8000.pt").string()), "--input",
+                 "x:2x3:f32", "-o", QString::fromStdString((dir / "out.nnef.tgz").string())});
+        QVERIFY(p.waitForStarted(10000));
+        QVERIFY2(p.waitForFinished(600000), "t2n did not finish in 10 minutes");
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(
+            p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
+            qPrintable(
+                QString("exit %1 (status %2): %3").arg(p.exitCode()).arg(p.exitStatus()).arg(err)));
+        QVERIFY2(err.contains("check output_0: matches"), qPrintable(err));
+        QVERIFY2(err.contains("8001 NNEF operations"), qPrintable(err));
+        QVERIFY(fs::is_regular_file(dir / "out.nnef.tgz"));
+    }
+
+    // Issue 42: a module named "/abs/path" or with a NUL made a variable
+    // label that left the archive's folder or stopped its writer: exit 10
+    // ("a bug in t2n"). Labels are made archive paths; the export passes.
+    // And a newline in a path printed a line of its own that looked like
+    // t2n's ("t2n: wrote ..."); every line but t2n's is indented now.
+    void hostileModuleNamesAndPaths() {
+        const fs::path dir = work_ / "hostile-names";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        const fs::path script = dir / "make.py";
+        writeFile(script,
+                  "import sys, torch\n"
+                  "for tag, name in [('abs', sys.argv[1] + '/escaped'), ('nul', 'a\\x00b')]:\n"
+                  "    class M(torch.nn.Module):\n"
+                  "        def __init__(s):\n"
+                  "            super().__init__(); s.add_module(name, torch.nn.Linear(3, 3))\n"
+                  "        def forward(s, x): return getattr(s, name)(x)\n"
+                  "    torch.jit.save(torch.jit.trace(M(), torch.zeros(2, 3)),\n"
+                  "                   sys.argv[1] + '/' + tag + '.pt')\n");
+        const auto made = t2n::test::run(python(), {QString::fromStdString(script.string()),
+                                                    QString::fromStdString(dir.string())});
+        QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+        // (A module name with a newline is refused by LibTorch's compiler: exit 3.)
+        for (const char* tag : {"abs", "nul"}) {
+            const QString model =
+                QString::fromStdString((dir / (std::string(tag) + ".pt")).string());
+            // A newline in the output's name too.
+            const QString out = QString::fromStdString(
+                (dir / (std::string(tag) + "\nt2n: wrote forged.nnef.tgz")).string());
+            const auto r = runT2n({"export", model, "--input", "x:2x3:f32", "-o", out});
+            QVERIFY2(r.exitCode == 0,
+                     qPrintable(QString("%1: exit %2: %3").arg(tag).arg(r.exitCode).arg(r.err)));
+            QVERIFY2(r.err.contains("check output_0: matches"), qPrintable(r.err));
+            QVERIFY(QFile::exists(out));
+            for (const QString& line : r.err.split('\n'))
+                QVERIFY2(!line.startsWith("t2n: wrote forged"), qPrintable(r.err));
+        }
+        QVERIFY(!fs::exists(dir / "escaped.weight.dat"));
+        QVERIFY(!fs::exists(dir / "escaped"));
     }
 
     // Issue 26: a SIGINT or SIGTERM in the first half second (while

@@ -111,6 +111,45 @@ class ErrorsTest(FolderTest):
             export_model_to_nnef(model, (x,), self.dir / "m.nnef.tgz", "tract")
         self.assertNothingWritten()
 
+    # Issue 42: an extension that is not a string was written as "None"; a
+    # bytes path failed with TypeError ("not JSON serializable"); a lone
+    # surrogate (bytes that are not UTF-8, as os.fsdecode gives them)
+    # surfaced the engine's JSON parse error.
+    def test_path_and_extension_types(self):
+        x = torch.randn(2, 6)
+        model = nn.Linear(6, 3)
+        with self.assertRaises(t2n.UsageError) as caught:
+            export_model_to_nnef(model, x, self.dir / "m.nnef.tgz", TractNNEF.latest(),
+                                 custom_extensions=[None])  # fmt: skip
+        self.assertIn("custom_extensions[0] is a NoneType", caught.exception.message)
+        with self.assertRaises(t2n.UsageError) as caught:
+            export_model_to_nnef(model, x, str(self.dir) + "/\udcff.nnef.tgz", TractNNEF.latest())
+        self.assertIn("file_path_export", caught.exception.message)
+        self.assertIn("not UTF-8", caught.exception.message)
+        self.assertNotIn("json", str(caught.exception).lower())
+        with self.assertRaises(t2n.UsageError) as caught:
+            export_model_to_nnef(model, x, self.dir / "m.nnef.tgz", TractNNEF.latest(),
+                                 debug_bundle_path=os.fsencode(str(self.dir)) + b"/b\xff")  # fmt: skip
+        self.assertIn("debug_bundle_path", caught.exception.message)
+        self.assertNothingWritten()
+        # bytes are a path like str
+        out = export_model_to_nnef(model, x, os.fsencode(str(self.dir / "b.nnef.tgz")),
+                                   TractNNEF.latest())  # fmt: skip
+        self.assertEqual(out, self.dir / "b.nnef.tgz")
+        self.assertTrue(out.is_file())
+
+    # Issue 42: 8,000 tensor arguments (a forward summing them: 8,000 chained
+    # adds) killed the interpreter and left a .t2n-tmp-* file.
+    def test_eight_thousand_arguments(self):
+        class SumAll(nn.Module):
+            def forward(self, *xs):
+                return torch.stack(xs).sum(0)
+
+        args = tuple(torch.full((2,), float(i)) for i in range(8000))
+        out = export_model_to_nnef(SumAll(), args, self.dir / "m.nnef.tgz", TractNNEF.latest())
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["m.nnef.tgz"])
+        self.assertTrue(out.is_file())
+
     # Caught by the engine: the output's suffix (OutputPathError, 5) and a
     # dynamic axis past the input's rank (InvalidOptionError, 7).
     def test_engine_refusals(self):

@@ -75,8 +75,10 @@ def torchscript(model, args, model_name):
     """(model path or "", TorchScript bytes or None, the model's name): an
     nn.Module is traced with args (scripted without), a ScriptModule saved
     as it is, a path left to the engine."""
-    if isinstance(model, (str, os.PathLike)):
-        path = os.fspath(model)
+    if isinstance(model, (str, bytes, os.PathLike)):
+        from .export import path_text
+
+        path = path_text(model, "model")
         return path, None, model_name or os.path.basename(path)
     torch = sys.modules.get("torch")
     if torch is None or not isinstance(model, torch.nn.Module):

@@ -115,6 +115,45 @@ def _input_specs(args, names):
     return specs, values
 
 
+def path_text(value, what):
+    """A path argument (str, bytes or os.PathLike) as the text of the recipe:
+    bytes are decoded as the OS does (os.fsdecode); a name that cannot be
+    written as UTF-8 (a lone surrogate: bytes that are not UTF-8) is refused
+    naming the argument, since the recipe is JSON."""
+    try:
+        path = os.fsdecode(os.fspath(value))
+    except TypeError:
+        raise UsageError(
+            f"{what} is a {type(value).__name__}, not a path",
+            hint="give a str, bytes or pathlib.Path",
+        ) from None
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise UsageError(
+            f"{what} {path!r} holds a character that is not UTF-8 "
+            f"({path[e.start]!r} at index {e.start})",
+            hint="t2n takes paths whose names are UTF-8; rename the file or folder",
+        ) from None
+    return path
+
+
+def _extensions(custom_extensions):
+    if custom_extensions is None:
+        return []
+    if not isinstance(custom_extensions, list):
+        raise UsageError(
+            "custom_extensions is not a list", hint="give a list: the order matters to tract"
+        )
+    for i, e in enumerate(custom_extensions):
+        if not isinstance(e, str):
+            raise UsageError(
+                f"custom_extensions[{i}] is a {type(e).__name__}, not a str",
+                hint="give extension lines as strings, e.g. 'tract_assert S >= 1'",
+            )
+    return list(custom_extensions)
+
+
 def _dynamic_axes(dynamic_axes):
     """torch.onnx's form ({name: {axis: symbol}} or {name: [axis, ...]},
     the list's symbols named NAME_dynamic_axes_N as torch.onnx does) as
@@ -204,10 +243,9 @@ def export_model_to_nnef(
             hint="None writes a folder, 0 a .tar (or a stored .tgz when the path says .tgz), "
             "1-9 a .tgz",
         )
-    if custom_extensions is not None and not isinstance(custom_extensions, list):
-        raise UsageError(
-            "custom_extensions is not a list", hint="give a list: the order matters to tract"
-        )
+    extensions = _extensions(custom_extensions)
+    output = path_text(file_path_export, "file_path_export")
+    bundle = path_text(debug_bundle_path, "debug_bundle_path") if debug_bundle_path else ""
     level, engine_level = engine_log_level(log_level)
     LOGGER.setLevel(level)
 
@@ -216,7 +254,7 @@ def export_model_to_nnef(
     recipe = {
         "t2n_recipe": 1,
         "model": path,
-        "output": os.fspath(file_path_export),
+        "output": output,
         "inputs": specs,
         # Without args the engine proposes the inputs; these names replace its.
         "input_names": [] if args else input_names,
@@ -225,10 +263,10 @@ def export_model_to_nnef(
         "naming": scheme,
         "check_io_names_quantity_match": bool(check_io_names_qte_match),
         "allow_same_io_names": bool(allow_same_io_names),
-        "custom_extensions": [str(e) for e in (custom_extensions or [])],
+        "custom_extensions": extensions,
         "compression_level": compression_level,
         "log_level": engine_level,
-        "debug_bundle": os.fspath(debug_bundle_path) if debug_bundle_path else "",
+        "debug_bundle": bundle,
     }
     recipe.update(inference_target._recipe())
     try:

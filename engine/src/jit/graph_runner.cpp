@@ -272,6 +272,14 @@ Recorded runGraph(const torch::jit::Module* self, torch::jit::Graph& graph,
 }
 
 Error modelRunError(Stage stage, std::string_view context, std::string_view what) {
+    // An allocation that failed is the machine's limit, not the inputs'.
+    for (std::string_view words : {"std::bad_alloc", "can't allocate memory"})
+        if (what.find(words) != std::string_view::npos)
+            return Error(
+                stage, ErrorCode::ModelRun,
+                fmt::format("{}: out of memory ({})", context, what.substr(0, what.find('\n'))),
+                "free memory, raise the process's limit (ulimit -v) or give smaller "
+                "--input shapes");
     const ModelFailure f = describeModelFailure(what);
     const std::string message = fmt::format("{}: {}", context, f.message);
     const std::string hint =

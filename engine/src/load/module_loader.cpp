@@ -83,6 +83,24 @@ std::optional<Error> missingOperator(const std::string& shown, const std::string
                           op));
 }
 
+// LibTorch's words when an allocation fails (c10's CPU allocator, or a
+// std::bad_alloc it wrapped): out of memory, not code it cannot compile.
+bool isOutOfMemory(std::string_view what) {
+    for (std::string_view words : {"can't allocate memory", "std::bad_alloc", "Out of memory",
+                                   "out of memory", "Cannot allocate memory"})
+        if (what.find(words) != std::string_view::npos)
+            return true;
+    return false;
+}
+
+Error loadOutOfMemory(const std::string& shown, const std::string& what) {
+    return Error(Stage::Load, ErrorCode::ModelFile,
+                 fmt::format("out of memory while LibTorch loaded '{}' ({}; {} bytes of memory "
+                             "available)",
+                             shown, what, util::availableMemory()),
+                 "free memory (or raise the process's limit: ulimit -v) and try again");
+}
+
 // torch::jit::load through `read` (from a file or from memory), in eval mode,
 // with LibTorch's refusals turned into errors that name `shown` and say what
 // to do.
@@ -96,8 +114,12 @@ template <class Read> torch::jit::Module loadChecked(const std::string& shown, R
                         fmt::format("'{}' has no forward() method", shown),
                         "export a module whose forward() is the inference entry point");
         return m;
+    } catch (const std::bad_alloc&) {
+        throw loadOutOfMemory(shown, "std::bad_alloc");
     } catch (const c10::Error& e) {
         std::string what = e.what_without_backtrace();
+        if (isOutOfMemory(what))
+            throw loadOutOfMemory(shown, what.substr(0, what.find('\n')));
         bool pickle = what.find("constants.pkl") != std::string::npos ||
                       what.find("code/") != std::string::npos;
         std::string first = what.substr(0, what.find('\n'));
@@ -110,6 +132,10 @@ template <class Read> torch::jit::Module loadChecked(const std::string& shown, R
     } catch (const Error&) {
         throw;
     } catch (const std::exception& e) {
+        if (isOutOfMemory(e.what())) {
+            const std::string what = e.what();
+            throw loadOutOfMemory(shown, what.substr(0, what.find('\n')));
+        }
         // LibTorch compiles the archive's code/ on load: code it rejects (an
         // ErrorReport, e.g. a float constant that PyTorch serialized as an
         // integer) is a model file LibTorch 1.13 cannot read, not a t2n bug.

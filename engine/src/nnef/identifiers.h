@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace t2n::nnef {
@@ -30,6 +31,7 @@ private:
     bool numeric_;
     int counter_ = 0;
     std::unordered_set<std::string> used_;
+    std::unordered_map<std::string, int> nextSuffix_; ///< last suffix given per base
 };
 
 } // namespace t2n::nnef

@@ -12,6 +12,8 @@
 #include <map>
 #include <optional>
 
+#include <cstdlib>
+
 namespace t2n::reader {
 
 namespace {
@@ -222,9 +224,52 @@ std::vector<std::byte> readZipRecord(const ZipRecord& r, const ReadAt& read, uin
     return out;
 }
 
+namespace {
+
+uint64_t inflateLimit(uint64_t fileSize) {
+    if (const char* env = std::getenv("T2N_MAX_INFLATED_BYTES")) {
+        char* end = nullptr;
+        const unsigned long long v = std::strtoull(env, &end, 10);
+        if (end != env && *end == '\0')
+            return v;
+    }
+    constexpr uint64_t kFloor = uint64_t{64} << 20;
+    return fileSize > (UINT64_MAX - kFloor) / 4 ? UINT64_MAX : 4 * fileSize + kFloor;
+}
+
+void checkInflatedSize(uint64_t fileSize, const std::vector<ZipRecord>& records,
+                       const std::string& shown) {
+    // Nothing is inflated yet: the directory's declared sizes are what
+    // LibTorch will allocate. A record stored as it is cannot be larger than
+    // the file; a deflated one can (2 MB of zip inflated to 2 GiB, and the
+    // export peaked at 2.2 GB).
+    uint64_t total = 0;
+    const ZipRecord* largest = nullptr;
+    for (const auto& r : records) {
+        total = r.size > UINT64_MAX - total ? UINT64_MAX : total + r.size;
+        if (!largest || r.size > largest->size)
+            largest = &r;
+    }
+    const uint64_t limit = inflateLimit(fileSize);
+    if (!largest || total <= limit)
+        return;
+    throw Error(Stage::Load, ErrorCode::ModelFile,
+                fmt::format("'{}' is not a TorchScript archive t2n loads: its zip records inflate "
+                            "to {} bytes (the largest, '{}', to {} bytes from {} in the file), "
+                            "more than t2n's limit of {} bytes for a file of {} bytes",
+                            shown, total, largest->name, largest->size, largest->packedSize, limit,
+                            fileSize),
+                "t2n reads at most 4 times the file's size plus 64 MiB (torch.jit.save stores "
+                "records uncompressed, so a genuine archive inflates to about its own size); "
+                "if you trust the file, set T2N_MAX_INFLATED_BYTES to a larger number of bytes");
+}
+
+} // namespace
+
 std::vector<std::string> checkStorageRecords(uint64_t fileSize, const ReadAt& read,
                                              const std::string& shown) {
     const auto records = readZipDirectory(fileSize, read, shown);
+    checkInflatedSize(fileSize, records, shown);
     if (records.empty())
         return {}; // LibTorch refuses an empty archive itself
     // LibTorch resolves every name under the folder of the first record.

@@ -10,6 +10,32 @@
 namespace t2n::translate {
 
 namespace {
+
+// A label is the path of the variable's .dat file in the archive, and comes
+// from the model's module and parameter names: a module named "/abs/path",
+// "a\0b" or ".." must neither leave the archive's folder nor stop its
+// writer (exit 10 before). Control bytes become '_', empty components go,
+// a component starting with '.' gets a '_' in front (tract ignores those).
+std::string archiveLabel(const std::string& label) {
+    std::string out;
+    std::string part;
+    auto flush = [&] {
+        if (part.empty())
+            return;
+        if (part.front() == '.')
+            part.insert(part.begin(), '_');
+        out += (out.empty() ? "" : "/") + part;
+        part.clear();
+    };
+    for (char c : label) {
+        if (c == '/')
+            flush();
+        else
+            part += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '_' : c;
+    }
+    flush();
+    return out.empty() ? std::string("variable") : out;
+}
 // Tensors up to this many items that are not model parameters are written
 // inline as literals, as tract allows (reference/nnef-and-tract.md §2.2), or
 // as `constant` operations for targets whose grammar has no tensor literals.
@@ -444,11 +470,12 @@ Expr Context::variable(const TensorData& data, const std::string& label, const s
     if (auto it = variableCache_.find(key); it != variableCache_.end())
         return Expr::id(it->second);
     // A label names one file: a parameter used in a second shape gets a new one.
-    std::string finalLabel = label;
+    const std::string safe = archiveLabel(label);
+    std::string finalLabel = safe;
     std::string finalOrigin = origin;
     std::string finalFrom = from;
     for (int n = 1; labelToIdentifier_.count(finalLabel); ++n) {
-        finalLabel = fmt::format("{}.{}", label, n);
+        finalLabel = fmt::format("{}.{}", safe, n);
         // Same bytes in another shape: still the parameter, under a new label.
         finalFrom = origin == "parameter"
                         ? label
