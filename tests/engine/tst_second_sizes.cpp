@@ -276,6 +276,9 @@ def forward(self, x):
         QVERIFY2(r.check.tract.find("failed") == std::string::npos, r.check.tract.c_str());
         QCOMPARE(r.check.dynamicSizes.size(), size_t(2));
         QVERIFY(r.check.dynamicSizes[0].second != r.check.dynamicSizes[1].second);
+        QVERIFY2(r.check.dynamicSizes[1].words.find("apart from another symbol") !=
+                     std::string::npos,
+                 r.check.dynamicSizes[1].words.c_str());
         const QString nnef = QString::fromStdString(readFile(dir / "m.nnef" / "graph.nnef"));
         // The first reshape's shape follows both symbols: W and H, in that order.
         QVERIFY2(nnef.contains("W * H") || nnef.contains("(W) * (H)") || nnef.contains("W*H"),

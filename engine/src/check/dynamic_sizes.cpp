@@ -87,7 +87,12 @@ DynamicSizeCheck describeSymbolCheck(const std::string& symbol, int64_t example,
         refused = fmt::format("the model refuses {}={} ({})", symbol,
                               fmt::join(probe->refused, ", "), probe->refusal);
     if (checked > 0) {
-        std::string said = why.empty() && checked == example + 1 ? "the example + 1" : why;
+        std::string said = !why.empty()             ? why
+                           : checked == example + 1 ? std::string("the example + 1")
+                           : checked == example + 2 && probe && probe->refused.empty()
+                               ? std::string("the example + 2, apart from another symbol of the "
+                                             "same example size")
+                               : std::string();
         d.words = fmt::format("{}: checked at {} and at {}{}{}{}", symbol, example, checked,
                               said.empty() ? "" : " (" + said + ")", refused.empty() ? "" : "; ",
                               refused);
