@@ -520,8 +520,7 @@ void Context::declareInputs(const std::vector<std::string>& names,
                                         : std::map<int, std::string>::const_iterator{};
             if (i < symbols.size() && s != symbols[i].end()) {
                 const ScaledSymbols::Scaled* sc = scaled_.find(s->second);
-                dims.push_back(sc ? affineExpr({sc->name, sc->multiple, 0})
-                                  : Expr::id(s->second));
+                dims.push_back(sc ? affineExpr({sc->name, sc->multiple, 0}) : Expr::id(s->second));
                 doc_.addExtension("tract_symbol " + (sc ? sc->name : s->second));
             } else {
                 dims.push_back(Expr::i(v.shape[a]));
