@@ -12,10 +12,12 @@ namespace t2n::check {
 /// options and compares value by value under the names that translation
 /// gives. An archive exported with `--input-name` or `--output-name` names
 /// its graph's inputs and outputs otherwise, and the check found none of its
-/// outputs. When the options name nothing themselves, this returns them with
-/// the archive's own names (and in `said`, a line for the log); nothing when
-/// the names already agree, the options name them, or the archive cannot be
-/// read (the check's own read reports that).
+/// outputs; one exported with `--dynamic-axis` lays out some weights for the
+/// symbolic axis. When the options name nothing (declare no dynamic axis)
+/// themselves, this returns them with the archive's own names (its
+/// externals' symbols) and in `said`, a line for the log; nothing when both
+/// already agree or the options give them, or the archive cannot be read
+/// (the check's own read reports that).
 std::optional<ExportOptions> namedAsArchive(const std::filesystem::path& artifact,
                                             const ExportOptions& options, std::string* said);
 

@@ -287,6 +287,8 @@ RunResult Interpreter::run(const std::map<std::string, at::Tensor>& inputs,
             if (!isExternal(*a.rhs) && names.size() == 1)
                 product = quantizedProduct(*a.rhs, names[0], scope, impl_->quant,
                                            [&] { return ev.eval(*a.rhs, scope); });
+            if (!product && names.size() == 1)
+                product = storedIntegers(*a.rhs, scope, impl_->quant);
             // Otherwise a quantized conv/linear's integer bias is read in
             // accumulator units.
             auto bias = product ? std::nullopt : realBias(*a.rhs, scope, impl_->quant);

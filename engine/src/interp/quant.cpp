@@ -1,5 +1,7 @@
 #include "interp/quant.h"
 
+#include "interp/kernel_util.h"
+
 #include "t2n/error.h"
 
 #include <ATen/ATen.h>
@@ -297,6 +299,25 @@ std::optional<Value> quantizedProduct(const Expr& rhs, const std::string& output
                   static_cast<double>(static_cast<float>(qo->scale)))
                      .to(at::kFloat);
     return acc;
+}
+
+std::optional<Value> storedIntegers(const Expr& rhs, const Scope& scope, const QuantTable& table) {
+    if (table.empty() || rhs.kind != Expr::Kind::Invocation || rhs.text != "tract_core_cast")
+        return std::nullopt;
+    const Expr* to = invocationArgument(rhs, "to", 1);
+    const QuantParams* q = entryOf(table, identifierOf(invocationArgument(rhs, "input", 0)));
+    const Value* x = q ? scope.find(identifierOf(invocationArgument(rhs, "input", 0))) : nullptr;
+    if (!to || to->kind != Expr::Kind::String || !x || !x->isTensor())
+        return std::nullopt;
+    const c10::ScalarType type = kernels::dtypeFromName(to->text);
+    if (at::isFloatingType(type) || type == at::kBool)
+        return std::nullopt;
+    Value out = *x;
+    out.tensor =
+        (at::round(x->tensor.to(at::kDouble) / static_cast<double>(static_cast<float>(q->scale))) +
+         static_cast<double>(q->zeroPoint))
+            .to(type);
+    return out;
 }
 
 std::optional<std::pair<std::string, Value>> realBias(const Expr& rhs, const Scope& scope,

@@ -80,6 +80,14 @@ std::optional<Value> quantizedProduct(const nnef::ast::Expr& rhs, const std::str
                                       Scope& scope, const QuantTable& table,
                                       const std::function<Value()>& evaluate);
 
+/// tract_core_cast(x, to = INTEGER) of a tensor with a graph.quant entry:
+/// tract keeps the stored integers (data/src/tensor.rs cast_to_dt, q_n:
+/// `s as i32` for QI32 -> i32, QU8 -> u8), where the interpreter holds
+/// real values; this gives those integers. std::nullopt for any other
+/// statement (a cast to a float dequantizes, as kCast does).
+std::optional<Value> storedIntegers(const nnef::ast::Expr& rhs, const Scope& scope,
+                                    const QuantTable& table);
+
 /// Why tract cannot compute statement `rhs` on a quantized operand, if it
 /// cannot: its average pools (SumPool) take floating-point types only, its
 /// sum reduction adds stored integers clamping every partial sum to the

@@ -89,8 +89,19 @@ Expr weightVariable(Context& ctx, const ir::Value& w, const std::string& label) 
                               entryFor(*w.quant));
 }
 
+/// A float bias in int32 accumulator units exactly as PyTorch quantizes it
+/// (QuantizeBias -> quantize_val<qint32>): the scale narrowed to f32, its
+/// f32 reciprocal times the f32 bias, rounded half to even. Dividing in
+/// double instead lands one unit off near halves (bias -2409.5 units in
+/// torchvision's quantized MobileNetV2), which shifts every accumulator of
+/// that channel and made tract's outputs differ from PyTorch's.
+double quantizedBias(double bias, double accScale) {
+    const float inverse = 1.0f / static_cast<float>(accScale);
+    return static_cast<double>(std::nearbyint(static_cast<float>(bias) * inverse));
+}
+
 /// The float bias requantized to int32 accumulator units, shaped [1, C]
-/// (0 when absent). Rounded half to even, as torch quantizes.
+/// (0 when absent), as PyTorch quantizes it (quantizedBias).
 Expr biasVariable(Context& ctx, const ir::Value& b, double accScale, int64_t channels,
                   const std::string& label) {
     if (b.kind == ir::ValueKind::None || !b.constant ||
@@ -99,7 +110,7 @@ Expr biasVariable(Context& ctx, const ir::Value& b, double accScale, int64_t cha
     const TensorData& f = std::get<TensorData>(*b.constant);
     std::vector<int32_t> q(static_cast<size_t>(f.numel()));
     for (int64_t i = 0; i < f.numel(); ++i) {
-        const double v = std::nearbyint(f.asDouble(i) / accScale);
+        const double v = quantizedBias(f.asDouble(i), accScale);
         if (!(std::abs(v) < 2147483647.0))
             ctx.unsupported(
                 fmt::format("bias {} does not fit int32 at scale {}", f.asDouble(i), accScale));
@@ -131,6 +142,9 @@ Kwargs convParameters(Context& ctx, const std::vector<ir::ValueId>& el) {
 
 void lowerPerChannel(Context& ctx, bool conv, bool relu, const std::vector<ir::ValueId>& el,
                      size_t stepsAt);
+bool roundsAsPyTorch(const Context& ctx);
+void requantizeAsQnnpack(Context& ctx, const char* op, std::vector<Expr> args, Kwargs kwargs,
+                         const ir::Quantization& input, const ir::Quantization& weight, bool relu);
 
 /// quantized::conv2d[_relu](input, packed, scale, zero_point)
 void lowerConv(Context& ctx, bool relu) {
@@ -146,6 +160,11 @@ void lowerConv(Context& ctx, bool relu) {
     Expr bias = biasVariable(ctx, ctx.graph().value(el[1]), w.quant->scale * qin.scale,
                              w.shape.at(0), label);
     std::vector<Expr> args{ctx.input(0), weight, bias};
+    if (roundsAsPyTorch(ctx)) {
+        requantizeAsQnnpack(ctx, "conv", std::move(args), convParameters(ctx, el), qin, *w.quant,
+                            relu);
+        return;
+    }
     if (!relu) {
         ctx.emitOut("conv", std::move(args), convParameters(ctx, el));
         return;
@@ -172,6 +191,10 @@ void lowerLinear(Context& ctx, bool relu) {
     Expr bias = biasVariable(ctx, ctx.graph().value(el[1]), w.quant->scale * qin.scale,
                              w.shape.at(0), label);
     std::vector<Expr> args{ctx.input(0), weight, bias};
+    if (roundsAsPyTorch(ctx)) {
+        requantizeAsQnnpack(ctx, "linear", std::move(args), {}, qin, *w.quant, relu);
+        return;
+    }
     if (!relu) {
         ctx.emitOut("linear", std::move(args));
         return;
@@ -231,6 +254,44 @@ void emitSteps(Context& ctx, Expr steps, size_t output = 0) {
                      {}, "bounded");
     Expr grid = ctx.emitTemp("mul", {bounded, f32Literal(q.scale)}, {}, "grid");
     ctx.emitOut("tract_core_cast", {grid}, {}, output);
+}
+
+/// PyTorch's qnnpack requantization factor of a conv/linear:
+/// (weight scale * input scale) * (1 / output scale), each step in f32
+/// (generate_requantization_scales).
+float qnnpackFactor(double weightScale, double inputScale, double outputScale) {
+    return (static_cast<float>(weightScale) * static_cast<float>(inputScale)) *
+           (1.0f / static_cast<float>(outputScale));
+}
+
+/// A per-tensor quantized conv/linear requantized as qnnpack does: the f32
+/// accumulator times the f32 factor, rounded half to even (fp32
+/// requantization). tract's own requantization multiplies the accumulator
+/// exactly (Scaler), which differs where the f32 product crosses a half: in
+/// torchvision's quantized MobileNetV2, 14 of 7 million values, which
+/// accumulate to 600 of its 1,000 logits. So tract's integer conv keeps its
+/// accumulator, typed QI32 with scale s_input * s_weight (tract's factor is
+/// then exactly 1), the archive reads its integers (a cast to i32 keeps
+/// them), and requantizes as qnnpack.
+void requantizeAsQnnpack(Context& ctx, const char* op, std::vector<Expr> args, Kwargs kwargs,
+                         const ir::Quantization& input, const ir::Quantization& weight, bool relu) {
+    nnef::QuantEntry accumulator;
+    accumulator.scale =
+        static_cast<double>(static_cast<float>(input.scale) * static_cast<float>(weight.scale));
+    accumulator.zeroPoint = 0;
+    accumulator.bits = 32;
+    accumulator.isSigned = true;
+    Expr acc = ctx.emitTemp(op, std::move(args), std::move(kwargs), "accumulator");
+    ctx.addQuant(acc.text, accumulator);
+    Expr integers =
+        ctx.emitTemp("tract_core_cast", {acc}, {{"to", Expr::str("i32")}}, "accumulator_i32");
+    Expr real =
+        ctx.emitTemp("tract_core_cast", {integers}, {{"to", Expr::str("f32")}}, "accumulator_f32");
+    Expr steps = roundedProduct(
+        ctx, real, qnnpackFactor(weight.scale, input.scale, ctx.out().quant->scale), "output");
+    if (relu)
+        steps = ctx.emitTemp("max", {steps, f32Literal(0.0)}, {}, "relu_steps");
+    emitSteps(ctx, steps);
 }
 
 /// quantized::linear_dynamic(x, packed, reduce_range): x stays real; PyTorch
@@ -364,10 +425,9 @@ void lowerPerChannel(Context& ctx, bool conv, bool relu, const std::vector<ir::V
     for (int64_t c = 0; c < channels; ++c) {
         const double acc = qin.scale * channelScales.asDouble(c);
         biasSteps[static_cast<size_t>(c)] =
-            bias ? static_cast<float>(std::nearbyint(bias->asDouble(c) / acc)) : 0.0f;
-        factors[static_cast<size_t>(c)] = static_cast<float>(qin.scale) *
-                                          static_cast<float>(channelScales.asDouble(c)) /
-                                          static_cast<float>(qout.scale);
+            bias ? static_cast<float>(quantizedBias(bias->asDouble(c), acc)) : 0.0f;
+        factors[static_cast<size_t>(c)] =
+            qnnpackFactor(channelScales.asDouble(c), qin.scale, qout.scale);
     }
     std::vector<int64_t> perChannel{1, channels};
     if (conv)
