@@ -276,6 +276,31 @@ private Q_SLOTS:
         QVERIFY2(graph.contains("to = 'i32'"), qPrintable(graph));
     }
 
+    // quantized::add on pairs of stored integers where qnnpack's fixed-point
+    // sum and the real values' sum rounded once part (found by the fixture
+    // from PyTorch's own add over every pair): the archive's sums are
+    // PyTorch's, and tract's (T2N_TRACT_BIN).
+    void addsAsQnnpack() {
+        const QJsonObject expected =
+            fixtureInfo("op_quant_add_fixed_point").value("fixed_point_add").toObject();
+        if (expected.isEmpty())
+            QSKIP("fixture not generated");
+        QVERIFY(expected["parting"].toInt() > 0);
+        t2n::ExportOptions options = fixtureOptions("op_quant_add_fixed_point");
+        for (const auto& v : expected["a"].toArray())
+            options.inputs.at(0).values.push_back(v.toDouble());
+        for (const auto& v : expected["b"].toArray())
+            options.inputs.at(1).values.push_back(v.toDouble());
+        fs::path out = freshDir("quantized_fixed_point_add") / "model.nnef.tgz";
+        t2n::Session s;
+        s.load(fixtureModel("op_quant_add_fixed_point"));
+        const t2n::ExportReport report = s.exportModel(out, options);
+        QVERIFY2(report.check.passed, report.toJson().c_str());
+        QCOMPARE(report.check.outputs.at(0).maxAbsError, 0.0);
+        QCOMPARE(report.check.quantized.exact, report.check.quantized.values);
+        QVERIFY2(report.check.tract.rfind("failed", 0) != 0, report.check.tract.c_str());
+    }
+
     // tract_linalg's Scaler (RoundingPolicy::Even) rounds acc * factor half to
     // even exactly; where the product is exact in double it is nearbyint of it.
     void scalerRoundsTheExactProduct() {

@@ -232,8 +232,8 @@ constexpr Declared kDeclared[] = {
     {"quantized::conv2d_relu", kQuantizedConv},
     {"quantized::linear", kQuantizedLinear},
     {"quantized::linear_relu", kQuantizedLinear},
-    {"quantized::add", "add relu +mul ?tract_core_round_even +clamp"},
-    {"quantized::add_relu", "add relu +max +mul ?tract_core_round_even +clamp"},
+    {"quantized::add", "add relu +mul ?tract_core_round_even +clamp +sub +div +round"},
+    {"quantized::add_relu", "add relu +max +mul ?tract_core_round_even +clamp +sub +div +round"},
     // recurrent layers (unrolled with a static time axis, tract_core_scan otherwise)
     {"aten::lstm", kRecurrent},
     {"aten::gru", kRecurrent},

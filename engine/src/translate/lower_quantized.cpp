@@ -466,9 +466,57 @@ bool sameQuantizedType(const ir::Quantization& a, const ir::Quantization& b) {
 /// for QU8(...) and QU8(...)": binary operands are wired to a common datum
 /// type, and two quantized types have none), so the real values are added
 /// and requantized to the result's type as quantized::cat does.
+/// quantized::add[_relu] of quint8 tensors of one shape as qnnpack adds them
+/// (pytorch_qnnp_compute_add_quantization_params and the u8 vadd kernels):
+/// each operand's ratio to the output scale (f32) becomes an integer
+/// multiplier at a shift that puts the larger one in [2^21, 2^22); the
+/// products of the stored integers less their zero points are summed and
+/// shifted right rounding half away from zero. The archive computes that in
+/// f64, where every product and sum is exact. Real values added and rounded
+/// once differ near halves (one value of 7 million in the quantized
+/// MobileNetV3 moved five of its logits). False when qnnpack would not use
+/// its kernel (other types, broadcasting) or its ratios are out of range.
+bool lowerAddAsQnnpack(Context& ctx, const ir::Quantization& qa, const ir::Quantization& qb,
+                       bool relu) {
+    const ir::Quantization& qo = *ctx.out().quant;
+    if (qa.storage != DType::U8 || qb.storage != DType::U8 || qo.storage != DType::U8 ||
+        ctx.in(0).shape != ctx.out().shape || ctx.in(1).shape != ctx.out().shape)
+        return false;
+    const float ratioA = static_cast<float>(qa.scale) / static_cast<float>(qo.scale);
+    const float ratioB = static_cast<float>(qb.scale) / static_cast<float>(qo.scale);
+    const float larger = std::max(ratioA, ratioB);
+    if (!(larger >= 0x1.0p-14f && larger < 0x1.0p+8f) || !(std::min(ratioA, ratioB) >= 0x1.0p-14f))
+        return false;
+    const int shift = 21 - std::ilogb(larger);
+    const double unit = std::ldexp(1.0, shift);
+    const double multiplierA = std::nearbyint(static_cast<double>(ratioA) * unit);
+    const double multiplierB = std::nearbyint(static_cast<double>(ratioB) * unit);
+    const int64_t rank = rankOf(ctx.out());
+    auto lit = [](double v) { return Context::scalarLiteral(v, DType::F32); };
+    auto term = [&](size_t i, const ir::Quantization& q, double multiplier) {
+        Expr stored = ctx.emitTemp("tract_core_cast", {ctx.operand(ctx.node().inputs[i], rank)},
+                                   {{"to", Expr::str("u8")}}, "stored");
+        Expr wide = ctx.emitTemp("tract_core_cast", {stored}, {{"to", Expr::str("f64")}}, "wide");
+        Expr centred =
+            ctx.emitTemp("sub", {wide, lit(static_cast<double>(q.zeroPoint))}, {}, "centred");
+        return ctx.emitTemp("mul", {centred, lit(multiplier)}, {}, "weighted");
+    };
+    Expr sum = ctx.emitTemp("add", {term(0, qa, multiplierA), term(1, qb, multiplierB)}, {},
+                            "fixed_point_sum");
+    Expr shifted = ctx.emitTemp("round", {ctx.emitTemp("div", {sum, lit(unit)}, {}, "shifted")}, {},
+                                "rounded");
+    Expr steps = ctx.emitTemp("tract_core_cast", {shifted}, {{"to", Expr::str("f32")}}, "steps");
+    if (relu)
+        steps = ctx.emitTemp("max", {steps, f32Literal(0.0)}, {}, "relu_steps");
+    emitSteps(ctx, steps);
+    return true;
+}
+
 void lowerAdd(Context& ctx, bool relu) {
     const ir::Quantization& qa = inputQuant(ctx, 0);
     const ir::Quantization& qb = inputQuant(ctx, 1);
+    if (roundsAsPyTorch(ctx) && lowerAddAsQnnpack(ctx, qa, qb, relu))
+        return;
     const int64_t rank = rankOf(ctx.out());
     if (!sameQuantizedType(qa, qb)) {
         Expr sum = ctx.emitTemp("add",
@@ -616,8 +664,46 @@ bool computesOnRealValues(const Context& ctx) {
     return anyQuantized(n.inputs) && anyQuantized(n.outputs);
 }
 
+/// adaptive_avg_pool2d to 1x1 of a quantized [N, C, H, W] tensor (MobileNetV3's
+/// squeeze-excitation blocks, every classifier head): qnnpack's average
+/// pooling sums the stored integers less the zero point (exact in int32) and
+/// requantizes the sum with the f32 factor (s_in / s_out) / (H W), rounded
+/// half to even. The archive recovers the integers exactly (the real values
+/// times 1 / s_in, rounded), sums them (exact in f32 below 2^24) and
+/// requantizes as qnnpack does; a mean of real values rounded its f32 sum
+/// and landed one step off near halves (7 of 7 million values of the
+/// quantized MobileNetV3). False when the node is not such a pool.
+bool lowerQuantizedGlobalAverage(Context& ctx) {
+    const ir::Node& node = ctx.node();
+    if (node.kind != "aten::adaptive_avg_pool2d" || node.inputs.size() < 2)
+        return false;
+    const ir::Value& x = ctx.in(0);
+    const ir::Value& y = ctx.out();
+    if (!x.quant || !y.quant || x.quant->perChannel || y.quant->perChannel ||
+        dtypeBits(x.quant->storage) != 8 || rankOf(x) != 4 || x.shape.size() != 4 ||
+        x.shape[2] <= 0 || x.shape[3] <= 0 || ctx.intsArg(1) != std::vector<int64_t>{1, 1})
+        return false;
+    for (size_t axis = 2; axis < x.symbols.size(); ++axis)
+        if (!x.symbols[axis].empty())
+            return false; // a dynamic H or W: the mean of real values
+
+    const int64_t count = x.shape[2] * x.shape[3];
+    if (count * 255 >= (int64_t{1} << 24))
+        return false;
+    Expr steps =
+        roundedProduct(ctx, realValue(ctx, node.inputs[0], 4), inverseScale(*x.quant), "input");
+    Expr total =
+        ctx.emitTemp("sum_reduce", {steps}, {{"axes", Expr::ints({2, 3})}}, "sum_of_steps");
+    const float factor = (static_cast<float>(x.quant->scale) / static_cast<float>(y.quant->scale)) /
+                         static_cast<float>(count);
+    emitSteps(ctx, roundedProduct(ctx, total, factor, "average"));
+    return true;
+}
+
 void lowerOnRealValues(Context& ctx, const std::function<void()>& lower) {
     const ir::Node& node = ctx.node();
+    if (lowerQuantizedGlobalAverage(ctx))
+        return;
     std::vector<std::pair<ir::ValueId, Expr>> stored;
     for (ir::ValueId id : node.inputs) {
         const ir::Value& v = ctx.graph().value(id);
@@ -674,7 +760,8 @@ void registerQuantizedOps(Registry& r) {
         "rank-2 input, per-tensor or per-channel qint8 weights");
     r.add(
         "quantized::add", [](Context& c) { lowerAdd(c, false); },
-        "operands of one type added by tract; of different types, real values added and "
+        "quint8 operands of one shape: qnnpack's fixed-point sum, computed in f64; otherwise "
+        "operands of one type added by tract, of different types real values added and "
         "requantized as PyTorch rounds");
     r.add(
         "quantized::add_relu", [](Context& c) { lowerAdd(c, true); },
