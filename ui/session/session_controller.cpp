@@ -2,6 +2,7 @@
 #include "session/qt_text.h"
 
 #include "t2n/error.h"
+#include "t2n/large_stack.h"
 #include "t2n/session.h"
 
 #include <QCoreApplication>
@@ -156,6 +157,11 @@ SessionController::SessionController(QObject* parent)
     qRegisterMetaType<JobError>();
     thread_ = new QThread(this);
     thread_->setObjectName(QStringLiteral("t2n-session"));
+    // The engine's work recurses one frame per operation in LibTorch's graph
+    // passes and runs (8,000 chained adds need more than 1 MiB): the studio's
+    // worker gets the stack the CLI's runOnLargeStack gives (address space
+    // reserved, only touched pages become memory).
+    thread_->setStackSize(static_cast<uint>(t2n::kLargeStackBytes));
     worker_ = new SessionWorker(this);
     worker_->moveToThread(thread_);
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
