@@ -1,6 +1,7 @@
 #include "report/ir_graph_svg.h"
 
 #include "report/display_text.h"
+#include "t2n/child_process.h"
 
 #include <fmt/format.h>
 #include <graphviz/cgraph.h>
@@ -16,8 +17,6 @@
 #include <set>
 #include <vector>
 
-#include <fcntl.h>
-#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -158,74 +157,36 @@ double layoutSeconds() {
 // Graphviz lock; no other library is entered) and leaves with _exit.
 // nullopt on timeout, "" when Graphviz failed.
 std::optional<std::string> renderWithin(GVC_t* gvc, Agraph_t* g, double seconds) {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0)
-        return std::string();
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        ::close(fds[0]);
-        ::close(fds[1]);
-        return std::string();
-    }
-    if (pid == 0) {
-        ::close(fds[0]);
-        int rc = 1;
-        if (gvLayout(gvc, g, "dot") == 0) {
-            char* data = nullptr;
-            unsigned int length = 0;
-            if (gvRenderData(gvc, g, "svg", &data, &length) == 0 && data) {
-                rc = 0;
-                for (unsigned int at = 0; at < length;) {
-                    const ssize_t n = ::write(fds[1], data + at, length - at);
-                    if (n < 0 && errno == EINTR)
-                        continue;
-                    if (n <= 0) {
-                        rc = 1;
-                        break;
+    const ChildOutput out = runChildWithDeadline(
+        [&](int fd) {
+            int rc = 1;
+            if (gvLayout(gvc, g, "dot") == 0) {
+                char* data = nullptr;
+                unsigned int length = 0;
+                if (gvRenderData(gvc, g, "svg", &data, &length) == 0 && data) {
+                    rc = 0;
+                    for (unsigned int at = 0; at < length;) {
+                        const ssize_t n = ::write(fd, data + at, length - at);
+                        if (n < 0 && errno == EINTR)
+                            continue;
+                        if (n <= 0) {
+                            rc = 1;
+                            break;
+                        }
+                        at += static_cast<unsigned int>(n);
                     }
-                    at += static_cast<unsigned int>(n);
                 }
             }
-        }
-        ::_exit(rc);
-    }
-    ::close(fds[1]);
-    std::string svg;
-    bool timedOut = false;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    char buffer[65536];
-    for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              deadline - std::chrono::steady_clock::now())
-                              .count();
-        if (left <= 0) {
-            timedOut = true;
-            break;
-        }
-        pollfd p{fds[0], POLLIN, 0};
-        const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
-        if (ready < 0 && errno != EINTR)
-            break;
-        if (ready <= 0)
-            continue;
-        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        svg.append(buffer, static_cast<size_t>(n));
-    }
-    ::close(fds[0]);
-    if (timedOut)
-        ::kill(pid, SIGKILL);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (timedOut)
-        return std::nullopt;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            ::_exit(rc);
+        },
+        seconds);
+    if (!out.started)
         return std::string();
-    return svg;
+    if (out.timedOut)
+        return std::nullopt;
+    if (!WIFEXITED(out.status) || WEXITSTATUS(out.status) != 0)
+        return std::string();
+    return out.bytes;
 }
 
 char* c(const std::string& s) {

@@ -1,15 +1,14 @@
 #include "load/isolated_run.h"
 
+#include "t2n/child_process.h"
 #include "t2n/error.h"
 
 #include <ATen/Parallel.h>
 #include <fmt/format.h>
 
 #include <cerrno>
-#include <chrono>
 #include <csignal>
 #include <cstring>
-#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,58 +55,14 @@ void writeAll(int fd, const std::string& text) {
 } // namespace
 
 IsolatedOutcome runIsolated(const std::function<void()>& work, double timeoutSeconds) {
-    int fds[2];
-    if (::pipe(fds) != 0)
-        throw Error(
-            Stage::Load, ErrorCode::Internal,
-            fmt::format("cannot run the model in a child process: pipe: {}", std::strerror(errno)));
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        const int err = errno;
-        ::close(fds[0]);
-        ::close(fds[1]);
-        throw Error(
-            Stage::Load, ErrorCode::Internal,
-            fmt::format("cannot run the model in a child process: fork: {}", std::strerror(err)));
-    }
-    if (pid == 0) {
-        ::close(fds[0]);
-        child(fds[1], work);
-    }
-    ::close(fds[1]);
-    std::string answer;
-    bool timedOut = false;
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(timeoutSeconds));
-    char buffer[4096];
-    for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              deadline - std::chrono::steady_clock::now())
-                              .count();
-        if (left <= 0) {
-            timedOut = true;
-            break;
-        }
-        pollfd p{fds[0], POLLIN, 0};
-        const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
-        if (ready < 0 && errno == EINTR)
-            continue;
-        if (ready <= 0)
-            continue;
-        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break; // the child closed its end: done or dead
-        answer.append(buffer, static_cast<size_t>(n));
-    }
-    ::close(fds[0]);
-    if (timedOut)
-        ::kill(pid, SIGKILL);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    const ChildOutput run = runChildWithDeadline([&](int fd) { child(fd, work); }, timeoutSeconds);
+    if (!run.started)
+        throw Error(Stage::Load, ErrorCode::Internal,
+                    fmt::format("cannot run the model in a child process: {}",
+                                std::strerror(run.errorNumber)));
+    const std::string& answer = run.bytes;
+    const bool timedOut = run.timedOut;
+    const int status = run.status;
     IsolatedOutcome out;
     if (timedOut) {
         out.crashed = true;
