@@ -229,7 +229,10 @@ Finding channelsFirst(const Node* n, std::string_view name, int64_t channels, in
 
 Finding features(const Node* n, int64_t count, const std::string& because) {
     Finding f;
-    f.shapes = {{fixed(1), fixed(count)}, {fixed(1), free(FreeSize::Sequence), fixed(count)}};
+    // Unbatched rows last: a point cloud's [P, 4] points, a set of tokens.
+    f.shapes = {{fixed(1), fixed(count)},
+                {fixed(1), free(FreeSize::Sequence), fixed(count)},
+                {free(FreeSize::Sequence), fixed(count)}};
     f.reason = fmt::format("{} features read by {} ({})", count, where(n), because);
     return f;
 }
@@ -374,6 +377,23 @@ std::optional<Finding> reshape(const Node* n) {
     return f;
 }
 
+// Indices into another tensor (a point cloud's cells scattered into a
+// canvas: index_put_((cells,), f, accumulate=True); index(x, (idx,)),
+// index_select(x, 0, idx)): integers, one per row taken or written, so 1-D
+// first, then batched.
+Finding indices(const Node* n) {
+    Finding f;
+    f.shapes = {{free(FreeSize::Sequence)}, {fixed(1), free(FreeSize::Sequence)}};
+    f.dtype = DType::I64;
+    f.reason = fmt::format("indices read by {}", where(n));
+    return f;
+}
+
+bool readsIndexList(const std::string& kind) {
+    return kind == "aten::index" || kind == "aten::index_put" || kind == "aten::index_put_" ||
+           kind == "aten::_index_put_impl_";
+}
+
 // What the consumer `n` (reading the walked value as its input `offset`)
 // says; nothing when it says nothing.
 std::optional<Finding> consumer(const torch::jit::Module& m, const Node* n, size_t offset) {
@@ -438,6 +458,8 @@ std::optional<Finding> consumer(const torch::jit::Module& m, const Node* n, size
     }
     if (offset == 0 && is({"aten::view", "aten::reshape"}))
         return reshape(n);
+    if (offset == 2 && is({"aten::index_select"}))
+        return indices(n);
     return std::nullopt;
 }
 
@@ -604,11 +626,27 @@ Walked walk(const torch::jit::Module& m, const Value* input) {
                 push(n->output(), item.path, static_cast<int>(use.offset));
                 continue;
             }
-            // cat([x, padding], dim): the other axes are x's.
+            // cat([x, padding], dim): the other axes are x's; an index list
+            // (x[idx], index_put_((idx,), v)): integers.
             if (n->kind() == c10::prim::ListConstruct) {
-                for (const auto& l : n->output()->uses())
-                    if (l.user->kind() == c10::Symbol::fromQualString("aten::cat") && l.offset == 0)
+                for (const auto& l : n->output()->uses()) {
+                    const std::string user = l.user->kind().toQualString();
+                    if (user == "aten::cat" && l.offset == 0)
                         push(l.user->output(), item.path, -1);
+                    if (readsIndexList(user) && l.offset == 1 && !out.finding) {
+                        Finding f = indices(l.user);
+                        std::vector<ShapeTemplate> shapes;
+                        for (const auto& t : f.shapes)
+                            if (auto in = undo(t, item.path))
+                                shapes.push_back(*in);
+                        if (!shapes.empty()) {
+                            f.shapes = shapes;
+                            out.finding = f;
+                        }
+                    }
+                }
+                if (out.finding)
+                    return out;
                 continue;
             }
             if (readsAsMask(kind, use.offset))
