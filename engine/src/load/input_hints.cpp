@@ -438,7 +438,10 @@ std::optional<Finding> consumer(const torch::jit::Module& m, const Node* n, size
     if (offset == 1 && is({"aten::embedding"}))
         if (auto w = tensorOf(m, n->input(0)); w && w->dim() == 2) {
             Finding f;
-            f.shapes = {{fixed(1), free(FreeSize::Sequence)}, {free(FreeSize::Sequence)}};
+            // [1]: one class label per sample of a batch of one (a DiT's y),
+            // before an unbatched sequence.
+            f.shapes = {
+                {fixed(1), free(FreeSize::Sequence)}, {fixed(1)}, {free(FreeSize::Sequence)}};
             f.dtype = DType::I64;
             f.range = InputSpec::IntegerRange{0, w->size(0) - 1};
             f.reason = fmt::format("token ids from 0 to {}, the rows of {} (weight {})",
@@ -786,6 +789,7 @@ InputHints readInputHints(const torch::jit::Module& module) {
     while (given > 0 && schema.arguments()[given].default_value())
         --given;
     InputHints out;
+    std::vector<bool> shaped; ///< per hint: an operation or the signature gave its shape
     for (size_t i = given; i < arguments; ++i) {
         const auto& arg = schema.arguments()[i + 1];
         std::ostringstream value;
@@ -817,12 +821,16 @@ InputHints readInputHints(const torch::jit::Module& module) {
         const auto recordedSizes = tensorType->sizes().concrete_sizes();
         Walked w = walk(module, graph->inputs().at(i + 1));
         if (recordedSizes) {
+            shaped.resize(out.hints.size() + 1, false);
+            shaped.back() = true;
             ShapeTemplate shape;
             for (int64_t d : *recordedSizes)
                 shape.push_back(fixed(d));
             hint.shapes = {shape};
             hint.reason = "the shape recorded in the model's TorchScript signature";
         } else if (w.finding) {
+            shaped.resize(out.hints.size() + 1, false);
+            shaped.back() = true;
             hint.shapes = w.finding->shapes;
             hint.reason = w.finding->reason;
             hint.range = w.finding->range;
@@ -853,6 +861,36 @@ InputHints readInputHints(const torch::jit::Module& module) {
             if (auto dt = jit::fromScalarType(*recordedType))
                 hint.dtype = *dt;
         out.hints.push_back(std::move(hint));
+    }
+    shaped.resize(out.hints.size(), false);
+    // An input no operation shapes beside inputs that are shaped: a mask first
+    // takes the shapes of its sibling token ids (ids [1, S], mask [1, S]);
+    // after a [1, S] sequence, a batch of one, [1], the batch the others are
+    // given (a diffusion model's timesteps t, a per-sample scale).
+    const bool anyShaped = std::find(shaped.begin(), shaped.end(), true) != shaped.end();
+    for (size_t i = 0; i < out.hints.size() && anyShaped; ++i) {
+        InputHint& h = out.hints[i];
+        if (shaped[i] || h.lengths || h.number)
+            continue;
+        std::vector<ShapeTemplate> first;
+        std::string name = h.name;
+        std::transform(name.begin(), name.end(), name.begin(), ::tolower);
+        if (name.find("mask") != std::string::npos)
+            for (size_t j = 0; j < out.hints.size(); ++j)
+                for (const auto& s : out.hints[j].shapes)
+                    if (j != i && shaped[j] && !s.empty() && s.size() <= 2 &&
+                        std::find(first.begin(), first.end(), s) == first.end())
+                        first.push_back(s);
+        const ShapeTemplate batchOfOne{fixed(1)}, sequence{fixed(1), free(FreeSize::Sequence)};
+        for (const auto& s : h.shapes) {
+            if (std::find(first.begin(), first.end(), s) == first.end())
+                first.push_back(s);
+            if (s == sequence && std::find(first.begin(), first.end(), batchOfOne) == first.end())
+                first.push_back(batchOfOne);
+        }
+        h.shapes = std::move(first);
+        h.reason = "no operation of the model fixes its shape; the shapes of the inputs beside "
+                   "it and common ones tried";
     }
     // Lengths go with sequences: the other inputs try their sequence shapes
     // first ([1, L, F] before [1, F] for a linear layer's input).
