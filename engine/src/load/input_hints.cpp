@@ -865,8 +865,9 @@ InputHints readInputHints(const torch::jit::Module& module) {
     shaped.resize(out.hints.size(), false);
     // An input no operation shapes beside inputs that are shaped: a mask first
     // takes the shapes of its sibling token ids (ids [1, S], mask [1, S]);
-    // after a [1, S] sequence, a batch of one, [1], the batch the others are
-    // given (a diffusion model's timesteps t, a per-sample scale).
+    // then the first common shape (whose errors lead to a KV cache's) and a
+    // batch of one, [1], the batch the others are given (a diffusion model's
+    // timesteps t, a per-sample scale), before the other common shapes.
     const bool anyShaped = std::find(shaped.begin(), shaped.end(), true) != shaped.end();
     for (size_t i = 0; i < out.hints.size() && anyShaped; ++i) {
         InputHint& h = out.hints[i];
@@ -881,13 +882,11 @@ InputHints readInputHints(const torch::jit::Module& module) {
                     if (j != i && shaped[j] && !s.empty() && s.size() <= 2 &&
                         std::find(first.begin(), first.end(), s) == first.end())
                         first.push_back(s);
-        const ShapeTemplate batchOfOne{fixed(1)}, sequence{fixed(1), free(FreeSize::Sequence)};
-        for (const auto& s : h.shapes) {
+        std::vector<ShapeTemplate> rest = h.shapes;
+        rest.insert(rest.begin() + std::min<std::ptrdiff_t>(1, std::ssize(rest)), {fixed(1)});
+        for (const auto& s : rest)
             if (std::find(first.begin(), first.end(), s) == first.end())
                 first.push_back(s);
-            if (s == sequence && std::find(first.begin(), first.end(), batchOfOne) == first.end())
-                first.push_back(batchOfOne);
-        }
         h.shapes = std::move(first);
         h.reason = "no operation of the model fixes its shape; the shapes of the inputs beside "
                    "it and common ones tried";

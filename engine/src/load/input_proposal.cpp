@@ -430,6 +430,9 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
         int depth = 0;
         std::optional<size_t> integers; ///< an input made integers by the error `cause`
         std::string cause;
+        /// A candidate that ran out of memory at smaller sizes: run even
+        /// when the corrections have had their runs.
+        bool smaller = false;
     };
     std::deque<Pending> feedback;
     constexpr int kMaxFeedbackRuns = 24;
@@ -502,7 +505,7 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
     while (true) {
         Pending p;
         std::optional<Candidate> from; ///< a template candidate, not a correction
-        if (!feedback.empty() && feedbackRuns < kMaxFeedbackRuns) {
+        if (!feedback.empty() && (feedbackRuns < kMaxFeedbackRuns || feedback.front().smaller)) {
             p = std::move(feedback.front());
             feedback.pop_front();
         } else {
@@ -557,15 +560,44 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
                                      largestFreeSize(read.hints[i], from->shape[i], from->level));
                 }
             if (saysOutOfMemory(attempt.error)) {
-                if (from)
+                if (!from)
+                    continue; // the words say nothing of the shapes wanted
+                int64_t largest = 0;
+                for (size_t i = 0; i < read.hints.size(); ++i) {
+                    const int64_t size =
+                        largestFreeSize(read.hints[i], from->shape[i], from->level);
+                    largest = std::max(largest, size);
+                    if (size == 0)
+                        continue;
+                    auto [it, fresh] = tooLarge.try_emplace({i, from->shape[i]}, size);
+                    it->second = fresh ? size : std::min(it->second, size);
+                }
+                // The same shapes at the first level of smaller sizes, next.
+                for (size_t level = from->level + 1; level < levels; ++level) {
+                    int64_t at = 0;
+                    for (size_t i = 0; i < read.hints.size(); ++i)
+                        at = std::max(at, largestFreeSize(read.hints[i], from->shape[i], level));
+                    if (at >= largest)
+                        continue;
+                    Pending smaller{{}, {}, p.depth + 1, std::nullopt, attempt.error, true};
                     for (size_t i = 0; i < read.hints.size(); ++i) {
-                        const int64_t size =
-                            largestFreeSize(read.hints[i], from->shape[i], from->level);
-                        auto [it, fresh] = tooLarge.try_emplace({i, from->shape[i]}, size);
-                        if (size > 0)
-                            it->second = fresh ? size : std::min(it->second, size);
+                        InputSpec spec = specFor(read.hints[i], from->shape[i], level);
+                        const std::string sizes =
+                            freeSizesText(read.hints[i], from->shape[i], level);
+                        smaller.reasons.push_back(
+                            read.hints[i].reason +
+                            (sizes.empty() ? ""
+                                           : "; " + sizes +
+                                                 " (larger sizes needed more memory than a "
+                                                 "candidate may take)"));
+                        spec.dtype = specs[i].dtype;
+                        spec.randomRange = specs[i].randomRange;
+                        smaller.specs.push_back(spec);
                     }
-                continue; // the words say nothing of the shapes wanted
+                    feedback.push_front(std::move(smaller));
+                    break;
+                }
+                continue;
             }
             if (p.depth < kMaxFeedbackDepth)
                 for (Correction& c : correctionsFromError(attempt.error + "\n" + fullError, specs,

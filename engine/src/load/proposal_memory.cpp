@@ -98,7 +98,7 @@ uint64_t availableBytes() {
 
 MemoryCap::MemoryCap(uint64_t budget) {
     if (budget == 0)
-        budget = std::clamp<uint64_t>(availableBytes() / 2, 256ull << 20, 4ull << 30);
+        budget = std::clamp<uint64_t>(availableBytes() / 4, 256ull << 20, 1ull << 30);
     budget_ = budget;
     c10::Allocator* current = c10::GetCPUAllocator();
     previous_ = current;
