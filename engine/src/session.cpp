@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <future>
 #include <optional>
@@ -303,6 +304,13 @@ InputProposal Session::proposeInputs(const ProposalLimits& limits) {
     });
     d->log(LogLevel::Debug, fmt::format("proposed inputs ({} run(s) of forward()): {}",
                                         proposal.attempts.size(), proposal.flags()));
+    for (const auto& a : proposal.attempts) {
+        std::vector<std::string> flags;
+        for (const auto& spec : a.specs)
+            flags.push_back(spec.toString());
+        d->log(LogLevel::Trace, fmt::format("  tried {} ({:.2f} s): {}", fmt::join(flags, " "),
+                                            a.seconds, a.ran ? "ran" : a.error));
+    }
     return proposal;
 }
 

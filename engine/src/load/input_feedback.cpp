@@ -247,14 +247,32 @@ std::vector<Correction> correctionsFromError(const std::string& error,
         } else if (seen.size() >= 2) {
             // The input reached the convolution reshaped (unsqueezed): the
             // input whose axis 1 holds the channels seen.
-            for (size_t i = 0; i < b.size(); ++i)
-                if (b.tensor(i) && b.shape(i).size() >= 2 && b.shape(i)[1] == seen[1] &&
+            bool found = false;
+            for (size_t k = 0; k < b.size() && !found; ++k)
+                if (b.tensor(k) && b.shape(k).size() >= 2 && b.shape(k)[1] == seen[1] &&
                     b.holding(seen[1]) == 1) {
-                    Shape s = b.shape(i);
+                    Shape s = b.shape(k);
                     s[1] = want;
-                    b.add(i, s, why);
-                    break;
+                    b.add(k, s, why);
+                    found = true;
                 }
+            // Concatenated with the model's own channels first (a canvas of
+            // features beside a BEV map): the input of the shape seen but
+            // for fewer channels gives up the surplus.
+            for (size_t k = 0; k < b.size() && !found; ++k) {
+                if (!b.tensor(k) || b.shape(k).size() != seen.size())
+                    continue;
+                Shape s = b.shape(k);
+                const int64_t surplus = seen[1] - s[1];
+                s[1] = seen[1];
+                if (s == seen && surplus > 0 && want > surplus) {
+                    s[1] = want - surplus;
+                    b.add(k, s,
+                          why + ": concatenated with " + std::to_string(surplus) +
+                              " channel(s) of the model's own");
+                    found = true;
+                }
+            }
         }
     }
     // A model's own assertion: "with sizes [*, 10, 3]. Actual sizes: [1, 16]".

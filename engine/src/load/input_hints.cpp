@@ -229,7 +229,10 @@ Finding channelsFirst(const Node* n, std::string_view name, int64_t channels, in
 
 Finding features(const Node* n, int64_t count, const std::string& because) {
     Finding f;
-    f.shapes = {{fixed(1), fixed(count)}, {fixed(1), free(FreeSize::Sequence), fixed(count)}};
+    // Unbatched rows last: a point cloud's [P, 4] points, a set of tokens.
+    f.shapes = {{fixed(1), fixed(count)},
+                {fixed(1), free(FreeSize::Sequence), fixed(count)},
+                {free(FreeSize::Sequence), fixed(count)}};
     f.reason = fmt::format("{} features read by {} ({})", count, where(n), because);
     return f;
 }
@@ -374,6 +377,23 @@ std::optional<Finding> reshape(const Node* n) {
     return f;
 }
 
+// Indices into another tensor (a point cloud's cells scattered into a
+// canvas: index_put_((cells,), f, accumulate=True); index(x, (idx,)),
+// index_select(x, 0, idx)): integers, one per row taken or written, so 1-D
+// first, then batched.
+Finding indices(const Node* n) {
+    Finding f;
+    f.shapes = {{free(FreeSize::Sequence)}, {fixed(1), free(FreeSize::Sequence)}};
+    f.dtype = DType::I64;
+    f.reason = fmt::format("indices read by {}", where(n));
+    return f;
+}
+
+bool readsIndexList(const std::string& kind) {
+    return kind == "aten::index" || kind == "aten::index_put" || kind == "aten::index_put_" ||
+           kind == "aten::_index_put_impl_";
+}
+
 // What the consumer `n` (reading the walked value as its input `offset`)
 // says; nothing when it says nothing.
 std::optional<Finding> consumer(const torch::jit::Module& m, const Node* n, size_t offset) {
@@ -418,7 +438,10 @@ std::optional<Finding> consumer(const torch::jit::Module& m, const Node* n, size
     if (offset == 1 && is({"aten::embedding"}))
         if (auto w = tensorOf(m, n->input(0)); w && w->dim() == 2) {
             Finding f;
-            f.shapes = {{fixed(1), free(FreeSize::Sequence)}, {free(FreeSize::Sequence)}};
+            // [1]: one class label per sample of a batch of one (a DiT's y),
+            // before an unbatched sequence.
+            f.shapes = {
+                {fixed(1), free(FreeSize::Sequence)}, {fixed(1)}, {free(FreeSize::Sequence)}};
             f.dtype = DType::I64;
             f.range = InputSpec::IntegerRange{0, w->size(0) - 1};
             f.reason = fmt::format("token ids from 0 to {}, the rows of {} (weight {})",
@@ -438,6 +461,8 @@ std::optional<Finding> consumer(const torch::jit::Module& m, const Node* n, size
     }
     if (offset == 0 && is({"aten::view", "aten::reshape"}))
         return reshape(n);
+    if (offset == 2 && is({"aten::index_select"}))
+        return indices(n);
     return std::nullopt;
 }
 
@@ -604,11 +629,27 @@ Walked walk(const torch::jit::Module& m, const Value* input) {
                 push(n->output(), item.path, static_cast<int>(use.offset));
                 continue;
             }
-            // cat([x, padding], dim): the other axes are x's.
+            // cat([x, padding], dim): the other axes are x's; an index list
+            // (x[idx], index_put_((idx,), v)): integers.
             if (n->kind() == c10::prim::ListConstruct) {
-                for (const auto& l : n->output()->uses())
-                    if (l.user->kind() == c10::Symbol::fromQualString("aten::cat") && l.offset == 0)
+                for (const auto& l : n->output()->uses()) {
+                    const std::string user = l.user->kind().toQualString();
+                    if (user == "aten::cat" && l.offset == 0)
                         push(l.user->output(), item.path, -1);
+                    if (readsIndexList(user) && l.offset == 1 && !out.finding) {
+                        Finding f = indices(l.user);
+                        std::vector<ShapeTemplate> shapes;
+                        for (const auto& t : f.shapes)
+                            if (auto in = undo(t, item.path))
+                                shapes.push_back(*in);
+                        if (!shapes.empty()) {
+                            f.shapes = shapes;
+                            out.finding = f;
+                        }
+                    }
+                }
+                if (out.finding)
+                    return out;
                 continue;
             }
             if (readsAsMask(kind, use.offset))
@@ -748,6 +789,7 @@ InputHints readInputHints(const torch::jit::Module& module) {
     while (given > 0 && schema.arguments()[given].default_value())
         --given;
     InputHints out;
+    std::vector<bool> shaped; ///< per hint: an operation or the signature gave its shape
     for (size_t i = given; i < arguments; ++i) {
         const auto& arg = schema.arguments()[i + 1];
         std::ostringstream value;
@@ -779,12 +821,16 @@ InputHints readInputHints(const torch::jit::Module& module) {
         const auto recordedSizes = tensorType->sizes().concrete_sizes();
         Walked w = walk(module, graph->inputs().at(i + 1));
         if (recordedSizes) {
+            shaped.resize(out.hints.size() + 1, false);
+            shaped.back() = true;
             ShapeTemplate shape;
             for (int64_t d : *recordedSizes)
                 shape.push_back(fixed(d));
             hint.shapes = {shape};
             hint.reason = "the shape recorded in the model's TorchScript signature";
         } else if (w.finding) {
+            shaped.resize(out.hints.size() + 1, false);
+            shaped.back() = true;
             hint.shapes = w.finding->shapes;
             hint.reason = w.finding->reason;
             hint.range = w.finding->range;
@@ -815,6 +861,35 @@ InputHints readInputHints(const torch::jit::Module& module) {
             if (auto dt = jit::fromScalarType(*recordedType))
                 hint.dtype = *dt;
         out.hints.push_back(std::move(hint));
+    }
+    shaped.resize(out.hints.size(), false);
+    // An input no operation shapes beside inputs that are shaped: a mask first
+    // takes the shapes of its sibling token ids (ids [1, S], mask [1, S]);
+    // then the first common shape (whose errors lead to a KV cache's) and a
+    // batch of one, [1], the batch the others are given (a diffusion model's
+    // timesteps t, a per-sample scale), before the other common shapes.
+    const bool anyShaped = std::find(shaped.begin(), shaped.end(), true) != shaped.end();
+    for (size_t i = 0; i < out.hints.size() && anyShaped; ++i) {
+        InputHint& h = out.hints[i];
+        if (shaped[i] || h.lengths || h.number)
+            continue;
+        std::vector<ShapeTemplate> first;
+        std::string name = h.name;
+        std::transform(name.begin(), name.end(), name.begin(), ::tolower);
+        if (name.find("mask") != std::string::npos)
+            for (size_t j = 0; j < out.hints.size(); ++j)
+                for (const auto& s : out.hints[j].shapes)
+                    if (j != i && shaped[j] && !s.empty() && s.size() <= 2 &&
+                        std::find(first.begin(), first.end(), s) == first.end())
+                        first.push_back(s);
+        std::vector<ShapeTemplate> rest = h.shapes;
+        rest.insert(rest.begin() + std::min<std::ptrdiff_t>(1, std::ssize(rest)), {fixed(1)});
+        for (const auto& s : rest)
+            if (std::find(first.begin(), first.end(), s) == first.end())
+                first.push_back(s);
+        h.shapes = std::move(first);
+        h.reason = "no operation of the model fixes its shape; the shapes of the inputs beside "
+                   "it and common ones tried";
     }
     // Lengths go with sequences: the other inputs try their sequence shapes
     // first ([1, L, F] before [1, F] for a linear layer's input).

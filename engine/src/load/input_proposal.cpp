@@ -7,6 +7,7 @@
 #include "load/input_hints.h"
 #include "load/isolated_run.h"
 #include "load/module_loader.h"
+#include "load/proposal_memory.h"
 
 #include "t2n/error.h"
 
@@ -291,6 +292,47 @@ bool guardQuantizedInputs(const std::shared_ptr<torch::jit::Graph>& graph) {
     return !guarded.empty();
 }
 
+// Inputs whose leading axes the model combines: a diffusion block's image x
+// (batch 1 by convention) and its timesteps t (a free length, 16) are both
+// of batch B, and broadcasting 1 against 16 runs, so the candidate ran with
+// sizes an export with `B` on both cannot have. Input i of leading size 1
+// and input j of leading size n are tied when i runs at n and fails at n + 1
+// (one size wanted, not a broadcast); j then gets i's size 1, confirmed by a
+// run. `runs` runs a candidate; `reasons` gets the words per input changed.
+std::vector<InputSpec>
+tieLeadingAxes(std::vector<InputSpec> specs, const std::vector<bool>& adjustable,
+               const std::function<bool(const std::vector<InputSpec>&)>& runs,
+               std::vector<std::string>& reasons) {
+    auto leading = [&](size_t k) -> int64_t {
+        const InputSpec& s = specs[k];
+        return adjustable[k] && s.values.empty() && !s.shape.empty() ? s.shape[0] : 0;
+    };
+    auto with = [&](size_t k, int64_t size) {
+        auto t = specs;
+        t[k].shape[0] = size;
+        return t;
+    };
+    constexpr int kMaxPairs = 4;
+    int pairs = 0;
+    for (size_t i = 0; i < specs.size(); ++i)
+        for (size_t j = 0; j < specs.size() && leading(i) == 1; ++j) {
+            const int64_t n = leading(j);
+            if (j == i || n <= 1 || pairs++ >= kMaxPairs)
+                continue;
+            if (!runs(with(i, n)) || runs(with(i, n + 1)))
+                continue;
+            auto tied = with(j, 1);
+            if (!runs(tied))
+                continue;
+            specs = std::move(tied);
+            reasons[j] = fmt::format(
+                "axis 0 of size 1 like '{}': the model combines their leading axes (it ran "
+                "with both {}, not with {} and {})",
+                specs[i].name, n, n + 1, n);
+        }
+    return specs;
+}
+
 } // namespace
 
 InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimits& limits,
@@ -353,18 +395,21 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     bool timedOut = false;
-    // Per (input, template): the largest free size the model called too small.
-    // A candidate is skipped only when every input with free sizes is at or
-    // below its floor: the message does not say which input was too small.
-    std::map<std::pair<size_t, size_t>, int64_t> tooSmall;
-    auto knownTooSmall = [&](const Candidate& c) {
+    // Per (input, template): the largest free size the model called too small,
+    // and the smallest one a candidate ran out of memory at
+    // (load/proposal_memory.h). A candidate is skipped only when every input
+    // with free sizes is at or past its bound: the message does not say which
+    // input was too small (or too large).
+    using Bounds = std::map<std::pair<size_t, size_t>, int64_t>;
+    Bounds tooSmall, tooLarge;
+    auto pastBound = [&](const Bounds& bounds, const Candidate& c, bool below) {
         bool any = false;
         for (size_t i = 0; i < read.hints.size(); ++i) {
             const int64_t size = largestFreeSize(read.hints[i], c.shape[i], c.level);
             if (size == 0)
                 continue;
-            const auto it = tooSmall.find({i, c.shape[i]});
-            if (it == tooSmall.end() || size > it->second)
+            const auto it = bounds.find({i, c.shape[i]});
+            if (it == bounds.end() || (below ? size > it->second : size < it->second))
                 return false;
             any = true;
         }
@@ -385,6 +430,9 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
         int depth = 0;
         std::optional<size_t> integers; ///< an input made integers by the error `cause`
         std::string cause;
+        /// A candidate that ran out of memory at smaller sizes: run even
+        /// when the corrections have had their runs.
+        bool smaller = false;
     };
     std::deque<Pending> feedback;
     constexpr int kMaxFeedbackRuns = 24;
@@ -393,15 +441,76 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
     // Inputs an error asked integers of, kept so for the templates after it.
     std::set<size_t> integers;
     std::vector<std::string> earlierErrors;
+    // One run of forward() on `specs`, within the memory cap; the model's
+    // whole error in `lastFullError`.
+    std::string lastFullError;
+    const MemoryCap cap;
+    auto runOn = [&](const std::vector<InputSpec>& specs) {
+        ProposalAttempt attempt;
+        attempt.specs = specs;
+        const double began = seconds();
+        auto run = [&] {
+            torch::NoGradGuard noGrad;
+            // One call per candidate, each of other sizes: the profiling
+            // executor's first call would profile for a plan never used.
+            torch::jit::GraphOptimizerEnabledGuard oneShot(false);
+            if (numbers) {
+                // Numbers become constants of a copy, as the export binds them.
+                auto bound = harden::bindNonTensorArguments(runner, specs);
+                const auto tensors = makeExampleInputs(bound->tensorSpecs, limits.seed);
+                std::vector<c10::IValue> stack(tensors.begin(), tensors.end());
+                auto forward = bound->module.get_method("forward");
+                forward(stack);
+                return;
+            }
+            const auto tensors = makeExampleInputs(specs, limits.seed);
+            if (guarded) {
+                jit::RunOptions options;
+                options.stage = Stage::Load;
+                options.wanted = {guarded->inputs().back()};
+                jit::runGraph(&runner, *guarded, tensors, options);
+                return;
+            }
+            std::vector<c10::IValue> stack(tensors.begin(), tensors.end());
+            auto forward = runner.get_method("forward");
+            forward(stack);
+        };
+        std::string& fullError = lastFullError;
+        fullError.clear();
+        if (isolate) {
+            const IsolatedOutcome o =
+                runIsolated(run, std::max(1.0, limits.maxSeconds - seconds()));
+            attempt.ran = o.ran;
+            if (!o.ran) {
+                attempt.error = o.usageError || o.crashed ? o.error : firstLine(o.error);
+                fullError = o.error;
+            }
+        } else {
+            try {
+                run();
+                attempt.ran = true;
+            } catch (const Error& e) {
+                attempt.error = e.message();
+                fullError = attempt.error;
+            } catch (const std::exception& e) {
+                attempt.error = firstLine(e.what());
+                fullError = e.what();
+            }
+            state.restore();
+        }
+        attempt.seconds = seconds() - began;
+        return attempt;
+    };
     size_t next = 0;
     while (true) {
         Pending p;
         std::optional<Candidate> from; ///< a template candidate, not a correction
-        if (!feedback.empty() && feedbackRuns < kMaxFeedbackRuns) {
+        if (!feedback.empty() && (feedbackRuns < kMaxFeedbackRuns || feedback.front().smaller)) {
             p = std::move(feedback.front());
             feedback.pop_front();
         } else {
-            while (next < candidates.size() && knownTooSmall(candidates[next]))
+            while (next < candidates.size() && (pastBound(tooSmall, candidates[next], true) ||
+                                                pastBound(tooLarge, candidates[next], false)))
                 ++next; // not run, not counted against maxAttempts
             if (next >= candidates.size())
                 break;
@@ -435,59 +544,9 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
             throw Error(Stage::Load, ErrorCode::Cancelled, "input proposal cancelled",
                         "nothing was written");
         (from ? templateRuns : feedbackRuns)++;
-        ProposalAttempt attempt;
-        attempt.specs = specs;
-        const double began = seconds();
-        auto run = [&] {
-            torch::NoGradGuard noGrad;
-            // One call per candidate, each of other sizes: the profiling
-            // executor's first call would profile for a plan never used.
-            torch::jit::GraphOptimizerEnabledGuard oneShot(false);
-            if (numbers) {
-                // Numbers become constants of a copy, as the export binds them.
-                auto bound = harden::bindNonTensorArguments(runner, specs);
-                const auto tensors = makeExampleInputs(bound->tensorSpecs, limits.seed);
-                std::vector<c10::IValue> stack(tensors.begin(), tensors.end());
-                auto forward = bound->module.get_method("forward");
-                forward(stack);
-                return;
-            }
-            const auto tensors = makeExampleInputs(specs, limits.seed);
-            if (guarded) {
-                jit::RunOptions options;
-                options.stage = Stage::Load;
-                options.wanted = {guarded->inputs().back()};
-                jit::runGraph(&runner, *guarded, tensors, options);
-                return;
-            }
-            std::vector<c10::IValue> stack(tensors.begin(), tensors.end());
-            auto forward = runner.get_method("forward");
-            forward(stack);
-        };
-        std::string fullError;
-        if (isolate) {
-            const IsolatedOutcome o =
-                runIsolated(run, std::max(1.0, limits.maxSeconds - seconds()));
-            attempt.ran = o.ran;
-            if (!o.ran) {
-                attempt.error = o.usageError || o.crashed ? o.error : firstLine(o.error);
-                fullError = o.error;
-            }
-        } else {
-            try {
-                run();
-                attempt.ran = true;
-            } catch (const Error& e) {
-                attempt.error = e.message();
-                fullError = attempt.error;
-            } catch (const std::exception& e) {
-                attempt.error = firstLine(e.what());
-                fullError = e.what();
-            }
-            state.restore();
-        }
-        attempt.seconds = seconds() - began;
+        ProposalAttempt attempt = runOn(specs);
         out.attempts.push_back(attempt);
+        const std::string fullError = attempt.ran ? std::string() : lastFullError;
         if (!attempt.ran)
             earlierErrors.push_back(attempt.error);
         // Integers got further than floats: so for the templates after it.
@@ -500,6 +559,46 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
                     floor = std::max(floor,
                                      largestFreeSize(read.hints[i], from->shape[i], from->level));
                 }
+            if (saysOutOfMemory(attempt.error)) {
+                if (!from)
+                    continue; // the words say nothing of the shapes wanted
+                int64_t largest = 0;
+                for (size_t i = 0; i < read.hints.size(); ++i) {
+                    const int64_t size =
+                        largestFreeSize(read.hints[i], from->shape[i], from->level);
+                    largest = std::max(largest, size);
+                    if (size == 0)
+                        continue;
+                    auto [it, fresh] = tooLarge.try_emplace({i, from->shape[i]}, size);
+                    it->second = fresh ? size : std::min(it->second, size);
+                }
+                // The same shapes at the first level of smaller sizes, next.
+                for (size_t level = from->level + 1; level < levels; ++level) {
+                    int64_t at = 0;
+                    for (size_t i = 0; i < read.hints.size(); ++i)
+                        at = std::max(at, largestFreeSize(read.hints[i], from->shape[i], level));
+                    if (at >= largest)
+                        continue;
+                    Pending smaller{{}, {}, p.depth + 1, std::nullopt, attempt.error, true};
+                    for (size_t i = 0; i < read.hints.size(); ++i) {
+                        InputSpec spec = specFor(read.hints[i], from->shape[i], level);
+                        const std::string sizes =
+                            freeSizesText(read.hints[i], from->shape[i], level);
+                        smaller.reasons.push_back(
+                            read.hints[i].reason +
+                            (sizes.empty() ? ""
+                                           : "; " + sizes +
+                                                 " (larger sizes needed more memory than a "
+                                                 "candidate may take)"));
+                        spec.dtype = specs[i].dtype;
+                        spec.randomRange = specs[i].randomRange;
+                        smaller.specs.push_back(spec);
+                    }
+                    feedback.push_front(std::move(smaller));
+                    break;
+                }
+                continue;
+            }
             if (p.depth < kMaxFeedbackDepth)
                 for (Correction& c : correctionsFromError(attempt.error + "\n" + fullError, specs,
                                                           adjustable, earlierErrors)) {
@@ -513,8 +612,23 @@ InputProposal proposeInputs(const torch::jit::Module& module, const ProposalLimi
             continue;
         }
         out.confirmed = true;
+        std::vector<std::string> tiedReasons(specs.size());
+        const auto tied = tieLeadingAxes(
+            specs, adjustable,
+            [&](const std::vector<InputSpec>& s) {
+                return seconds() < limits.maxSeconds && runOn(s).ran;
+            },
+            tiedReasons);
+        if (tied != specs) {
+            ProposalAttempt confirmed;
+            confirmed.specs = tied;
+            confirmed.ran = true;
+            out.attempts.push_back(confirmed);
+        }
         for (size_t i = 0; i < read.hints.size(); ++i)
-            out.inputs.push_back({specs[i], p.reasons[i]});
+            out.inputs.push_back({tied[i], tiedReasons[i].empty()
+                                               ? p.reasons[i]
+                                               : p.reasons[i] + "; " + tiedReasons[i]});
         break;
     }
     if (out.confirmed)

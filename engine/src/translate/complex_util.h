@@ -36,4 +36,8 @@ void lowerComplexImag(Context& ctx);
 /// conj(z): the imaginary part negated; a real tensor is its own conjugate.
 void lowerComplexConj(Context& ctx);
 
+/// slice_scatter(x, src, dim, start, end, step) of real or complex tensors
+/// (lower_writes.cpp).
+void lowerSliceScatter(Context& ctx);
+
 } // namespace t2n::translate

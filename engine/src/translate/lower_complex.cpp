@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 
 namespace t2n::translate {
 
@@ -326,10 +327,19 @@ void lowerComplexSqueeze(Context& ctx) {
     ctx.emitOut("squeeze", {ctx.input(0)}, {{"axes", Expr::ints(axes)}});
 }
 
+// Refuses a dynamic axis `a` of complex input 0: a slice of it writes sizes
+// (the other axes may be dynamic: FNO's modes of a batch of B).
+void staticComplexAxis(Context& ctx, int64_t a) {
+    if (dynamicAxis(ctx.in(0), a))
+        ctx.unsupported(ctx.node().kind + " along a dynamic axis of a complex tensor",
+                        "t2n slices complex tensors along static axes");
+}
+
 // select(x, dim, index): a slice of one, the axis dropped.
 void lowerComplexSelect(Context& ctx) {
-    const ir::Value& x = staticComplex(ctx);
+    const ir::Value& x = ctx.in(0);
     const int64_t a = ctx.axis(ctx.intArg(1), logicalRank(x));
+    staticComplexAxis(ctx, a);
     const int64_t n = x.shape[static_cast<size_t>(a)];
     const int64_t i = ctx.intArg(2) < 0 ? ctx.intArg(2) + n : ctx.intArg(2);
     if (i < 0 || i >= n)
@@ -338,12 +348,21 @@ void lowerComplexSelect(Context& ctx) {
     ctx.emitOut("squeeze", {s}, {{"axes", Expr::ints({a})}});
 }
 
-// slice(x, dim, start, end, step): PyTorch's clamped bounds, a static axis.
+// slice(x, dim, start, end, step): PyTorch's clamped bounds, a static axis
+// (a dynamic one only whole: x[:, :, :m] slices axis 0 from 0 to the end).
 void lowerComplexSlice(Context& ctx) {
-    const ir::Value& x = staticComplex(ctx);
+    const ir::Value& x = ctx.in(0);
     const int64_t a = ctx.axis(ctx.intArg(1), logicalRank(x));
     const int64_t n = x.shape[static_cast<size_t>(a)];
     const int64_t step = ctx.numInputs() > 4 ? ctx.intArg(4) : 1;
+    const bool fromStart = ctx.isNone(2) || (!ctx.isSymbolic(2) && ctx.intArg(2) == 0);
+    const bool toEnd = ctx.isNone(3) ||
+                       (!ctx.isSymbolic(3) && ctx.intArg(3) == std::numeric_limits<int64_t>::max());
+    if (dynamicAxis(x, a) && fromStart && toEnd && step == 1) {
+        ctx.bindOut(ctx.input(0));
+        return;
+    }
+    staticComplexAxis(ctx, a);
     if (step < 1)
         ctx.unsupported(fmt::format("slice step {}", step));
     auto clamp = [n](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + n : v, 0, n); };
@@ -444,6 +463,72 @@ void lowerComplexPad(Context& ctx) {
 // prim::ListConstruct of complex tensors: the consumers read the elements.
 void lowerComplexList(Context&) {}
 
+// zeros(sizes, dtype=complex64) / new_zeros / zeros_like: zeros of the
+// sizes (symbolic ones too) with the trailing 2.
+void lowerComplexZeros(Context& ctx) {
+    const std::string& kind = ctx.node().kind;
+    std::vector<Expr> shape;
+    if (kind.ends_with("_like"))
+        for (int64_t d = 0; d < logicalRank(ctx.out()); ++d)
+            shape.push_back(ctx.dimExpr(ctx.node().inputs[0], d));
+    else
+        shape = ctx.sizesArg(kind.starts_with("aten::new_") ? 1 : 0);
+    shape.push_back(Expr::i(2));
+    const auto rank = static_cast<int64_t>(shape.size());
+    ctx.emitOut("tract_core_broadcast", {unitTensorLiteral(lit(0.0), rank)},
+                {{"shape", Expr::array(std::move(shape))}});
+}
+
+// type_as(z, other) / expand_as(z, other) of a complex z to a complex
+// value of its own dtype and shape: z itself.
+void lowerComplexAs(Context& ctx) {
+    const ir::Value &z = ctx.in(0), &other = ctx.in(1);
+    const bool sameShape = z.shape == other.shape && z.symbols == other.symbols;
+    if (!z.complex || !other.complex || z.dtype != other.dtype ||
+        (ctx.node().kind == "aten::expand_as" && !sameShape))
+        ctx.unsupported(ctx.node().kind + " of a complex tensor to another dtype or shape",
+                        "t2n keeps complex tensors in their own dtype and shape here");
+    ctx.bindOut(ctx.input(0));
+}
+
+// einsum of two complex (or real) operands: (a + bi)(c + di) as one real
+// einsum over an extra pair of letters, 'A p, B p q -> C q', the second
+// operand written as the 2x2 real matrix [[c, d], [-d, c]] of each element.
+void lowerComplexEinsum(Context& ctx) {
+    std::string eq = ctx.stringArg(0);
+    std::erase(eq, ' ');
+    const auto arrow = eq.find("->");
+    const auto comma = eq.find(',');
+    const auto& elems = ctx.graph().value(ctx.node().inputs[1]).elements;
+    if (arrow == std::string::npos || eq.find("...") != std::string::npos ||
+        comma == std::string::npos || eq.find(',', comma + 1) != std::string::npos ||
+        elems.size() != 2)
+        ctx.unsupported("einsum of complex tensors other than two operands with an explicit "
+                        "'->' and no ellipsis");
+    std::string spare;
+    for (char c = 'a'; c <= 'z' && spare.size() < 2; ++c)
+        if (eq.find(c) == std::string::npos)
+            spare += c;
+    if (spare.size() < 2)
+        ctx.unsupported("einsum of complex tensors using every letter");
+    const char p = spare[0], q = spare[1];
+    const std::string real = eq.substr(0, comma) + p + "," +
+                             eq.substr(comma + 1, arrow - comma - 1) + p + q + "->" +
+                             eq.substr(arrow + 2) + q;
+    const int64_t ra = logicalRank(ctx.graph().value(elems[0])) + 1;
+    const int64_t rb = logicalRank(ctx.graph().value(elems[1])) + 1;
+    Expr a = asComplex(ctx, elems[0], ra);
+    Expr b = asComplex(ctx, elems[1], rb);
+    Expr re = complexPart(ctx, b, rb, 0, "b_re"), im = complexPart(ctx, b, rb, 1, "b_im");
+    Expr minusIm = ctx.emitTemp("neg", {im}, {}, "b_minus_im");
+    Expr row =
+        ctx.emitTemp("concat", {Expr::array({minusIm, re})}, {{"axis", Expr::i(rb - 1)}}, "b_row");
+    Expr matrix =
+        ctx.emitTemp("stack", {Expr::array({b, row})}, {{"axis", Expr::i(rb - 1)}}, "b_matrix");
+    ctx.emitOut("tract_core_einsum", {Expr::array({a, matrix})},
+                {{"expr", Expr::str(real)}, {"acc", Expr::str("f32")}});
+}
+
 } // namespace
 
 // Kinds that read or write a complex value (ir::Value::complex): the
@@ -488,6 +573,17 @@ void registerComplexOps(Registry& r) {
     for (const char* k : {"aten::pad", "aten::constant_pad_nd"})
         r.add(k, lowerComplexPad, "zeros, non-negative pads", "pad !khronos");
     r.add("prim::ListConstruct", lowerComplexList, "complex tensor lists", "- !khronos");
+    for (const char* k : {"aten::zeros", "aten::new_zeros", "aten::zeros_like"})
+        r.add(k, lowerComplexZeros, "symbolic sizes too", "tract_core_broadcast !khronos");
+    for (const char* k : {"aten::type_as", "aten::expand_as"})
+        r.add(k, lowerComplexAs, "to a complex value of the same dtype and shape: identity",
+              "- !khronos");
+    r.add("aten::einsum", lowerComplexEinsum,
+          "two operands: one real einsum over the 2x2 real matrices of the second's elements",
+          "tract_core_einsum slice neg concat stack +unsqueeze +pad !khronos");
+    r.add("aten::slice_scatter", lowerSliceScatter,
+          "step 1, static axis (a dynamic one only whole): slices and concat",
+          "+slice +concat !khronos");
 }
 
 const Registry& complexRegistry() {

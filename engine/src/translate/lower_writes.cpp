@@ -6,6 +6,7 @@
 // the values (concatenated) for constant integer indices. tract's scatter
 // operations would serve data-dependent indices, but have no lowering (nor
 // reference kernel) yet: such writes are refused.
+#include "translate/complex_util.h"
 #include "translate/lower_util.h"
 #include "translate/registry.h"
 
@@ -46,15 +47,18 @@ void emitReplaced(Context& ctx, int64_t axis, int64_t begin, int64_t end, Expr p
     ctx.emitOut("concat", {Expr::array(parts)}, {{"axis", Expr::i(axis)}});
 }
 
-// slice_scatter(x, src, dim, start, end, step), PyTorch's clamping.
+} // namespace
+
+// slice_scatter(x, src, dim, start, end, step), PyTorch's clamping. A complex
+// x (its trailing 2 not an axis of PyTorch's) too: complex_util.h.
 void lowerSliceScatter(Context& ctx) {
     const ir::Value& x = ctx.in(0);
     const int64_t r = rankOf(x);
-    const int64_t axis = ctx.axis(ctx.numInputs() > 2 ? ctx.intArg(2) : 0, r);
+    const int64_t axis = ctx.axis(ctx.numInputs() > 2 ? ctx.intArg(2) : 0, r - (x.complex ? 1 : 0));
     const int64_t n = x.shape[static_cast<size_t>(axis)];
-    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    constexpr int64_t kOpenEnd = std::numeric_limits<int64_t>::max();
     int64_t start = ctx.numInputs() > 3 && !ctx.isNone(3) ? ctx.intArg(3) : 0;
-    int64_t end = ctx.numInputs() > 4 && !ctx.isNone(4) ? ctx.intArg(4) : kMax;
+    int64_t end = ctx.numInputs() > 4 && !ctx.isNone(4) ? ctx.intArg(4) : kOpenEnd;
     int64_t step = ctx.numInputs() > 5 ? ctx.intArg(5) : 1;
     if (step != 1)
         ctx.unsupported(fmt::format("writing into a slice with step {}", step),
@@ -66,8 +70,18 @@ void lowerSliceScatter(Context& ctx) {
         ctx.bindOut(ctx.operand(ctx.node().inputs[0], r, ctx.out().dtype));
         return;
     }
+    // The whole axis written (x[:, :2] = v leaves slice_scatter over axis 0
+    // from 0 to PyTorch's open end): src, of x's shape, at any length.
+    const bool openEnd = ctx.numInputs() <= 4 || ctx.isNone(4) || end == kOpenEnd;
+    if (b == 0 && (dynamicAxis(x, axis) ? openEnd : e == n) && ctx.in(1).shape == x.shape &&
+        ctx.in(1).symbols == x.symbols) {
+        ctx.bindOut(ctx.operand(ctx.node().inputs[1], r, ctx.out().dtype));
+        return;
+    }
     emitReplaced(ctx, axis, b, e, ctx.operand(ctx.node().inputs[1], r, ctx.out().dtype));
 }
+
+namespace {
 
 // select_scatter(x, src, dim, index): src gains the axis back.
 void lowerSelectScatter(Context& ctx) {
