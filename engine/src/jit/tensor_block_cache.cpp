@@ -32,38 +32,49 @@ size_t roundUp(size_t n, size_t to) {
     return (n + to - 1) / to * to;
 }
 
-// Blocks of 1.5 MiB and more get a mapping of their own, 2 MiB aligned and
-// marked for transparent huge pages: one page fault per 2 MiB instead of 512.
-// Why: on the VMs t2n is measured on, a 4 KiB fault costs about 60 us (a
-// 64 MiB buffer takes 1 s to touch, 20-35 ms in huge pages), and a check's
-// single interpreter run touches each of its large values for the first
-// time: ResNet-18's run faulted 3,300 pages, twice its compute. The mapping is
-// rounded up to whole huge pages when that adds at most half the block (a 3.2
-// MiB value gets 4 MiB: with a quarter, ResNet-18's max pool still faulted
-// 700 small pages); otherwise its tail stays in small pages.
-constexpr size_t kHugeFrom = size_t{3} << 19;
+// Blocks of 512 KiB and more get a mapping of their own, 2 MiB aligned,
+// in whole 2 MiB pages and marked for transparent huge pages: one page fault
+// per 2 MiB instead of 512. Why: on the VMs t2n is measured on, a 4 KiB fault
+// costs about 60 us (a 64 MiB buffer takes 1 s to touch, 20-35 ms in huge
+// pages), and a check's single interpreter run touches each of its values
+// for the first time: ResNet-18's run at 224x224 faulted 3,300 pages, twice
+// its compute (with 1.5 MiB and more only, still 1,000 for its 400-860 KiB
+// values). A block then holds up to 4x its size; the budget counts that.
+constexpr size_t kHugeFrom = size_t{512} << 10;
+
+/// What a block of `capacity` holds in memory: the budget's unit. A huge-page
+/// block's header sits at the end of one small page before its data, so that
+/// a value of a whole number of 2 MiB (4 MiB, say) needs no extra huge page.
+size_t footprintFor(size_t capacity) {
+    return capacity >= kHugeFrom ? kPage + roundUp(capacity, kHugePage) : kHeader + capacity;
+}
 
 void* newHugeBlock(size_t capacity) {
-    size_t length = roundUp(kHeader + capacity, kPage);
-    if (const size_t whole = roundUp(length, kHugePage); whole - length <= capacity / 2)
-        length = whole;
+    const size_t length = footprintFor(capacity);
     void* raw = mmap(nullptr, length + kHugePage, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED)
         return nullptr;
-    auto* start = static_cast<char*>(raw);
-    auto* base = reinterpret_cast<char*>(roundUp(reinterpret_cast<uintptr_t>(start), kHugePage));
-    if (base > start)
-        munmap(start, static_cast<size_t>(base - start));
-    if (const size_t tail = static_cast<size_t>(start + length + kHugePage - (base + length)))
-        munmap(base + length, tail);
+    auto* mapped = static_cast<char*>(raw);
+    auto* data =
+        reinterpret_cast<char*>(roundUp(reinterpret_cast<uintptr_t>(mapped + kPage), kHugePage));
+    char* start = data - kPage;
+    if (start > mapped)
+        munmap(mapped, static_cast<size_t>(start - mapped));
+    if (char* end = start + length; end < mapped + length + kHugePage)
+        munmap(end, static_cast<size_t>(mapped + length + kHugePage - end));
 #ifdef MADV_HUGEPAGE
-    madvise(base, length, MADV_HUGEPAGE); // advice only: small pages when refused
+    madvise(data, length - kPage, MADV_HUGEPAGE); // advice only: small pages when refused
 #endif
-    auto* header = reinterpret_cast<Header*>(base);
+    auto* header = reinterpret_cast<Header*>(data - kHeader);
     header->capacity = capacity;
     header->mapped = length;
-    return base;
+    return header;
+}
+
+size_t footprintOf(void* base) {
+    const auto* header = static_cast<Header*>(base);
+    return header->mapped ? header->mapped : kHeader + header->capacity;
 }
 
 void* newBlock(size_t capacity) {
@@ -80,7 +91,7 @@ void* newBlock(size_t capacity) {
 
 void freeBlock(void* base) {
     if (const size_t mapped = static_cast<Header*>(base)->mapped)
-        munmap(base, mapped);
+        munmap(static_cast<char*>(base) + kHeader - kPage, mapped);
     else
         std::free(base);
 }
@@ -128,12 +139,12 @@ void* TensorBlockCache::takeOrEvict(size_t capacity) {
         auto it = free_.lower_bound(capacity);
         if (it != free_.end() && it->first <= capacity + capacity / kSlackDivisor) {
             found = it->second.base;
-            stats_.cachedBytes -= it->first;
+            stats_.cachedBytes -= footprintOf(found);
             free_.erase(it);
             ++stats_.hits;
         } else {
             ++stats_.misses;
-            evictOldest(capacity, evicted);
+            evictOldest(footprintFor(capacity), evicted);
         }
     }
     for (void* base : evicted)
@@ -149,7 +160,7 @@ void TensorBlockCache::evictOldest(size_t room, std::vector<void*>& evicted) {
         for (auto b = free_.begin(); b != free_.end(); ++b)
             if (b->second.freedAt < oldest->second.freedAt)
                 oldest = b;
-        stats_.cachedBytes -= oldest->first;
+        stats_.cachedBytes -= footprintOf(oldest->second.base);
         evicted.push_back(oldest->second.base);
         free_.erase(oldest);
         ++stats_.evictedBlocks;
@@ -161,7 +172,7 @@ void TensorBlockCache::keep(void* base, size_t capacity) {
     {
         std::lock_guard lock(mutex_);
         free_.emplace(capacity, Block{base, ++clock_});
-        stats_.cachedBytes += capacity;
+        stats_.cachedBytes += footprintOf(base);
         evictOldest(0, evicted);
     }
     for (void* b : evicted)

@@ -28,8 +28,10 @@ using BlockCacheStats = TensorBlockCacheStats;
 class TensorBlockCache final : public c10::Allocator {
 public:
     /// Buffers smaller than this go straight to posix_memalign/free (glibc's
-    /// bins serve them without faults).
-    static constexpr size_t kCachedFrom = size_t{256} << 10;
+    /// bins serve them without faults). From glibc's own mmap threshold up,
+    /// glibc maps each afresh: ResNet-18's 200 KiB values faulted again in
+    /// every run of the interpreter with 256 KiB here.
+    static constexpr size_t kCachedFrom = size_t{128} << 10;
     /// A cached block serves a request up to 1/8 smaller than itself.
     static constexpr size_t kSlackDivisor = 8;
     /// What the cache may hold beside the live tensors: a transformer
