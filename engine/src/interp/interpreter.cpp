@@ -4,6 +4,7 @@
 #include "interp/kernel_util.h"
 #include "interp/operation_times.h"
 #include "interp/quant.h"
+#include "jit/tensor_block_cache.h"
 #include "t2n/error.h"
 
 #include <c10/util/Exception.h>
@@ -270,6 +271,7 @@ RunResult Interpreter::run(const std::map<std::string, at::Tensor>& inputs,
     impl_->exec.restartDraws();
     RunResult result;
     OperationTimes times;
+    const jit::TransientValues transient; // its values may take whole huge pages
     for (std::size_t statement = 0; statement < graph.body.size(); ++statement) {
         const auto& a = graph.body[statement];
         std::vector<std::string> names;

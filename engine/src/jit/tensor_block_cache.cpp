@@ -32,21 +32,35 @@ size_t roundUp(size_t n, size_t to) {
     return (n + to - 1) / to * to;
 }
 
-// Blocks of 512 KiB and more get a mapping of their own, 2 MiB aligned,
-// in whole 2 MiB pages and marked for transparent huge pages: one page fault
-// per 2 MiB instead of 512. Why: on the VMs t2n is measured on, a 4 KiB fault
-// costs about 60 us (a 64 MiB buffer takes 1 s to touch, 20-35 ms in huge
-// pages), and a check's single interpreter run touches each of its values
-// for the first time: ResNet-18's run at 224x224 faulted 3,300 pages, twice
-// its compute (with 1.5 MiB and more only, still 1,000 for its 400-860 KiB
-// values). A block then holds up to 4x its size; the budget counts that.
-constexpr size_t kHugeFrom = size_t{512} << 10;
+// Blocks of 768 KiB and more get a mapping of their own, 2 MiB aligned and
+// marked for transparent huge pages: one page fault per 2 MiB instead of 512.
+// Why: on the VMs t2n is measured on, a 4 KiB fault costs about 60 us (a
+// 64 MiB buffer takes 1 s to touch, 20-35 ms in huge pages), and a check's
+// single interpreter run touches each of its values for the first time:
+// ResNet-18's run at 224x224 faulted 3,300 pages, twice its compute (with
+// 1.5 MiB and more only, still 1,000 for its 800 KiB values). A block under
+// 2 MiB takes a whole huge page (up to 2.7x its size; the budget counts it);
+// a larger one keeps the tail past its last whole 2 MiB in small pages (a
+// weight held all along costs no more than its bytes: rounding every block
+// up raised ViT-B/16's peak RSS by 40-70 MB), except for TransientValues.
+constexpr size_t kHugeFrom = size_t{768} << 10;
+
+/// Set on a thread whose large buffers are values that die soon (the
+/// interpreter's run, TransientValues): those are rounded up to whole huge
+/// pages when that adds at most half (ResNet-18's 3.1 MiB values), which a
+/// weight held all along is not.
+thread_local bool transientValues = false;
 
 /// What a block of `capacity` holds in memory: the budget's unit. A huge-page
 /// block's header sits at the end of one small page before its data, so that
 /// a value of a whole number of 2 MiB (4 MiB, say) needs no extra huge page.
 size_t footprintFor(size_t capacity) {
-    return capacity >= kHugeFrom ? kPage + roundUp(capacity, kHugePage) : kHeader + capacity;
+    if (capacity < kHugeFrom)
+        return kHeader + capacity;
+    const size_t whole = roundUp(capacity, kHugePage);
+    const bool round =
+        capacity < kHugePage || (transientValues && whole - capacity <= capacity / 2);
+    return kPage + (round ? whole : roundUp(capacity, kPage));
 }
 
 void* newHugeBlock(size_t capacity) {
@@ -210,6 +224,13 @@ void TensorBlockCache::trim() {
     }
     for (auto& [capacity, block] : blocks)
         freeBlock(block.base);
+}
+
+TransientValues::TransientValues() : previous_(transientValues) {
+    transientValues = true;
+}
+TransientValues::~TransientValues() {
+    transientValues = previous_;
 }
 
 } // namespace t2n::jit

@@ -70,4 +70,18 @@ private:
     BlockCacheStats stats_;
 };
 
+/// While one lives, the large buffers its thread allocates are values that
+/// die soon (an interpreter run): the cache may round them up to whole huge
+/// pages (tensor_block_cache.cpp says why).
+class TransientValues {
+public:
+    TransientValues();
+    ~TransientValues();
+    TransientValues(const TransientValues&) = delete;
+    TransientValues& operator=(const TransientValues&) = delete;
+
+private:
+    bool previous_;
+};
+
 } // namespace t2n::jit
