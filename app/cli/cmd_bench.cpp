@@ -5,8 +5,9 @@
 //                 of the .pt on the same disk (the floor of any exporter that
 //                 reads and writes these bytes)
 //   RSS/.pt       peak resident memory of those processes against the .pt
-//   check/forward the check stage against LibTorch's own forward() of the
-//                 same model on the same inputs (warm, best of --repeat)
+//   check/forward the check stage (best of --repeat) against LibTorch's own
+//                 forward() of the same model on the same inputs (warm, best
+//                 of --repeat)
 //   ATen threads  that forward on the threads every command runs with
 //                 (followMachineThreads) against one thread
 //   threads       export + check with the default threading policy against
@@ -268,14 +269,22 @@ int runBench(const BenchArgs& args) {
     });
     const auto exportReport = readJson(report);
     const uintmax_t artifactBytes = fs::file_size(recipe.output);
-    const Run checked = best(1, [&] {
+    // Best of --repeat, as the forward it is compared with: one run on a busy
+    // machine against the best of three made the ratio a draw of the
+    // scheduler. The figures are those of the run with the fastest check.
+    nlohmann::json checkReport;
+    const Run checked = best(n, [&] {
         std::vector<std::string> exportArgs{"export", "--recipe", recipeFile.string(), "--report",
                                             report};
         if (!recipe.options.tractBinary.empty()) // a recipe names no program to run
             exportArgs.insert(exportArgs.end(), {"--tract-bin", recipe.options.tractBinary});
-        return runSelf(exportArgs);
+        Run r = runSelf(exportArgs);
+        auto got = readJson(report);
+        if (checkReport.is_null() ||
+            got.at("check").value("seconds", 0.0) < checkReport.at("check").value("seconds", 0.0))
+            checkReport = std::move(got);
+        return r;
     });
-    const auto checkReport = readJson(report);
     // The threading policy against one thread, idle and beside a busy core.
     const std::vector<std::string> exportCheck{"export", "--recipe", recipeFile.string()};
     auto withThreads = [&](std::vector<std::string> a) {
@@ -335,7 +344,7 @@ int runBench(const BenchArgs& args) {
     fmt::print("  peak RSS       {:.0f} MiB  RSS/.pt {:.2f}x  (above start-up: {:.2f}x)\n",
                exported.peakMiB, ratio(exported.peakMiB, ptMiB),
                ratio(exported.peakMiB - start.peakMiB, ptMiB));
-    fmt::print("export + check   {:.3f} s  ({})\n", checked.seconds,
+    fmt::print("export + check   {:.3f} s  (best of {}; {})\n", checked.seconds, n,
                check.value("passed", false) ? "passed" : "FAILED");
     fmt::print("  stages         {}\n", stageLine(checkReport));
     fmt::print("  peak RSS       {:.0f} MiB  RSS/.pt {:.2f}x  (above start-up: {:.2f}x)\n",
@@ -353,7 +362,7 @@ int runBench(const BenchArgs& args) {
     fmt::print("threads          export + check, default/--threads 1 (median of {} pairs): "
                "idle {:.2f}x, one core busy {:.2f}x\n",
                n, idleRatio, busyRatio);
-    fmt::print("check            {:.3f} s  check/forward {:.2f}x\n", checkSeconds,
+    fmt::print("check            {:.3f} s  (best of {}) check/forward {:.2f}x\n", checkSeconds, n,
                ratio(checkSeconds, warmForward));
     fmt::print("  interpreter    {:.3f} s  interpreter/forward {:.1f}x\n", interpSeconds,
                ratio(interpSeconds, warmForward));

@@ -2,7 +2,9 @@
 
 #include "interp/exec.h"
 #include "interp/kernel_util.h"
+#include "interp/operation_times.h"
 #include "interp/quant.h"
+#include "jit/tensor_block_cache.h"
 #include "t2n/error.h"
 
 #include <c10/util/Exception.h>
@@ -268,10 +270,16 @@ RunResult Interpreter::run(const std::map<std::string, at::Tensor>& inputs,
     Evaluator ev(impl_->exec);
     impl_->exec.restartDraws();
     RunResult result;
+    OperationTimes times;
+    const jit::TransientValues transient; // its values may take whole huge pages
     for (std::size_t statement = 0; statement < graph.body.size(); ++statement) {
         const auto& a = graph.body[statement];
         std::vector<std::string> names;
         Evaluator::lhsNames(*a.lhs, names);
+        const OperationTimes::Stopwatch stopwatch(times, [&](bool withNames) {
+            const std::string op = statementOperation(*a.rhs);
+            return withNames ? fmt::format("{} {}", op, fmt::join(names, ", ")) : op;
+        });
         auto fail = [&](const std::string& message) {
             return Error(Stage::Check, ErrorCode::ModelRun,
                          fmt::format("{} failed: {}", statementOperation(*a.rhs), message),

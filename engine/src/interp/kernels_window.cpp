@@ -66,7 +66,8 @@ at::Tensor windowReduce(at::Tensor x, const Window& w, Reduce how) {
         at::Tensor u = x.unfold(axis, span, w.stride[a]);
         if (w.dilation[a] > 1)
             u = u.slice(-1, 0, span, w.dilation[a]);
-        x = how == Reduce::Sum ? u.sum(-1) : std::get<0>(u.max(-1));
+        // amax: max(-1)'s values without the i64 indices it would also write.
+        x = how == Reduce::Sum ? u.sum(-1) : u.amax(-1);
     }
     return x.contiguous();
 }
@@ -162,7 +163,9 @@ std::pair<int64_t, int64_t> transposedExtent(int64_t i, int64_t k, int64_t s, in
     return {total / 2, o};
 }
 
-at::Tensor addConvBias(const at::Tensor& out, const Value& biasValue) {
+/// `out` is the convolution's own fresh result, which the bias is added to in
+/// place: the same sums as `out + b`, without a second output-sized buffer.
+at::Tensor addConvBias(at::Tensor out, const Value& biasValue) {
     // The bias is [1, O] by the spec; tract drops its unit axes and adds it
     // per channel (deser.rs conv_or_deconv), a one-element bias everywhere.
     at::Tensor b = literalTensor(biasValue).to(out.scalar_type());
@@ -171,13 +174,13 @@ at::Tensor addConvBias(const at::Tensor& out, const Value& biasValue) {
         if (b.size(d) != 1)
             kept.push_back(b.size(d));
     if (kept.empty())
-        return out + b.reshape({});
+        return out.add_(b.reshape({}));
     if (kept.size() != 1 || kept[0] != out.size(1))
         throw InterpError(fmt::format("bias {} does not match the {} output channels",
                                       describeTensor(b), out.size(1)));
     std::vector<int64_t> shape(static_cast<std::size_t>(out.dim()), 1);
     shape[1] = kept[0];
-    return out + b.reshape(shape);
+    return out.add_(b.reshape(shape));
 }
 
 struct ConvArgs {

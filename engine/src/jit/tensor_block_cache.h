@@ -28,8 +28,10 @@ using BlockCacheStats = TensorBlockCacheStats;
 class TensorBlockCache final : public c10::Allocator {
 public:
     /// Buffers smaller than this go straight to posix_memalign/free (glibc's
-    /// bins serve them without faults).
-    static constexpr size_t kCachedFrom = size_t{256} << 10;
+    /// bins serve them without faults). From glibc's own mmap threshold up,
+    /// glibc maps each afresh: ResNet-18's 200 KiB values faulted again in
+    /// every run of the interpreter with 256 KiB here.
+    static constexpr size_t kCachedFrom = size_t{128} << 10;
     /// A cached block serves a request up to 1/8 smaller than itself.
     static constexpr size_t kSlackDivisor = 8;
     /// What the cache may hold beside the live tensors: a transformer
@@ -66,6 +68,20 @@ private:
     uint64_t clock_ = 0;
     size_t largest_ = 0; ///< the largest capacity asked for so far
     BlockCacheStats stats_;
+};
+
+/// While one lives, the large buffers its thread allocates are values that
+/// die soon (an interpreter run): the cache may round them up to whole huge
+/// pages (tensor_block_cache.cpp says why).
+class TransientValues {
+public:
+    TransientValues();
+    ~TransientValues();
+    TransientValues(const TransientValues&) = delete;
+    TransientValues& operator=(const TransientValues&) = delete;
+
+private:
+    bool previous_;
 };
 
 } // namespace t2n::jit
