@@ -2,6 +2,7 @@
 
 #include "jit/torch_bridge.h"
 #include "load/example_values.h"
+#include "load/legacy_archive.h"
 #include "reader/storage_records.h"
 
 #include "t2n/error.h"
@@ -180,6 +181,20 @@ void noteDevices(const std::vector<std::string>& devices, std::vector<std::strin
                                  list));
 }
 
+// A legacy archive (PyTorch 1.0-1.2), which LibTorch 1.13 as Debian builds
+// it cannot read, is built by load/legacy_archive.cpp; nothing for others.
+std::optional<torch::jit::Module>
+loadIfLegacy(std::shared_ptr<caffe2::serialize::PyTorchStreamReader> zip, const std::string& shown,
+             std::vector<std::string>* notes) {
+    if (!isLegacyArchive(*zip))
+        return std::nullopt;
+    auto m = loadLegacyArchive(std::move(zip), shown);
+    if (notes)
+        notes->push_back("the file is a TorchScript archive of PyTorch 1.0-1.2 (model.json); t2n "
+                         "read it as PyTorch's legacy importer did");
+    return m;
+}
+
 Error notAZip(const std::string& shown) {
     return Error(Stage::Load, ErrorCode::ModelFile,
                  fmt::format("'{}' is not a TorchScript archive (it is not a zip file)", shown),
@@ -205,8 +220,12 @@ torch::jit::Module loadTorchScript(const std::filesystem::path& path,
     std::ifstream records(path, std::ios::binary);
     const auto devices = reader::checkStorageRecords(records, path.string());
     noteDevices(devices, notes);
-    return loadChecked(path.string(),
-                       [&] { return torch::jit::load(path.string(), c10::Device(c10::kCPU)); });
+    return loadChecked(path.string(), [&] {
+        auto zip = std::make_shared<caffe2::serialize::PyTorchStreamReader>(path.string());
+        if (auto legacy = loadIfLegacy(std::move(zip), path.string(), notes))
+            return *legacy;
+        return torch::jit::load(path.string(), c10::Device(c10::kCPU));
+    });
 }
 
 torch::jit::Module loadTorchScript(std::istream& in, const std::string& name,
@@ -218,7 +237,14 @@ torch::jit::Module loadTorchScript(std::istream& in, const std::string& name,
     if (!zip)
         throw notAZip(name);
     noteDevices(reader::checkStorageRecords(in, name), notes);
-    return loadChecked(name, [&] { return torch::jit::load(in, c10::Device(c10::kCPU)); });
+    return loadChecked(name, [&] {
+        if (auto legacy = loadIfLegacy(
+                std::make_shared<caffe2::serialize::PyTorchStreamReader>(&in), name, notes))
+            return *legacy;
+        in.clear();
+        in.seekg(start);
+        return torch::jit::load(in, c10::Device(c10::kCPU));
+    });
 }
 
 std::vector<std::string> forwardArgumentNames(const torch::jit::Module& m) {
@@ -290,6 +316,10 @@ std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, u
         }
         out.push_back(t);
     }
+    std::vector<util::ExampleShape> shapes;
+    for (size_t i = 0; i < specs.size(); ++i)
+        shapes.push_back({specs[i].name, out[i].sizes().vec()});
+    util::checkExamplesHaveData(shapes);
     return out;
 }
 
