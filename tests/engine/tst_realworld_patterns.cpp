@@ -195,6 +195,10 @@ graph(%x : Tensor, %sr : int):
             << QStringList{"_state", "_context"};
         QTest::newRow("buffers written in place") << "rw_state_in_place" << QStringList{"x:1x6:f32"}
                                                   << QStringList{"hidden_state", "cell_state"};
+        // kws_crnn's window of frames, a list attribute: carried stacked.
+        QTest::newRow("a list of frames and a GRU state")
+            << "rw_state_window" << QStringList{"chunk:1x4x3:f32"}
+            << QStringList{"frame_buffer", "last_hidden_state"};
     }
 
     /// State forward() keeps in attributes is an input and an output of the
@@ -394,6 +398,24 @@ graph(%a : Tensor, %b : Tensor, %h : Tensor):
             QCOMPARE(e.code(), t2n::ErrorCode::Usage);
             QVERIFY2(e.message().find("as every input has") != std::string::npos,
                      e.message().c_str());
+        }
+    }
+
+    /// Sizes the model refuses (two Android assets' MANIFEST inputs, which
+    /// XNNPACK "ran" reading past the input) are refused with the sizes the
+    /// model takes as the way out, found by the input proposal.
+    void refusedSizesGiveTheWayOut() {
+        t2n::Session s;
+        s.load(fixtureModel("proposal_cifar_head"));
+        try {
+            s.exportModel(realworldWork("wrong_size.nnef.tgz"),
+                          withInputs({"image:1x3x64x64:f32"}));
+            QFAIL("exported at a size the model refuses");
+        } catch (const t2n::Error& e) {
+            QCOMPARE(e.code(), t2n::ErrorCode::ModelRun);
+            QVERIFY2(e.hint().find("the model runs with --input image:1x3x32x32:f32") !=
+                         std::string::npos,
+                     e.hint().c_str());
         }
     }
 

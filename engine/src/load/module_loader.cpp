@@ -2,6 +2,7 @@
 
 #include "jit/torch_bridge.h"
 #include "load/example_values.h"
+#include "load/input_proposal.h"
 #include "load/legacy_archive.h"
 #include "reader/storage_records.h"
 
@@ -357,6 +358,41 @@ Error withRandomIntegersHint(const Error& e, const std::vector<InputSpec>& specs
     for (const auto& d : e.details())
         out.addDetail(d);
     return out;
+}
+
+Error withModelRunHints(const Error& e, const std::vector<InputSpec>& specs,
+                        const torch::jit::Module& model, double seconds) {
+    Error out = withRandomIntegersHint(e, specs);
+    if (e.code() != ErrorCode::ModelRun)
+        return out;
+    // The given sizes are wrong for the model (an Android asset's MANIFEST
+    // gave one channel where the first conv reads three, which XNNPACK ran
+    // without a word): the sizes it takes are the user's way out.
+    ProposalLimits limits;
+    limits.maxSeconds = seconds;
+    InputProposal proposal;
+    try {
+        proposal = proposeInputs(model, limits, [] { return false; });
+    } catch (const std::exception&) {
+        return out; // no proposal: the error as it was
+    }
+    // Sizes the user gave already (a failure that is not theirs) say nothing.
+    const auto given = [&](const ProposedInput& p) {
+        return std::any_of(specs.begin(), specs.end(), [&](const InputSpec& s) {
+            return s.name == p.spec.name && s.shape == p.spec.shape && s.dtype == p.spec.dtype;
+        });
+    };
+    if (!proposal.confirmed || std::all_of(proposal.inputs.begin(), proposal.inputs.end(), given))
+        return out;
+    const std::string runs =
+        fmt::format("the model runs with {} (t2n's input proposal ran it; export without "
+                    "--input to take those)",
+                    proposal.flags());
+    Error hinted(out.stage(), out.code(), out.message(),
+                 out.hint().empty() ? runs : out.hint() + "; " + runs);
+    for (const auto& d : out.details())
+        hinted.addDetail(d);
+    return hinted;
 }
 
 } // namespace t2n::load
