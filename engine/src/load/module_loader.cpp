@@ -4,6 +4,7 @@
 #include "load/example_values.h"
 #include "load/input_proposal.h"
 #include "load/legacy_archive.h"
+#include "load/old_quantized_archive.h"
 #include "reader/storage_records.h"
 
 #include "t2n/error.h"
@@ -14,6 +15,7 @@
 #include <fmt/ranges.h>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <torch/version.h>
 
 namespace t2n::load {
@@ -196,6 +198,23 @@ loadIfLegacy(std::shared_ptr<caffe2::serialize::PyTorchStreamReader> zip, const 
     return m;
 }
 
+// A quantized archive of PyTorch 1.3, rewritten in memory for LibTorch 1.13
+// by load/old_quantized_archive.cpp; nothing for others.
+std::optional<torch::jit::Module> loadIfOldQuantized(caffe2::serialize::PyTorchStreamReader& zip,
+                                                     const std::string& shown,
+                                                     std::vector<std::string>* notes) {
+    auto bytes = rewriteOldQuantizedArchive(zip, shown);
+    if (!bytes)
+        return std::nullopt;
+    std::istringstream in(std::move(*bytes));
+    auto m = torch::jit::load(in, c10::Device(c10::kCPU));
+    if (notes)
+        notes->push_back("the file is a quantized TorchScript archive of PyTorch 1.3 (packed "
+                         "weights declared Tensor); t2n read it with its packed weights and "
+                         "quantized tensors in the form PyTorch 1.4 and later use");
+    return m;
+}
+
 Error notAZip(const std::string& shown) {
     return Error(Stage::Load, ErrorCode::ModelFile,
                  fmt::format("'{}' is not a TorchScript archive (it is not a zip file)", shown),
@@ -223,6 +242,8 @@ torch::jit::Module loadTorchScript(const std::filesystem::path& path,
     noteDevices(devices, notes);
     return loadChecked(path.string(), [&] {
         auto zip = std::make_shared<caffe2::serialize::PyTorchStreamReader>(path.string());
+        if (auto rewritten = loadIfOldQuantized(*zip, path.string(), notes))
+            return *rewritten;
         if (auto legacy = loadIfLegacy(std::move(zip), path.string(), notes))
             return *legacy;
         return torch::jit::load(path.string(), c10::Device(c10::kCPU));
@@ -239,8 +260,10 @@ torch::jit::Module loadTorchScript(std::istream& in, const std::string& name,
         throw notAZip(name);
     noteDevices(reader::checkStorageRecords(in, name), notes);
     return loadChecked(name, [&] {
-        if (auto legacy = loadIfLegacy(
-                std::make_shared<caffe2::serialize::PyTorchStreamReader>(&in), name, notes))
+        auto zip = std::make_shared<caffe2::serialize::PyTorchStreamReader>(&in);
+        if (auto rewritten = loadIfOldQuantized(*zip, name, notes))
+            return *rewritten;
+        if (auto legacy = loadIfLegacy(std::move(zip), name, notes))
             return *legacy;
         in.clear();
         in.seekg(start);
