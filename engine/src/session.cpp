@@ -418,7 +418,7 @@ void Session::harden(const ExportOptions& options) {
     try {
         d->prepared = harden::hardenForExport(m, examples, options.harden, observers);
     } catch (const Error& e) {
-        throw load::withRandomIntegersHint(e, options.inputs);
+        throw load::withModelRunHints(e, options.inputs, d->requireModule());
     }
     d->report.harden = d->prepared->diagnostics;
     for (const auto& w : d->prepared->warnings)
@@ -472,7 +472,7 @@ const ir::Graph& Session::trace(const ExportOptions& options) {
         traced = ir::runTrace(request);
     } catch (Error& e) {
         if (e.code() == ErrorCode::ModelRun)
-            throw load::withRandomIntegersHint(e, request.inputs);
+            throw load::withModelRunHints(e, request.inputs, d->requireModule());
         throw;
     }
     d->graph = std::move(traced.graph);

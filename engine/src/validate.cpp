@@ -30,12 +30,18 @@ void validateOptions(const ExportOptions& options) {
                                         a.axis, a.tensor, a.symbol, b.symbol),
                             "give each axis one symbol");
         }
+    std::vector<util::ExampleShape> shapes;
+    bool allShapesKnown = true;
     for (const auto& s : options.inputs) {
-        if (!s.valuesFile.empty())
+        if (!s.valuesFile.empty()) {
+            allShapesKnown = false;
             continue;
+        }
         util::checkedTensorBytes(s.shape, s.dtype, Stage::Load, fmt::format("input '{}'", s.name));
-        util::checkExampleHasData(s.shape, s.name);
+        shapes.push_back({s.name, s.shape});
     }
+    if (allShapesKnown)
+        util::checkExamplesHaveData(shapes);
     if (options.compute && *options.compute != DType::F16)
         throw Error(Stage::Load, ErrorCode::Usage,
                     fmt::format("compute type {} is not supported", dtypeName(*options.compute)),

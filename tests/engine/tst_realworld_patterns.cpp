@@ -13,11 +13,14 @@
 #include "harden_test_util.h"
 #include "jit/graph_runner.h"
 #include "load/isolated_run.h"
+#include "load/module_loader.h"
 #include "suite_macros.h"
 #include "support.h"
 #include "t2n/error.h"
 #include "t2n/session.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QTest>
 
 #include <caffe2/serialize/inline_container.h>
@@ -192,6 +195,10 @@ graph(%x : Tensor, %sr : int):
             << QStringList{"_state", "_context"};
         QTest::newRow("buffers written in place") << "rw_state_in_place" << QStringList{"x:1x6:f32"}
                                                   << QStringList{"hidden_state", "cell_state"};
+        // kws_crnn's window of frames, a list attribute: carried stacked.
+        QTest::newRow("a list of frames and a GRU state")
+            << "rw_state_window" << QStringList{"chunk:1x4x3:f32"}
+            << QStringList{"frame_buffer", "last_hidden_state"};
     }
 
     /// State forward() keeps in attributes is an input and an output of the
@@ -364,6 +371,86 @@ graph(%a : Tensor, %b : Tensor, %h : Tensor):
             s.exportModel(realworldWork("cuda_saved.nnef.tgz"), withInputs({"x:1x6:f32"}));
         QVERIFY2(report.check.passed, qPrintable(checkVerdict(report)));
         QVERIFY(anyWarningContains(report, "saved on cuda:0; t2n reads them onto the CPU"));
+    }
+
+    /// fastai's tabular model for a table with no categorical columns takes
+    /// an empty x_cat that reaches no output: refused at load (zero size)
+    /// and at translation (unused input) before; now exported with x_cat
+    /// kept in the archive's interface, and named in a warning.
+    void emptyUnusedInput() {
+        t2n::Session s;
+        s.load(fixtureModel("rw_empty_categorical"));
+        const auto report = s.exportModel(realworldWork("empty_categorical.nnef.tgz"),
+                                          withInputs({"x_cat:0:f32", "x_cont:1x3:f32"}));
+        QVERIFY2(report.check.passed, qPrintable(checkVerdict(report)));
+        QVERIFY2(report.check.tract.rfind("failed", 0) != 0, report.check.tract.c_str());
+        QCOMPARE(report.inputs.size(), size_t(2));
+        QVERIFY(anyWarningContains(report, "'x_cat' does not contribute to any output: the "
+                                           "archive keeps it in its interface"));
+        // Every input empty is still refused: nothing would run.
+        t2n::Session empty;
+        empty.load(fixtureModel("rw_empty_categorical"));
+        try {
+            empty.exportModel(realworldWork("all_empty.nnef.tgz"),
+                              withInputs({"x_cat:0:f32", "x_cont:1x0:f32"}));
+            QFAIL("exported with no data");
+        } catch (const t2n::Error& e) {
+            QCOMPARE(e.code(), t2n::ErrorCode::Usage);
+            QVERIFY2(e.message().find("as every input has") != std::string::npos,
+                     e.message().c_str());
+        }
+    }
+
+    /// Sizes the model refuses (two Android assets' MANIFEST inputs, which
+    /// XNNPACK "ran" reading past the input) are refused with the sizes the
+    /// model takes as the way out, found by the input proposal.
+    void refusedSizesGiveTheWayOut() {
+        t2n::Session s;
+        s.load(fixtureModel("proposal_cifar_head"));
+        try {
+            s.exportModel(realworldWork("wrong_size.nnef.tgz"),
+                          withInputs({"image:1x3x64x64:f32"}));
+            QFAIL("exported at a size the model refuses");
+        } catch (const t2n::Error& e) {
+            QCOMPARE(e.code(), t2n::ErrorCode::ModelRun);
+            QVERIFY2(e.hint().find("the model runs with --input image:1x3x32x32:f32") !=
+                         std::string::npos,
+                     e.hint().c_str());
+        }
+    }
+
+    /// A model.json archive of PyTorch 1.0-1.2, which Debian's LibTorch 1.13
+    /// cannot read, is built as PyTorch's legacy importer built it: it
+    /// computes what eager PyTorch computed (stored by the generator), and
+    /// exports and checks.
+    void legacyArchive() {
+        const QJsonObject info = fixtureInfo("rw_legacy_archive");
+        std::vector<std::string> notes;
+        auto m = t2n::load::loadTorchScript(fixtureModel("rw_legacy_archive"), &notes);
+        QCOMPARE(notes.size(), size_t(1));
+        QVERIFY2(notes[0].find("PyTorch 1.0-1.2 (model.json)") != std::string::npos,
+                 notes[0].c_str());
+        std::vector<float> in, expect;
+        for (const auto& v : info.value("example_input").toArray())
+            in.push_back(static_cast<float>(v.toDouble()));
+        for (const auto& v : info.value("expect_output").toArray())
+            expect.push_back(static_cast<float>(v.toDouble()));
+        std::vector<int64_t> shape;
+        for (const auto& v : info.value("expect_shape").toArray())
+            shape.push_back(v.toInt());
+        const at::Tensor x = torch::tensor(in).reshape({1, 1, 9, 9});
+        const at::Tensor y = m.forward({x}).toTensor();
+        QCOMPARE(y.sizes().vec(), shape);
+        const at::Tensor want = torch::tensor(expect).reshape(y.sizes());
+        QVERIFY2(torch::allclose(y, want, 1e-4, 1e-5),
+                 qPrintable(QString("max |error| %1").arg((y - want).abs().max().item<double>())));
+
+        t2n::Session s;
+        s.load(fixtureModel("rw_legacy_archive"));
+        const auto report =
+            s.exportModel(realworldWork("legacy.nnef.tgz"), withInputs({"input:1x1x9x9:f32"}));
+        QVERIFY2(report.check.passed, qPrintable(checkVerdict(report)));
+        QVERIFY2(report.check.tract.rfind("failed", 0) != 0, report.check.tract.c_str());
     }
 
     /// A number that changes on every call cannot be carried: refused, not

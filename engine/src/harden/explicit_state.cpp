@@ -94,12 +94,24 @@ void attributesOf(const torch::jit::Module& m, const std::string& prefix,
         const std::string path = prefix.empty() ? name : prefix + "." + name;
         if (v.isModule())
             attributesOf(v.toModule(), path, out);
-        else if (v.isTensor() || v.isInt() || v.isDouble() || v.isBool())
+        else if (v.isTensor() || v.isInt() || v.isDouble() || v.isBool() || v.isTensorList())
             out.emplace(path, v);
     }
 }
 
 bool sameValue(const c10::IValue& a, const c10::IValue& b) {
+    if (a.isTensorList() || b.isTensorList()) {
+        if (!a.isTensorList() || !b.isTensorList())
+            return false;
+        const auto x = a.toTensorVector();
+        const auto y = b.toTensorVector();
+        if (x.size() != y.size())
+            return false;
+        for (size_t i = 0; i < x.size(); ++i)
+            if (!sameValue(x[i], y[i]))
+                return false;
+        return true;
+    }
     if (a.isTensor() != b.isTensor())
         return false;
     if (!a.isTensor())
@@ -118,8 +130,23 @@ bool sameValue(const c10::IValue& a, const c10::IValue& b) {
     return at::equal(x, y);
 }
 
+// A list of tensors (kws_crnn's frame_buffer, a sliding window appended to
+// and sliced in forward()) is copied element by element: the model's list
+// object must not see a copy's appends.
 c10::IValue snapshot(const c10::IValue& v) {
+    if (v.isTensorList()) {
+        c10::List<at::Tensor> copy;
+        for (const at::Tensor& t : v.toTensorVector())
+            copy.push_back(t.defined() ? t.clone() : t);
+        return copy;
+    }
     return v.isTensor() && v.toTensor().defined() ? c10::IValue(v.toTensor().clone()) : v;
+}
+
+// A carried state as the archive holds it: a list of tensors stacked on a
+// new first axis (unbind(0) gives the list back).
+at::Tensor stateTensor(const c10::IValue& v) {
+    return v.isTensorList() ? at::stack(v.toTensorVector(), 0) : v.toTensor();
 }
 
 // A copy whose runs cannot change `m`: its own module objects (assignments
@@ -138,18 +165,41 @@ torch::jit::Module stateCopy(const torch::jit::Module& m) {
             const c10::IValue v = c._ivalue()->getSlot(i);
             if (v.isModule())
                 pending.push_back(v.toModule());
-            else if (v.isTensor() && v.toTensor().defined() && !type->is_parameter(i))
-                c._ivalue()->setSlot(i, v.toTensor().clone());
+            else if ((v.isTensor() && v.toTensor().defined() && !type->is_parameter(i)) ||
+                     v.isTensorList())
+                c._ivalue()->setSlot(i, snapshot(v));
         }
     }
     return copy;
 }
 
-std::vector<at::Tensor> call(torch::jit::Module& m, const std::vector<c10::IValue>& args) {
+// The graph outputs `v` becomes: its tensors and numbers (kws_crnn's
+// forward() returns a float), tuples and lists flattened.
+size_t outputLeaves(const c10::IValue& v) {
+    if (v.isTuple()) {
+        size_t n = 0;
+        for (const auto& e : v.toTupleRef().elements())
+            n += outputLeaves(e);
+        return n;
+    }
+    if (v.isList()) {
+        size_t n = 0;
+        for (const auto& e : v.toListRef())
+            n += outputLeaves(e);
+        return n;
+    }
+    return v.isTensor() || v.isDouble() || v.isInt() || v.isBool() ? 1 : 0;
+}
+
+std::vector<at::Tensor> call(torch::jit::Module& m, const std::vector<c10::IValue>& args,
+                             size_t* leaves = nullptr) {
     torch::NoGradGuard noGrad;
     torch::jit::GraphOptimizerEnabledGuard oneShot(false); // two calls: no profiling run
     std::vector<at::Tensor> out;
-    jit::flattenTensors(m.forward(args), out);
+    const c10::IValue returned = m.forward(args);
+    jit::flattenTensors(returned, out);
+    if (leaves)
+        *leaves = outputLeaves(returned);
     return out;
 }
 
@@ -209,7 +259,7 @@ double worstDifference(const std::vector<at::Tensor>& a, const std::vector<at::T
 }
 
 void rewriteForward(torch::jit::Module& m, const std::vector<std::string>& paths,
-                    const std::vector<std::string>& names) {
+                    const std::vector<std::string>& names, const std::set<std::string>& lists) {
     auto& fn = torch::jit::toGraphFunction(m.get_method("forward").function());
     auto g = fn.graph();
     const c10::FunctionSchema schema = fn.getSchema();
@@ -222,6 +272,8 @@ void rewriteForward(torch::jit::Module& m, const std::vector<std::string>& paths
             // A copy: an in-place write (hidden_state.copy_(h)) must not
             // change the caller's input.
             Value* copy = g->insert(c10::aten::clone, {in});
+            if (lists.count(paths[i]))
+                copy = g->insert(c10::aten::unbind, {copy, 0});
             Value* owner = ownerValue(*g, paths[i]);
             g->insertNode(g->create(c10::prim::SetAttr, {owner, copy}, 0))
                 ->s_(c10::attr::name, lastPart(paths[i]));
@@ -236,8 +288,10 @@ void rewriteForward(torch::jit::Module& m, const std::vector<std::string>& paths
     } else {
         items.push_back(returned);
     }
-    for (const auto& path : paths)
-        items.push_back(g->insertGetAttr(ownerValue(*g, path), lastPart(path)));
+    for (const auto& path : paths) {
+        Value* state = g->insertGetAttr(ownerValue(*g, path), lastPart(path));
+        items.push_back(lists.count(path) ? g->insert(c10::aten::stack, {state, 0}) : state);
+    }
     Value* tuple = g->insertNode(g->createTuple(items))->output();
     g->return_node()->replaceInput(0, tuple);
     fn.setSchema(c10::FunctionSchema(schema.name(), schema.overload_name(), args,
@@ -265,8 +319,9 @@ std::optional<ExplicitState> makeStateExplicit(const torch::jit::Module& model,
     std::map<std::string, c10::IValue> before, first, second, third;
     attributesOf(model, "", before);
     std::vector<at::Tensor> outputs1;
+    size_t leaves = 0;
     try {
-        outputs1 = call(warm, argsOf(examples));
+        outputs1 = call(warm, argsOf(examples), &leaves);
     } catch (const std::exception&) {
         return std::nullopt; // the stages say why the model fails, with context
     }
@@ -293,12 +348,30 @@ std::optional<ExplicitState> makeStateExplicit(const torch::jit::Module& model,
     attributesOf(warm, "", third);
 
     ExplicitState out;
-    out.modelOutputs = outputs1.size();
+    out.modelOutputs = leaves;
     out.specs = specs;
     std::vector<std::string> frozen;
+    std::set<std::string> lists;
     for (const auto& p : changed) {
         const c10::IValue& v = steady.at(p);
-        if (!v.isTensor()) {
+        if (v.isTensorList()) {
+            // Carried stacked while its length and its items' shapes stay
+            // (a window at its full length); a list that grows is refused.
+            const auto items = v.toTensorVector();
+            const auto next = afterSecond.at(p).toTensorVector();
+            const bool same = !items.empty() && items.size() == next.size() &&
+                              std::all_of(items.begin(), items.end(), [&](const at::Tensor& t) {
+                                  return t.defined() && t.sizes() == items[0].sizes() &&
+                                         t.scalar_type() == items[0].scalar_type();
+                              });
+            if (!same)
+                throw refusal(fmt::format(
+                    "forward() keeps state in module attribute '{}', a list of tensors whose "
+                    "length or item shapes change from call to call ({} items, then {}): t2n "
+                    "carries a list only at a fixed length",
+                    p, items.size(), next.size()));
+            lists.insert(p);
+        } else if (!v.isTensor()) {
             if (!sameValue(v, afterSecond.at(p)))
                 throw refusal(fmt::format(
                     "forward() changes module attribute '{}' ({}) on every call: t2n carries "
@@ -309,7 +382,7 @@ std::optional<ExplicitState> makeStateExplicit(const torch::jit::Module& model,
             frozen.push_back(fmt::format("{} = {}", p, text.str()));
             continue;
         }
-        const at::Tensor& t = v.toTensor();
+        const at::Tensor t = stateTensor(v);
         const auto dtype = jit::fromScalarType(t.scalar_type());
         if (!dtype || t.is_quantized())
             throw refusal(fmt::format("forward() keeps state in module attribute '{}' of dtype "
@@ -337,29 +410,29 @@ std::optional<ExplicitState> makeStateExplicit(const torch::jit::Module& model,
     out.module = model.clone(/*inplace=*/true);
     out.module.eval();
     for (const auto& p : changed)
-        if (!steady.at(p).isTensor())
+        if (!steady.at(p).isTensor() && !lists.count(p))
             ownerOf(out.module, p).setattr(lastPart(p), steady.at(p));
-    rewriteForward(out.module, out.paths, out.names);
+    rewriteForward(out.module, out.paths, out.names, lists);
 
     // Two consecutive calls of the copy, fed its own state back, against
     // the model's second and third calls.
     torch::jit::Module runner = stateCopy(out.module);
     std::vector<c10::IValue> args = argsOf(examples);
     for (const auto& p : out.paths)
-        args.emplace_back(steady.at(p).toTensor().clone());
+        args.emplace_back(stateTensor(steady.at(p)).clone());
     std::vector<at::Tensor> got = call(runner, args);
     auto expected = [&](const std::vector<at::Tensor>& outputs,
                         const std::map<std::string, c10::IValue>& state) {
         std::vector<at::Tensor> all = outputs;
         for (const auto& p : out.paths)
-            all.push_back(state.at(p).toTensor());
+            all.push_back(stateTensor(state.at(p)));
         return all;
     };
     double worst = worstDifference(got, expected(outputs2, afterSecond));
     if (worst <= 1e-5) {
         args = argsOf(examples);
         for (size_t i = 0; i < out.paths.size(); ++i)
-            args.emplace_back(got.at(out.modelOutputs + i));
+            args.emplace_back(got.at(outputs1.size() + i));
         got = call(runner, args);
         worst = std::max(worst, worstDifference(got, expected(outputs3, third)));
     }

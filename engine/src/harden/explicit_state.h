@@ -28,7 +28,7 @@ struct ExplicitState {
     std::vector<std::string> paths;
     /// Their NNEF names as inputs; outputs are "<name>_out".
     std::vector<std::string> names;
-    /// How many outputs forward() itself returns (flattened).
+    /// How many outputs forward() itself returns (flattened; a number counts).
     size_t modelOutputs = 0;
     /// One line per attribute for the report: what is carried, how, and the
     /// non-tensor attributes frozen at their steady value.

@@ -2,6 +2,9 @@
 
 #include "jit/torch_bridge.h"
 #include "load/example_values.h"
+#include "load/input_proposal.h"
+#include "load/legacy_archive.h"
+#include "load/old_quantized_archive.h"
 #include "reader/storage_records.h"
 
 #include "t2n/error.h"
@@ -12,6 +15,7 @@
 #include <fmt/ranges.h>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <torch/version.h>
 
 namespace t2n::load {
@@ -180,6 +184,37 @@ void noteDevices(const std::vector<std::string>& devices, std::vector<std::strin
                                  list));
 }
 
+// A legacy archive (PyTorch 1.0-1.2), which LibTorch 1.13 as Debian builds
+// it cannot read, is built by load/legacy_archive.cpp; nothing for others.
+std::optional<torch::jit::Module>
+loadIfLegacy(std::shared_ptr<caffe2::serialize::PyTorchStreamReader> zip, const std::string& shown,
+             std::vector<std::string>* notes) {
+    if (!isLegacyArchive(*zip))
+        return std::nullopt;
+    auto m = loadLegacyArchive(std::move(zip), shown);
+    if (notes)
+        notes->push_back("the file is a TorchScript archive of PyTorch 1.0-1.2 (model.json); t2n "
+                         "read it as PyTorch's legacy importer did");
+    return m;
+}
+
+// A quantized archive of PyTorch 1.3, rewritten in memory for LibTorch 1.13
+// by load/old_quantized_archive.cpp; nothing for others.
+std::optional<torch::jit::Module> loadIfOldQuantized(caffe2::serialize::PyTorchStreamReader& zip,
+                                                     const std::string& shown,
+                                                     std::vector<std::string>* notes) {
+    auto bytes = rewriteOldQuantizedArchive(zip, shown);
+    if (!bytes)
+        return std::nullopt;
+    std::istringstream in(std::move(*bytes));
+    auto m = torch::jit::load(in, c10::Device(c10::kCPU));
+    if (notes)
+        notes->push_back("the file is a quantized TorchScript archive of PyTorch 1.3 (packed "
+                         "weights declared Tensor); t2n read it with its packed weights and "
+                         "quantized tensors in the form PyTorch 1.4 and later use");
+    return m;
+}
+
 Error notAZip(const std::string& shown) {
     return Error(Stage::Load, ErrorCode::ModelFile,
                  fmt::format("'{}' is not a TorchScript archive (it is not a zip file)", shown),
@@ -205,8 +240,14 @@ torch::jit::Module loadTorchScript(const std::filesystem::path& path,
     std::ifstream records(path, std::ios::binary);
     const auto devices = reader::checkStorageRecords(records, path.string());
     noteDevices(devices, notes);
-    return loadChecked(path.string(),
-                       [&] { return torch::jit::load(path.string(), c10::Device(c10::kCPU)); });
+    return loadChecked(path.string(), [&] {
+        auto zip = std::make_shared<caffe2::serialize::PyTorchStreamReader>(path.string());
+        if (auto rewritten = loadIfOldQuantized(*zip, path.string(), notes))
+            return *rewritten;
+        if (auto legacy = loadIfLegacy(std::move(zip), path.string(), notes))
+            return *legacy;
+        return torch::jit::load(path.string(), c10::Device(c10::kCPU));
+    });
 }
 
 torch::jit::Module loadTorchScript(std::istream& in, const std::string& name,
@@ -218,7 +259,16 @@ torch::jit::Module loadTorchScript(std::istream& in, const std::string& name,
     if (!zip)
         throw notAZip(name);
     noteDevices(reader::checkStorageRecords(in, name), notes);
-    return loadChecked(name, [&] { return torch::jit::load(in, c10::Device(c10::kCPU)); });
+    return loadChecked(name, [&] {
+        auto zip = std::make_shared<caffe2::serialize::PyTorchStreamReader>(&in);
+        if (auto rewritten = loadIfOldQuantized(*zip, name, notes))
+            return *rewritten;
+        if (auto legacy = loadIfLegacy(std::move(zip), name, notes))
+            return *legacy;
+        in.clear();
+        in.seekg(start);
+        return torch::jit::load(in, c10::Device(c10::kCPU));
+    });
 }
 
 std::vector<std::string> forwardArgumentNames(const torch::jit::Module& m) {
@@ -290,6 +340,10 @@ std::vector<at::Tensor> makeExampleInputs(const std::vector<InputSpec>& specs, u
         }
         out.push_back(t);
     }
+    std::vector<util::ExampleShape> shapes;
+    for (size_t i = 0; i < specs.size(); ++i)
+        shapes.push_back({specs[i].name, out[i].sizes().vec()});
+    util::checkExamplesHaveData(shapes);
     return out;
 }
 
@@ -327,6 +381,41 @@ Error withRandomIntegersHint(const Error& e, const std::vector<InputSpec>& specs
     for (const auto& d : e.details())
         out.addDetail(d);
     return out;
+}
+
+Error withModelRunHints(const Error& e, const std::vector<InputSpec>& specs,
+                        const torch::jit::Module& model, double seconds) {
+    Error out = withRandomIntegersHint(e, specs);
+    if (e.code() != ErrorCode::ModelRun)
+        return out;
+    // The given sizes are wrong for the model (an Android asset's MANIFEST
+    // gave one channel where the first conv reads three, which XNNPACK ran
+    // without a word): the sizes it takes are the user's way out.
+    ProposalLimits limits;
+    limits.maxSeconds = seconds;
+    InputProposal proposal;
+    try {
+        proposal = proposeInputs(model, limits, [] { return false; });
+    } catch (const std::exception&) {
+        return out; // no proposal: the error as it was
+    }
+    // Sizes the user gave already (a failure that is not theirs) say nothing.
+    const auto given = [&](const ProposedInput& p) {
+        return std::any_of(specs.begin(), specs.end(), [&](const InputSpec& s) {
+            return s.name == p.spec.name && s.shape == p.spec.shape && s.dtype == p.spec.dtype;
+        });
+    };
+    if (!proposal.confirmed || std::all_of(proposal.inputs.begin(), proposal.inputs.end(), given))
+        return out;
+    const std::string runs =
+        fmt::format("the model runs with {} (t2n's input proposal ran it; export without "
+                    "--input to take those)",
+                    proposal.flags());
+    Error hinted(out.stage(), out.code(), out.message(),
+                 out.hint().empty() ? runs : out.hint() + "; " + runs);
+    for (const auto& d : out.details())
+        hinted.addDetail(d);
+    return hinted;
 }
 
 } // namespace t2n::load

@@ -39,4 +39,10 @@ std::string randomIntegersHint(const std::vector<InputSpec>& specs);
 /// `e` (a ModelRun error) with randomIntegersHint() added to its hint.
 Error withRandomIntegersHint(const Error& e, const std::vector<InputSpec>& specs);
 
+/// `e` as withRandomIntegersHint() makes it, and, when the model refused the
+/// given sizes (a ModelRun error), the inputs it runs with if t2n's input
+/// proposal finds them within `seconds`: "the model runs with --input ...".
+Error withModelRunHints(const Error& e, const std::vector<InputSpec>& specs,
+                        const torch::jit::Module& model, double seconds = 20);
+
 } // namespace t2n::load

@@ -286,12 +286,10 @@ std::vector<std::string> checkStorageRecords(uint64_t fileSize, const ReadAt& re
         return it == byName.end() ? nullptr : it->second;
     };
     if (!find("data.pkl")) {
-        if (find("model.json"))
-            refuseZip(shown,
-                      "is a TorchScript archive of PyTorch 1.3 or older, whose weights t2n "
-                      "cannot check",
-                      "load it with a newer PyTorch and save it again with torch.jit.save");
-        return {}; // no TorchScript archive: LibTorch says so
+        // A legacy archive (model.json, PyTorch 1.0-1.2): load/legacy_archive.cpp
+        // checks each tensor against its record. Else no TorchScript archive:
+        // LibTorch says so.
+        return {};
     }
     // A pickle is small next to its storages: 1 GiB is far beyond any real one.
     constexpr uint64_t kMaxPickle = uint64_t{1} << 30;

@@ -432,14 +432,21 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
                 p.refused.empty() ? std::string()
                                   : fmt::format(" ({}={})", p.name, fmt::join(p.refused, ", "))));
     }
-    // Like torch_to_nnef: inputs that reach no output are an error while the
-    // io names quantity check is on, and are left out of the graph otherwise.
+    // An input that reaches no output (fastai's x_cat of a table with no
+    // categorical columns; an argument a traced branch ignored) stays in the
+    // archive's interface while the io names quantity check is on, so that
+    // the application calls the archive as it called the model (tract takes
+    // an unused external, of zero size too); torch_to_nnef refused it there.
+    // With the check off it is left out of the graph, as torch_to_nnef does.
     std::vector<bool> keep(ins.size(), true);
     for (size_t i : unusedInputs(graph)) {
-        if (options.checkIoNamesQuantityMatch)
-            throw Error(Stage::Translate, ErrorCode::InvalidOption,
-                        fmt::format("input '{}' does not contribute to any output", ins[i]),
-                        "pass --no-check-io-names to export the graph without it");
+        if (options.checkIoNamesQuantityMatch) {
+            tr.warnings.push_back(fmt::format(
+                "input '{}' does not contribute to any output: the archive keeps it in its "
+                "interface and ignores its values (--no-check-io-names leaves it out)",
+                ins[i]));
+            continue;
+        }
         tr.warnings.push_back(fmt::format(
             "input '{}' does not contribute to any output; the NNEF graph does without it",
             ins[i]));

@@ -65,16 +65,28 @@ uint64_t checkedTensorBytes(const std::vector<int64_t>& shape, DType dtype, Stag
     return elements * ((dtypeBits(dtype) + 7) / 8);
 }
 
-void checkExampleHasData(const std::vector<int64_t>& shape, std::string_view input) {
-    for (size_t axis = 0; axis < shape.size(); ++axis)
-        if (shape[axis] == 0)
-            throw Error(Stage::Load, ErrorCode::Usage,
-                        fmt::format("input '{}' has a zero-size dimension (axis {}): t2n runs "
-                                    "the model on example values, which need data",
-                                    input, axis),
-                        fmt::format("give a size of at least 1; for a batch that may be "
-                                    "empty at run time use --dynamic-axis {}:{}=B",
-                                    input, axis));
+void checkExamplesHaveData(const std::vector<ExampleShape>& examples) {
+    const ExampleShape* first = nullptr;
+    int64_t firstAxis = 0;
+    for (const auto& e : examples) {
+        const auto zero = std::find(e.shape.begin(), e.shape.end(), 0);
+        if (zero == e.shape.end())
+            return; // an input with data
+        if (!first) {
+            first = &e;
+            firstAxis = zero - e.shape.begin();
+        }
+    }
+    if (!first)
+        return;
+    throw Error(Stage::Load, ErrorCode::Usage,
+                fmt::format("input '{}' has a zero-size dimension (axis {}){}: t2n runs the model "
+                            "on example values, which need data",
+                            first->input, firstAxis,
+                            examples.size() > 1 ? ", as every input has" : ""),
+                fmt::format("give a size of at least 1; for a batch that may be empty at run "
+                            "time use --dynamic-axis {}:{}=B",
+                            first->input, firstAxis));
 }
 
 } // namespace t2n::util

@@ -24,10 +24,18 @@ uint64_t availableMemory();
 uint64_t checkedTensorBytes(const std::vector<int64_t>& shape, DType dtype, Stage stage,
                             std::string_view what, uint64_t workingWidth = 0);
 
-/// Refuses (Error(Load, Usage)) an example input with a zero-size
-/// dimension: t2n runs the model on example values, and an empty example
-/// runs no kernel the way a real one does (the check would then blame the
-/// archive for what is an input without data). `input` names it.
-void checkExampleHasData(const std::vector<int64_t>& shape, std::string_view input);
+/// An example input's name and shape.
+struct ExampleShape {
+    std::string_view input;
+    std::vector<int64_t> shape;
+};
+
+/// Refuses (Error(Load, Usage)) examples of which every one has a
+/// zero-size dimension, naming the first: t2n runs the model on example
+/// values, and with no data at all no kernel runs the way a real one does
+/// (the check would then blame the archive for inputs without data). An
+/// empty input beside others with data is what some models take (fastai's
+/// x_cat of a table with no categorical columns) and passes.
+void checkExamplesHaveData(const std::vector<ExampleShape>& examples);
 
 } // namespace t2n::util
