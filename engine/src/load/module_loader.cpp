@@ -260,10 +260,10 @@ torch::jit::Module loadTorchScript(std::istream& in, const std::string& name,
         throw notAZip(name);
     noteDevices(reader::checkStorageRecords(in, name), notes);
     return loadChecked(name, [&] {
-        auto zip = std::make_shared<caffe2::serialize::PyTorchStreamReader>(&in);
-        if (auto rewritten = loadIfOldQuantized(*zip, name, notes))
+        auto reader = std::make_shared<caffe2::serialize::PyTorchStreamReader>(&in);
+        if (auto rewritten = loadIfOldQuantized(*reader, name, notes))
             return *rewritten;
-        if (auto legacy = loadIfLegacy(std::move(zip), name, notes))
+        if (auto legacy = loadIfLegacy(std::move(reader), name, notes))
             return *legacy;
         in.clear();
         in.seekg(start);
