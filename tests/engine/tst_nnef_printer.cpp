@@ -250,7 +250,23 @@ graph network(input) -> (output, indices)
 
     void propertyValues() {
         using t2n::target::sanitizePropertyValue;
-        QCOMPARE(QString::fromStdString(sanitizePropertyValue("a\nb\"c\\d")), "a b'c d");
+        QCOMPARE(QString::fromStdString(sanitizePropertyValue("a\nb\"c\\d'e")),
+                 QString("a b\\\"c\\\\d\\'e"));
+        // Printed in the properties fragment and read back as tract reads
+        // strings (the character after a backslash taken literally).
+        t2n::nnef::Document doc;
+        doc.inputs = {"x"};
+        doc.outputs = {"y"};
+        doc.properties = {{"note", sanitizePropertyValue("a \"quoted\" 'value' \\")}};
+        const auto parsed = t2n::nnef::parseDocument(t2n::nnef::print(doc), "graph.nnef",
+                                                     t2n::nnef::ReadMode::Tract);
+        std::string readBack;
+        for (const auto& f : parsed.fragments)
+            for (const auto& a : f.body)
+                if (f.name == "tract_core_properties" && a.rhs)
+                    for (const auto& item : a.rhs->items)
+                        readBack = item->items.at(1)->text;
+        QCOMPARE(QString::fromStdString(readBack), QString("a \"quoted\" 'value' \\"));
         std::string s = sanitizePropertyValue("x {{ y }} {% z %} {# w #}");
         QVERIFY(s.find("{{") == std::string::npos);
         QVERIFY(s.find("{%") == std::string::npos);

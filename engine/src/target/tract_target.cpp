@@ -117,10 +117,10 @@ void TractTarget::checkDocument(const nnef::Document& doc, const std::string& te
 std::string sanitizePropertyValue(std::string_view v) {
     std::string out;
     for (char c : v) {
-        if (c == '\n' || c == '\r' || c == '\\')
+        if (c == '\n' || c == '\r')
             out += ' ';
-        else if (c == '"')
-            out += '\'';
+        else if (c == '"' || c == '\'' || c == '\\')
+            out += std::string("\\") + c;
         else if ((c == '{' || c == '%' || c == '#') && !out.empty() && out.back() == '{')
             out += std::string(" ") + c;
         else

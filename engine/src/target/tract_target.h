@@ -51,8 +51,11 @@ private:
     std::string versionWarning_;
 };
 
-/// Removes what tract's template pass or NNEF strings cannot hold: newlines
-/// become spaces, '"' becomes '\'', '\\' a space, and {{ {% {# are split.
+/// A property value as the text between the double quotes of its string
+/// literal: newlines become spaces, both quotes and the backslash are escaped
+/// with a backslash (tract's string literal admits neither quote unescaped:
+/// a '"' once written as '\'' made tract refuse the whole archive), and
+/// {{ {% {# (tract's template pass) are split.
 std::string sanitizePropertyValue(std::string_view v);
 
 } // namespace t2n::target
