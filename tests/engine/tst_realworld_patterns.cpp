@@ -228,8 +228,9 @@ graph(%x : Tensor, %sr : int):
             QVERIFY2(anyWarningContains(report, "keeps state in module attribute '" + name + "'"),
                      name.c_str());
             // As data: the attribute, its input and output, its shape.
-            auto c = std::find_if(report.state.begin(), report.state.end(),
-                                  [&](const t2n::CarriedState& carried) { return carried.attribute == name; });
+            auto c = std::find_if(
+                report.state.begin(), report.state.end(),
+                [&](const t2n::CarriedState& carried) { return carried.attribute == name; });
             QVERIFY2(c != report.state.end(), name.c_str());
             QCOMPARE(c->input, name);
             QCOMPARE(c->output, name + "_out");
