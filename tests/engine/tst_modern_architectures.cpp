@@ -30,10 +30,33 @@ namespace {
 // Row "<fixture>/<inputs|none>" -> why it fails today (measured with the
 // reference interpreter and tract 0.23.5).
 const std::map<QString, QString>& expectedFailures() {
-    // Empty since the proposal ties inputs' leading axes, reads index operands
-    // and caps a candidate's memory, and complex zeros, slices and einsum over a
-    // dynamic batch are translated (issue 40, fourth stop).
-    static const std::map<QString, QString> table{};
+    // Emptied at the fourth stop of 2026-12-07 (the proposal ties inputs'
+    // leading axes, complex zeros, slices and einsum over a dynamic batch).
+    // torchvision's Swin V2 with dynamic sides (2026-12-08): scripted, the If
+    // `window_size >= pad_H` (shift 0) is specialised on the example's sides,
+    // and the model takes the other branch at the second size. (With t2n's
+    // own inputs both sizes fall on the same side of it.)
+    static const std::map<QString, QString> table{
+        {"modern_tv_swin_v2_hw_scripted/inputs",
+         "the If `window_size >= pad_H` (no shift) is specialised on the example's sides; at "
+         "H=96 the model shifts its windows"},
+    };
+    return table;
+}
+
+// Rows that pass t2n's check but fail in real tract: expected failures only
+// when T2N_TRACT_BIN runs tract too.
+const std::map<QString, QString>& expectedTractFailures() {
+    // PatchMerging's x[..., 0::2, 0::2, :] of a padded symbolic side has
+    // (1 + 8 * H_32) / 2 rows in tract's arithmetic, x[..., 1::2, 1::2, :]
+    // 4 * H_32: tract 0.23.5 cannot prove them equal at the concat.
+    static const QString concat = "tract 0.23.5 refuses PatchMerging's concat: (1 + 8 * H_32) / 2 "
+                                  "vs 4 * H_32 rows (strided slices of a padded symbolic side)";
+    static const std::map<QString, QString> table{
+        {"modern_tv_swin_v2_hw/inputs", concat},
+        {"modern_tv_swin_v2_hw/none", concat},
+        {"modern_tv_swin_v2_hw_scripted/none", concat},
+    };
     return table;
 }
 
@@ -131,8 +154,12 @@ private Q_SLOTS:
         }
         out.seconds = clock.elapsed() / 1000.0;
         const auto known = expectedFailures().find(row);
+        const auto knownInTract = expectedTractFailures().find(row);
         if (known != expectedFailures().end())
             QEXPECT_FAIL("", qPrintable(known->second), Abort);
+        else if (knownInTract != expectedTractFailures().end() &&
+                 qEnvironmentVariableIsSet("T2N_TRACT_BIN"))
+            QEXPECT_FAIL("", qPrintable(knownInTract->second), Abort);
         QVERIFY2(out.problem.isEmpty(),
                  qPrintable(QString("exit %1: %2").arg(out.exitCode).arg(out.problem)));
     }
@@ -144,6 +171,9 @@ private Q_SLOTS:
             rows << name + "/inputs" << name + "/none";
         for (const auto& [row, why] : expectedFailures())
             QVERIFY2(rows.contains(row), qPrintable(row + ": no such row"));
+        for (const auto& [row, why] : expectedTractFailures())
+            QVERIFY2(rows.contains(row) && !expectedFailures().count(row),
+                     qPrintable(row + ": no such row, or also an expected failure"));
         for (const auto& [row, why] : notRun())
             QVERIFY2(rows.contains(row) && !expectedFailures().count(row),
                      qPrintable(row + ": no such row, or also an expected failure"));

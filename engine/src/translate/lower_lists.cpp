@@ -60,24 +60,6 @@ void lowerStack(Context& ctx) {
     ctx.emitOut("stack", {Expr::array(items)}, {{"axis", Expr::i(axis)}});
 }
 
-// slice(x, axes=[axis], begin=[b], end=[e] (, stride=[s])) with expressions.
-// tract reads symbolic slice bounds since 0.19.6; before, begin and end were
-// fixed integers (nnef/src/ops/nnef/deser.rs, `TVec<i64>`).
-Kwargs sliceExprs(Context& ctx, int64_t axis, Expr begin, Expr end, int64_t stride) {
-    const bool symbolic = begin.kind != Expr::Kind::Integer || end.kind != Expr::Kind::Integer;
-    if (symbolic && !ctx.target().has("slice:symbolic-bounds"))
-        ctx.unsupported(fmt::format("a slice whose bounds follow a dynamic axis (begin {}, end "
-                                    "{}) needs tract 0.19.6 or newer",
-                                    nnef::printExpr(begin), nnef::printExpr(end)),
-                        "export for --target tract@0.19.6 or newer, or keep this axis static");
-    Kwargs k{{"axes", Expr::ints({axis})},
-             {"begin", Expr::array({std::move(begin)})},
-             {"end", Expr::array({std::move(end)})}};
-    if (stride != 1)
-        k.emplace_back("stride", Expr::ints({stride}));
-    return k;
-}
-
 // Emits one slice per piece; pieces are named after the values a later
 // prim::ListUnpack hands out when there is one. The bounds are the running
 // sums of the sizes: integers, or expressions over the symbols when a size
@@ -199,17 +181,6 @@ template <int64_t Axis> void lowerFixedSplit(Context& ctx) {
 void lowerUnbind(Context& ctx) {
     int64_t axis = ctx.axis(ctx.numInputs() > 1 ? ctx.intArg(1) : 0, rankOf(ctx.in(0)));
     emitPieces(ctx, axis, std::vector<int64_t>(static_cast<size_t>(dimSize(ctx, axis)), 1), true);
-}
-
-// An index on a dynamic axis: a symbolic argument as its expression, a
-// negative constant as (size + index), counted from the axis' symbolic end.
-Expr dynamicIndex(Context& ctx, size_t arg, int64_t axis, int64_t fallback) {
-    if (ctx.isSymbolic(arg))
-        return ctx.sizeArg(arg);
-    const int64_t i = ctx.isNone(arg) ? fallback : ctx.intArg(arg);
-    if (i >= 0)
-        return Expr::i(i);
-    return Expr::binary("-", ctx.dimExpr(ctx.node().inputs[0], axis), Expr::i(-i));
 }
 
 // slice(x, dim, start, end, step) with PyTorch's clamping, as static indices;

@@ -186,6 +186,18 @@ Expr expandSize(Context& ctx, const std::vector<Expr>& sizes, int64_t d) {
     return sizes.at(static_cast<size_t>(d));
 }
 
+// Whether axis `xd` of the expanded tensor has the size of the output's axis
+// `yd` at every size, not only at the example's: the probe run (a second size
+// of every dynamic axis) shows it, or, without one, the same symbol.
+bool followsAxis(const ir::Value& x, size_t xd, const ir::Value& y, size_t yd) {
+    if (x.shape.size() <= xd || y.shape.size() <= yd || x.shape[xd] != y.shape[yd])
+        return false;
+    if (x.probeShape.size() == x.shape.size() && y.probeShape.size() == y.shape.size())
+        return x.probeShape[xd] == y.probeShape[yd] && x.probeShape[xd] != x.shape[xd];
+    return x.symbols.size() > xd && y.symbols.size() > yd && !x.symbols[xd].empty() &&
+           x.symbols[xd] == y.symbols[yd];
+}
+
 // expand / expand_as: pad the rank, then tile the unit axes that grow. A size
 // that follows a symbolic axis (expand(b, S, c), expand_as a dynamic tensor)
 // becomes a symbolic repeat count.
@@ -207,7 +219,11 @@ void lowerExpand(Context& ctx) {
         int64_t out = y.shape[ud];
         const bool dynamicOut = !y.symbols.empty() && !y.symbols[ud].empty();
         Expr rep = Expr::i(in == out ? 1 : out);
-        if (in == 1 && dynamicOut && (asOther || !sizes.empty())) {
+        if (d >= offset && followsAxis(x, static_cast<size_t>(d - offset), y, ud)) {
+            // A dynamic axis whose example size is 1 (B=1) is not a unit
+            // axis to broadcast: it has the output's size at every size.
+            rep = Expr::i(1);
+        } else if (in == 1 && dynamicOut && (asOther || !sizes.empty())) {
             rep = expandSize(ctx, sizes, d);
         } else if (in == 1 && dynamicOut) {
             ctx.unsupported(fmt::format("expand along dynamic axis {} to a size t2n cannot read "

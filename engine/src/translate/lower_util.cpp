@@ -312,4 +312,33 @@ double largestFinite(DType t) {
     return static_cast<double>(std::numeric_limits<float>::max());
 }
 
+// slice(x, axes=[axis], begin=[b], end=[e] (, stride=[s])) with expressions.
+// tract reads symbolic slice bounds since 0.19.6; before, begin and end were
+// fixed integers (nnef/src/ops/nnef/deser.rs, `TVec<i64>`).
+Kwargs sliceExprs(Context& ctx, int64_t axis, Expr begin, Expr end, int64_t stride) {
+    const bool symbolic = begin.kind != Expr::Kind::Integer || end.kind != Expr::Kind::Integer;
+    if (symbolic && !ctx.target().has("slice:symbolic-bounds"))
+        ctx.unsupported(fmt::format("a slice whose bounds follow a dynamic axis (begin {}, end "
+                                    "{}) needs tract 0.19.6 or newer",
+                                    nnef::printExpr(begin), nnef::printExpr(end)),
+                        "export for --target tract@0.19.6 or newer, or keep this axis static");
+    Kwargs k{{"axes", Expr::ints({axis})},
+             {"begin", Expr::array({std::move(begin)})},
+             {"end", Expr::array({std::move(end)})}};
+    if (stride != 1)
+        k.emplace_back("stride", Expr::ints({stride}));
+    return k;
+}
+
+// An index on a dynamic axis: a symbolic argument as its expression, a
+// negative constant as (size + index), counted from the axis' symbolic end.
+Expr dynamicIndex(Context& ctx, size_t arg, int64_t axis, int64_t fallback) {
+    if (ctx.isSymbolic(arg))
+        return ctx.sizeArg(arg);
+    const int64_t i = ctx.isNone(arg) ? fallback : ctx.intArg(arg);
+    if (i >= 0)
+        return Expr::i(i);
+    return Expr::binary("-", ctx.dimExpr(ctx.node().inputs[0], axis), Expr::i(-i));
+}
+
 } // namespace t2n::translate

@@ -134,6 +134,13 @@ Expr erfOf(Context& ctx, Expr x, DType dtype, const std::string& suffix);
 Expr bandMask(Context& ctx, const Expr& rows, const Expr& cols, const Expr& k,
               const std::string& cmp);
 
+/// slice(x, axes=[axis], begin=[b], end=[e] (, stride=[s])) with expressions
+/// (symbolic bounds need tract 0.19.6 or newer: refused before).
+Kwargs sliceExprs(Context& ctx, int64_t axis, Expr begin, Expr end, int64_t stride);
+/// Argument `arg` of the node as an index on axis `axis` of input 0: its
+/// expression when symbolic, a negative constant counted from the axis' end.
+Expr dynamicIndex(Context& ctx, size_t arg, int64_t axis, int64_t fallback);
+
 /// Constant tables computed by a lowering (gather indices, weights).
 Expr indexTable(Context& ctx, const std::vector<int64_t>& values, std::vector<int64_t> shape,
                 const std::string& hint);

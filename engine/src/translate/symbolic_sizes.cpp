@@ -130,6 +130,20 @@ bool anySymbol(const ir::Value& v) {
             return true;
     return false;
 }
+
+// The tensor whose whole shape list node `n` reads (x.size() or x.shape),
+// or null.
+const ir::Value* shapeListSource(const ir::Graph& g, const ir::Node& n) {
+    if (n.inputs.size() != 1)
+        return nullptr;
+    const ir::Value& list = g.value(n.inputs[0]);
+    if (list.producer < 0)
+        return nullptr;
+    const ir::Node& p = g.node(list.producer);
+    if ((p.kind == "aten::size" || p.kind == "prim::shape") && p.inputs.size() == 1)
+        return &g.value(p.inputs[0]);
+    return nullptr;
+}
 } // namespace
 
 // Which values depend on a symbol, in node order: graph inputs with a dynamic
@@ -149,8 +163,20 @@ SymbolicSizes::SymbolicSizes(const ir::Graph& g) : g_(g), follows_(g.values.size
             f = !n.inputs.empty() && anySymbol(g.value(n.inputs[0]));
         } else if (n.kind != "aten::dim" && n.kind != "prim::dtype" && n.kind != "prim::device" &&
                    n.kind != "prim::layout") {
-            for (ir::ValueId in : n.inputs)
-                f = f || follows_[static_cast<size_t>(in)];
+            // x.new_zeros(sizes) reads only x's dtype and device: a mask
+            // built so (Swin's shifted windows) follows its sizes, not x.
+            const size_t first = n.kind.starts_with("aten::new_") ? 1 : 0;
+            for (size_t i = first; i < n.inputs.size(); ++i)
+                f = f || follows_[static_cast<size_t>(n.inputs[i])];
+        }
+        // B, H, W, C = x.shape: each item follows its own axis only.
+        if (const ir::Value* shaped = shapeListSource(g, n);
+            shaped && n.kind == "prim::ListUnpack") {
+            for (size_t i = 0; i < n.outputs.size(); ++i)
+                follows_[static_cast<size_t>(n.outputs[i])] =
+                    (i < shaped->symbols.size() && !shaped->symbols[i].empty()) ||
+                    g.value(n.outputs[i]).varies;
+            continue;
         }
         for (ir::ValueId out : n.outputs)
             follows_[static_cast<size_t>(out)] = f || g.value(out).varies;
@@ -267,6 +293,31 @@ std::optional<std::vector<SizePtr>> SymbolicSizes::list(ir::ValueId id) {
         const auto rank = static_cast<int64_t>(g_.value(n.inputs[0]).shape.size());
         for (int64_t a = 0; a < rank; ++a)
             out.push_back(dim(n.inputs[0], a));
+        return out;
+    }
+    if (n.kind == "aten::slice" && n.inputs.size() == 4 &&
+        g_.value(n.inputs[0]).kind == ir::ValueKind::IntList) {
+        // x.shape[-3:] (Swin's patch merging): Python's slice of the list.
+        auto items = list(n.inputs[0]);
+        if (!items)
+            return std::nullopt;
+        const auto size = static_cast<int64_t>(items->size());
+        auto bound = [&](size_t i, int64_t open) -> std::optional<int64_t> {
+            const ir::Value& b = g_.value(n.inputs[i]);
+            if (b.kind == ir::ValueKind::None)
+                return open;
+            auto c = follows(n.inputs[i]) ? std::nullopt : intOf(b.constant);
+            if (c && *c < 0)
+                return std::max<int64_t>(*c + size, 0);
+            return c ? std::optional(std::min(*c, size)) : std::nullopt;
+        };
+        auto start = bound(1, 0), end = bound(2, size), step = bound(3, 1);
+        if (!start || !end || !step || *step < 1) {
+            fail(&n, "a slice of a list of sizes with bounds that are not constants");
+            return std::nullopt;
+        }
+        for (int64_t i = *start; i < *end; i += *step)
+            out.push_back((*items)[static_cast<size_t>(i)]);
         return out;
     }
     fail(&n, fmt::format("{} does not build a list of sizes t2n follows", n.kind));
