@@ -183,6 +183,16 @@ void lowerUnbind(Context& ctx) {
     emitPieces(ctx, axis, std::vector<int64_t>(static_cast<size_t>(dimSize(ctx, axis)), 1), true);
 }
 
+// Whether axis `axis` of `x` is a multiple of `k` at the example size and at
+// every probe size that ran.
+bool multipleAtEverySize(const ir::Value& x, int64_t axis, int64_t k) {
+    const auto a = static_cast<size_t>(axis);
+    for (const auto* shape : {&x.shape, &x.probeShape, &x.farShape})
+        if (shape->size() > a && (*shape)[a] % k != 0)
+            return false;
+    return x.probeShape.size() > a;
+}
+
 // slice(x, dim, start, end, step) with PyTorch's clamping, as static indices;
 // along a dynamic axis, or with bounds computed from one, as expressions over
 // the symbols (x[:, -1:], table[:S], x[:, :S - 1]).
@@ -208,6 +218,13 @@ void lowerSlice(Context& ctx) {
             ctx.bindOut(ctx.input(0));
             return;
         }
+        // x[..., b::s] of an axis that is a multiple of s (Swin's patch
+        // merging): tract counts (n - b + s - 1) / s items, which for b = 0
+        // it cannot prove equal to the n / s of b = 1 at a later concat.
+        // Ending at n + b - s + 1 takes the same items and counts n / s.
+        if (toEnd && step > 1 && begin.kind == Expr::Kind::Integer && begin.integer < step &&
+            multipleAtEverySize(x, axis, step) && step - 1 - begin.integer > 0)
+            end = Expr::binary("-", end, Expr::i(step - 1 - begin.integer));
         ctx.emitOut("slice", {ctx.input(0)}, sliceExprs(ctx, axis, begin, end, step));
         return;
     }
