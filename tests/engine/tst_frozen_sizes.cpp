@@ -11,6 +11,9 @@
 #include "t2n/error.h"
 #include "t2n/session.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -160,6 +163,32 @@ private Q_SLOTS:
                 QCOMPARE(QString::fromStdString(f.archive), QString::fromStdString(f.atExample));
         }
         QVERIFY(QString::fromStdString(s.report().toJson()).contains("\"frozen_sizes\""));
+    }
+
+    /// An If whose condition follows the dynamic axis is specialised on the
+    /// example; the check's failure at the second size names it, with its
+    /// source line and the branch taken at each size.
+    void checkNamesTheIfThatChangesBranch() {
+        const QString fixture = "err_dynamic_branch_on_length";
+        if (fixtureInfo(fixture).isEmpty())
+            QSKIP("fixture err_dynamic_branch_on_length not generated: run fixtures.generate");
+        t2n::Session s;
+        s.load(fixtureModel(fixture));
+        const t2n::ExportReport report =
+            s.exportModel(work_ / "branch.nnef.tgz", fixtureOptions(fixture));
+        QVERIFY(report.check.ran);
+        QVERIFY2(!report.check.passed, "the check passed though the model branches on S");
+        QVERIFY(!fs::exists(work_ / "branch.nnef.tgz"));
+        const std::string line = fmt::format("symbolic_models.py:{}",
+                                             fixtureInfo(fixture)["expect_source_line"].toInt());
+        bool named = false;
+        for (const auto& p : report.check.structureProblems)
+            named = named || (p.find("the If at " + line) != std::string::npos &&
+                              p.find("else branch at the example sizes and its then branch at "
+                                     "S=7") != std::string::npos);
+        QVERIFY2(named, qPrintable(QString::fromStdString(
+                            "no problem names the If at " + line + ": " +
+                            fmt::format("{}", fmt::join(report.check.structureProblems, " | ")))));
     }
 };
 

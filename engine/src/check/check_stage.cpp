@@ -1,6 +1,7 @@
 #include "check/check_stage.h"
 
 #include "archive/sibling_path.h"
+#include "check/branch_changes.h"
 #include "check/compare.h"
 #include "check/debug_bundle.h"
 #include "check/divergence.h"
@@ -470,6 +471,14 @@ Compared compareWithInterpreter(CheckRun& run, ReadBack& back) {
         }
         allOk = allOk && sizedOk;
         sizesOk = sizesOk && sizedOk;
+        if (!sizedOk) {
+            const std::string branches =
+                describeBranchChanges(branchChanges(*in.model, inputs, other), sized.label);
+            if (!branches.empty()) {
+                report.structureProblems.push_back(branches);
+                run.log(LogLevel::Warn, branches);
+            }
+        }
         if (!sizedOk && in.frozen && in.frozen->empty()) {
             run.step(0.5, "finding where the sizes froze");
             try {
