@@ -634,6 +634,26 @@ private Q_SLOTS:
         QVERIFY(!fs::exists(dir / "m.nnef.tgz"));
     }
 
+    // Issue 42: a chain of 100,000 adds (a 2.4 MB file) took 1.6 GB and 160 s
+    // to export; a graph with more lines of code than t2n's limit is refused
+    // before LibTorch compiles it. The limit is lowered here so that the
+    // 8,000-add fixture stands for it.
+    void hugeCodeIsRefusedBeforeLoading() {
+        if (fixtureInfo("deep_chain_8000").isEmpty())
+            QSKIP("fixture deep_chain_8000 not generated");
+        const fs::path dir = freshDir("huge_code");
+        auto r = run("/usr/bin/env",
+                     {"T2N_MAX_CODE_LINES=1000", QString::fromStdString(t2nBinary().string()),
+                      "export", QString::fromStdString(fixtureModel("deep_chain_8000")), "--input",
+                      "x:2x3:f32", "-o", QString::fromStdString((dir / "m.nnef.tgz").string())});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains("[load]") && r.err.contains("lines of TorchScript code") &&
+                     r.err.contains("more than t2n reads (1000)"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("T2N_MAX_CODE_LINES"), qPrintable(r.err));
+        QVERIFY(!fs::exists(dir / "m.nnef.tgz"));
+    }
+
     void version() {
         auto r = runT2n({"--version"});
         QCOMPARE(r.exitCode, 0);

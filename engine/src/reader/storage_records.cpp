@@ -343,7 +343,10 @@ std::vector<std::string> checkStorageRecords(uint64_t fileSize, const ReadAt& re
     return devices;
 }
 
-std::vector<std::string> checkStorageRecords(std::istream& in, const std::string& shown) {
+namespace {
+// Runs `check` over the zip that starts at the stream's position, and puts
+// the stream back there, also when it throws.
+template <class Check> auto onStream(std::istream& in, const std::string& shown, Check check) {
     const auto start = in.tellg();
     in.seekg(0, std::ios::end);
     const auto end = in.tellg();
@@ -361,17 +364,40 @@ std::vector<std::string> checkStorageRecords(std::istream& in, const std::string
         if (static_cast<size_t>(in.gcount()) != into.size())
             refuseZip(shown, "cannot be read to its end");
     };
-    std::vector<std::string> devices;
-    try {
-        devices = checkStorageRecords(fileSize, read, shown);
-    } catch (...) {
-        in.clear();
-        in.seekg(start);
-        throw;
+    struct Rewind {
+        std::istream& in;
+        std::streampos start;
+        ~Rewind() {
+            in.clear();
+            in.seekg(start);
+        }
+    } rewind{in, start};
+    return check(fileSize, read);
+}
+} // namespace
+
+std::vector<std::string> checkStorageRecords(std::istream& in, const std::string& shown) {
+    return onStream(in, shown, [&](uint64_t fileSize, const ReadAt& read) {
+        return checkStorageRecords(fileSize, read, shown);
+    });
+}
+
+uint64_t codeLines(uint64_t fileSize, const ReadAt& read, const std::string& shown) {
+    constexpr uint64_t kRecordLimit = 64ull << 20;
+    uint64_t lines = 0;
+    for (const ZipRecord& r : readZipDirectory(fileSize, read, shown)) {
+        if (r.name.find("/code/") == std::string::npos || !r.name.ends_with(".py"))
+            continue;
+        for (std::byte b : readZipRecord(r, read, kRecordLimit, shown))
+            lines += b == std::byte{'\n'};
     }
-    in.clear();
-    in.seekg(start);
-    return devices;
+    return lines;
+}
+
+uint64_t codeLines(std::istream& in, const std::string& shown) {
+    return onStream(in, shown, [&](uint64_t fileSize, const ReadAt& read) {
+        return codeLines(fileSize, read, shown);
+    });
 }
 
 } // namespace t2n::reader

@@ -56,4 +56,11 @@ std::vector<std::string> checkStorageRecords(uint64_t fileSize, const ReadAt& re
 /// The same for a TorchScript file, or a stream at its start.
 std::vector<std::string> checkStorageRecords(std::istream& in, const std::string& shown);
 
+/// The lines of TorchScript source in the archive's code/ folder (its .py
+/// records): how large a graph LibTorch will compile from it, known before it
+/// allocates anything. Each record is read with at most 64 MiB.
+uint64_t codeLines(uint64_t fileSize, const ReadAt& read, const std::string& shown);
+/// The same for a TorchScript file, or a stream at its start.
+uint64_t codeLines(std::istream& in, const std::string& shown);
+
 } // namespace t2n::reader
