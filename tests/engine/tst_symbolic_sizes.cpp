@@ -458,7 +458,8 @@ def forward(self, x):
             QFAIL("exported");
         } catch (const t2n::Error& err) {
             QCOMPARE(err.code(), t2n::ErrorCode::Unsupported);
-            QCOMPARE(err.details().size(), size_t(1));
+            // The slice that reads the size, then the nodes that computed it.
+            QVERIFY(!err.details().empty());
             const auto& d = err.details().front();
             QCOMPARE(QString::fromStdString(d.node.kind), QString("aten::slice"));
             for (const char* text : {"aten::floordiv", "divide by constants only", "(S)"})

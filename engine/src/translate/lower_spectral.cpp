@@ -170,15 +170,22 @@ void requireOwnLength(Context& ctx, int64_t axis, std::optional<int64_t> example
     const bool atProbe = !probe || (a < x.probeShape.size() && *probe == bins(x.probeShape[a]));
     if (atExample && atProbe)
         return;
+    const std::string symbol =
+        a < x.symbols.size() && !x.symbols[a].empty() ? x.symbols[a] : std::string();
+    if (symbol.empty())
+        ctx.unsupported(fmt::format("{} along static axis {} to a {} that changes with the "
+                                    "dynamic axes",
+                                    ctx.node().kind, axis, what),
+                        "keep that length fixed, or transform a dynamic axis at its own length");
     ctx.unsupported(
         fmt::format("{} along dynamic axis {} ({}) to {}{}: t2n cuts or zero-pads "
                     "only a static axis",
-                    ctx.node().kind, axis, x.symbols[a], what,
+                    ctx.node().kind, axis, symbol, what,
                     example ? fmt::format(" ({} at the example size {})", *example, x.shape[a])
                             : std::string()),
         fmt::format("transform axis {} at its own length, or declare that axis "
                     "static (leave {} out of --dynamic-axis)",
-                    axis, x.symbols[a]));
+                    axis, symbol));
 }
 
 // `y` scaled as PyTorch's norm scales a transform of run-time length `n` (an
@@ -344,10 +351,13 @@ void lowerIrfft(Context& ctx) {
     requireSpectral(ctx, "tract_core_fft");
     const ir::Value& x = ctx.in(0);
     const int64_t axis = ctx.axis(ctx.intArg(2), logicalRank(x));
-    if (dynamicAxis(x, axis)) {
+    // n that follows a symbol: the bins are n / 2 + 1 of it even where the
+    // probes gave one number (T = 16 and 17 both have 9 bins).
+    const bool symbolicN = !ctx.isNone(1) && ctx.isSymbolic(1);
+    if (dynamicAxis(x, axis) || symbolicN) {
         // m bins of a length n with n / 2 + 1 = m: PyTorch's default 2 (m - 1),
         // or an n that follows the same symbol.
-        const Expr m = ctx.dimExpr(ctx.node().inputs[0], axis);
+        Expr m = ctx.dimExpr(ctx.node().inputs[0], axis);
         Expr n = Expr::binary("*", Expr::binary("-", m, Expr::i(1)), Expr::i(2));
         if (!ctx.isNone(1)) {
             auto [example, probe] = argSizes(ctx, 1, -1);
@@ -356,6 +366,8 @@ void lowerIrfft(Context& ctx) {
                 probe ? std::optional(*probe / 2 + 1) : std::nullopt,
                 [](int64_t bins) { return bins; }, "length n with n / 2 + 1 bins");
             n = ctx.sizeArg(1);
+            if (!dynamicAxis(x, axis))
+                m = binsOf(n);
         }
         Expr re =
             inverseRealDftDynamic(ctx, complexOperand(ctx, 0), logicalRank(x) + 1, axis, n, m);
