@@ -467,6 +467,28 @@ def forward(self, x):
         }
     }
 
+    /// A Fourier transform along a dynamic axis runs at that axis's length;
+    /// a zero-pad to a fixed n there is refused, naming the axis, its symbol
+    /// and the way out.
+    void fftToAnotherLengthAlongADynamicAxisIsRefused() {
+        try {
+            exportSnippet("rfft_padded", R"(
+def forward(self, x):
+    return torch.view_as_real(torch.fft_rfft(x, 16, 1))
+)",
+                          options({2, 6, 3}, "x:1=S"));
+            QFAIL("exported");
+        } catch (const t2n::Error& err) {
+            QCOMPARE(err.code(), t2n::ErrorCode::Unsupported);
+            const auto& d = err.details().front();
+            QCOMPARE(QString::fromStdString(d.node.kind), QString("aten::fft_rfft"));
+            for (const char* text : {"dynamic axis 1 (S)", "length n"})
+                QVERIFY2(d.message.find(text) != std::string::npos, d.message.c_str());
+            QVERIFY2(err.render().find("declare that axis static") != std::string::npos,
+                     err.render().c_str());
+        }
+    }
+
     /// S & 4 (bitwise) is no arithmetic t2n follows: the export is refused,
     /// naming the slice that reads it and the node that computes it, instead
     /// of freezing 4 (which happens to be right at both probe sizes).
