@@ -372,6 +372,20 @@ def forward(self, x):
         row("interpolate_bicubic_size_from_shape",
             "return torch.upsample_bicubic2d(x, [x.size(2) * 2 + 1, 7], False, None)", {1, 2, 4, 5},
             "x:2=H");
+        // min/max/clamp of sizes (sliding windows, chunk counts): tract's TDim
+        // keeps min and max; S = 3 is below the bound, the probe's S above it.
+        row("min_window", "return x[:, x.size(1) - min(x.size(1), 4):] * 2.0", {2, 3, 4});
+        row("max_chunks", "n = max(1, x.size(1) // 4)\n    return x[:, : n * 2] * 2.0", {2, 7, 4});
+        row("min_of_list", "return x[:, : min([x.size(1), 4, 9])] * 2.0", {2, 3, 4});
+        row("clamp_size_tensor",
+            "w = torch.clamp(torch.tensor(x.size(1)), 1, 4)\n    return x[:, :w] * 2.0", {2, 3, 4});
+        row("clamp_max_size_tensor",
+            "w = torch.clamp_max(torch.tensor(x.size(1)), 4)\n    return x[:, :w] * 2.0",
+            {2, 3, 4});
+        row("minimum_of_sizes",
+            "w = torch.minimum(torch.tensor(x.size(1)), torch.tensor(4))\n"
+            "    return x.new_zeros([int(w), 2]) + 1.0",
+            {2, 3, 4});
         row("interpolate_trilinear_scale",
             "return torch.upsample_trilinear3d(x, None, False, [2.0, 1.0, 3.0])", {1, 2, 3, 2, 2},
             "x:2=D");
@@ -416,15 +430,74 @@ def forward(self, x):
         QVERIFY2(!e.nnef.contains("scale_axis2 = div("), qPrintable(e.nnef));
     }
 
-    /// min(S, 4) is no arithmetic t2n follows: the export is refused, naming
-    /// the slice that reads it and the node that computes it, instead of
-    /// freezing 4 (which happens to be right at both probe sizes).
-    void unfollowableSizeIsRefused() {
-        try {
-            exportSnippet("min", R"(
+    /// min(S, 4) is written as tract's TDim min (a statement whose result
+    /// stays symbolic), read where the slice reads it.
+    void minOfSizeIsWritten() {
+        auto e = exportSnippet("min_written", R"(
 def forward(self, x):
     s = x.size(1)
-    return x[:, : min(s, 4)] * 2.0
+    return x[:, s - min(s, 4):] * 2.0
+)",
+                               options({2, 3, 4}, "x:1=S"));
+        EXPECT_PASSES_AT_TWO_SIZES(e);
+        QVERIFY2(e.nnef.contains("= min(S, "), qPrintable(e.nnef));
+    }
+
+    /// A size divided by another size (S // max(1, S // 4)) has no TDim (tract
+    /// divides sizes by constants only): refused, naming the slice, the
+    /// division and the symbol, not frozen at the example's 4.
+    void divisionBySizeIsRefused() {
+        try {
+            exportSnippet("div_by_size", R"(
+def forward(self, x):
+    s = x.size(1)
+    n = max(1, s // 4)
+    return x[:, : s // n] * 2.0
+)",
+                          options({2, 9, 3}, "x:1=S"));
+            QFAIL("exported");
+        } catch (const t2n::Error& err) {
+            QCOMPARE(err.code(), t2n::ErrorCode::Unsupported);
+            // The slice that reads the size, then the nodes that computed it.
+            QVERIFY(!err.details().empty());
+            const auto& d = err.details().front();
+            QCOMPARE(QString::fromStdString(d.node.kind), QString("aten::slice"));
+            for (const char* text : {"aten::floordiv", "divide by constants only", "(S)"})
+                QVERIFY2(d.message.find(text) != std::string::npos, d.message.c_str());
+        }
+    }
+
+    /// A Fourier transform along a dynamic axis runs at that axis's length;
+    /// a zero-pad to a fixed n there is refused, naming the axis, its symbol
+    /// and the way out.
+    void fftToAnotherLengthAlongADynamicAxisIsRefused() {
+        try {
+            exportSnippet("rfft_padded", R"(
+def forward(self, x):
+    return torch.view_as_real(torch.fft_rfft(x, 16, 1))
+)",
+                          options({2, 6, 3}, "x:1=S"));
+            QFAIL("exported");
+        } catch (const t2n::Error& err) {
+            QCOMPARE(err.code(), t2n::ErrorCode::Unsupported);
+            const auto& d = err.details().front();
+            QCOMPARE(QString::fromStdString(d.node.kind), QString("aten::fft_rfft"));
+            for (const char* text : {"dynamic axis 1 (S)", "length n"})
+                QVERIFY2(d.message.find(text) != std::string::npos, d.message.c_str());
+            QVERIFY2(err.render().find("declare that axis static") != std::string::npos,
+                     err.render().c_str());
+        }
+    }
+
+    /// S & 4 (bitwise) is no arithmetic t2n follows: the export is refused,
+    /// naming the slice that reads it and the node that computes it, instead
+    /// of freezing 4 (which happens to be right at both probe sizes).
+    void unfollowableSizeIsRefused() {
+        try {
+            exportSnippet("bitand", R"(
+def forward(self, x):
+    s = x.size(1)
+    return x[:, : s & 4] * 2.0
 )",
                           options({2, 6, 3}, "x:1=S"));
             QFAIL("exported");
@@ -435,7 +508,7 @@ def forward(self, x):
             const auto& d = err.details().front();
             QVERIFY(d.hasNode);
             QCOMPARE(QString::fromStdString(d.node.kind), QString("aten::slice"));
-            QVERIFY2(d.message.find("prim::min") != std::string::npos, d.message.c_str());
+            QVERIFY2(d.message.find("aten::__and__") != std::string::npos, d.message.c_str());
             QVERIFY2(d.message.find("dynamic axes (S)") != std::string::npos, d.message.c_str());
         }
     }

@@ -64,7 +64,9 @@ public:
     /// An integer argument as an NNEF integer expression: a literal when it is
     /// fixed, else an expression over the tract symbols (`S * 2`) checked at
     /// both probe sizes. Unsupported, naming the node t2n cannot follow.
-    Expr sizeArg(size_t i);
+    /// `numbers`: min/max of sizes as i64 numbers of the running graph rather
+    /// than TDim (a range bound: see sizeExpr); shapes need the TDim.
+    Expr sizeArg(size_t i, bool numbers = false);
     /// An int-list argument (or one int), element by element.
     std::vector<Expr> sizesArg(size_t i);
     /// Axis `axis` of tensor `id` as an integer expression: the size when
@@ -188,7 +190,7 @@ private:
                   const std::string& from);
     std::string originOf(ir::ValueId id) const;
     Expr constantOperation(const TensorData& data, const std::string& nameHint);
-    Expr sizeExpr(const SizePtr& e);
+    Expr sizeExpr(const SizePtr& e, bool numbers = false);
     /// `e` as coef * S + c over one scaled symbol, when every step is exact.
     std::optional<AxisAffine> affineOf(const SizePtr& e);
     /// Axis `axis` of tensor `id` as coef * S + c: a scaled symbol's axis, a
@@ -220,6 +222,7 @@ private:
     std::map<std::string, int> pinnedBySymbol_;                    // statistic, by symbol
     std::map<ir::ValueId, Expr> shapes_;                           // tract_core_shape_of per tensor
     std::map<std::pair<ir::ValueId, int64_t>, Expr> dims_;         // one axis of it
+    std::map<std::pair<SizePtr, bool>, Expr> extrema_;             // min/max of sizes, once each
     std::set<size_t> sizeStatements_;                              // see readsSize()
     std::map<ir::ValueId, PackedSequence> packed_;                 // see packed()
     // Recorded by the const refusals just before they throw.

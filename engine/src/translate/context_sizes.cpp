@@ -42,11 +42,12 @@ void Context::cannotFollow(size_t i) const {
     std::string where;
     if (const ir::Node* b = sizes_.blocker())
         where = fmt::format(" at {}", b->where.describe());
-    unsupported(fmt::format("argument {} (%{}) depends on {} and t2n cannot compute it in the "
-                            "graph: {}{}",
-                            i, v.debugName, symbolList(graph_), sizes_.reason(), where),
-                "t2n follows size(), int(), +, -, *, // and % from a dynamic axis; keep this size "
-                "static, or export without that --dynamic-axis");
+    unsupported(
+        fmt::format("argument {} (%{}) depends on {} and t2n cannot compute it in the "
+                    "graph: {}{}",
+                    i, v.debugName, symbolList(graph_), sizes_.reason(), where),
+        "t2n follows size(), int(), +, -, *, //, %, min, max and clamp from a dynamic axis; "
+        "keep this size static, or export without that --dynamic-axis");
 }
 
 std::optional<AxisAffine> Context::axisAffine(ir::ValueId id, int64_t axis) {
@@ -179,7 +180,7 @@ int Context::pinStridedAxes() {
     return static_cast<int>(axes.size());
 }
 
-Expr Context::sizeExpr(const SizePtr& e) {
+Expr Context::sizeExpr(const SizePtr& e, bool numbers) {
     if (auto a = affineOf(e))
         return affineExpr(*a);
     switch (e->op) {
@@ -192,25 +193,48 @@ Expr Context::sizeExpr(const SizePtr& e) {
     case SizeExpr::Op::Dim:
         return dimExpr(e->tensor, e->value);
     case SizeExpr::Op::Add:
-        return Expr::binary("+", sizeExpr(e->lhs), sizeExpr(e->rhs));
+        return Expr::binary("+", sizeExpr(e->lhs, numbers), sizeExpr(e->rhs, numbers));
     case SizeExpr::Op::Sub:
-        return Expr::binary("-", sizeExpr(e->lhs), sizeExpr(e->rhs));
+        return Expr::binary("-", sizeExpr(e->lhs, numbers), sizeExpr(e->rhs, numbers));
     case SizeExpr::Op::Mul:
-        return Expr::binary("*", sizeExpr(e->lhs), sizeExpr(e->rhs));
+        return Expr::binary("*", sizeExpr(e->lhs, numbers), sizeExpr(e->rhs, numbers));
     case SizeExpr::Op::Div:
-        return Expr::binary("/", sizeExpr(e->lhs), sizeExpr(e->rhs));
+        return Expr::binary("/", sizeExpr(e->lhs, numbers), sizeExpr(e->rhs, numbers));
+    case SizeExpr::Op::Min:
+    case SizeExpr::Op::Max: {
+        // NNEF has no min in an expression: a statement, like a dimension,
+        // whose result tract holds as a TDim (min(S, 4) stays symbolic:
+        // reshape needs its shape constant). tract 0.23.5 folds a comparison
+        // of ranges whose bounds hold such a TDim min to a wrong constant
+        // (the sliding-window mask of the modern suite's sliding_window_step
+        // came out all true): for a range bound (`numbers`) it is cast to
+        // i64, a number of the running graph.
+        if (auto it = extrema_.find({e, numbers}); it != extrema_.end())
+            return it->second;
+        const size_t first = doc_.body.size();
+        const bool isMin = e->op == SizeExpr::Op::Min;
+        Expr a = sizeExpr(e->lhs, numbers), b = sizeExpr(e->rhs, numbers);
+        Expr m = emitTemp(isMin ? "min" : "max", {a, b}, {}, isMin ? "size_min" : "size_max");
+        if (numbers)
+            m = emitTemp("tract_core_cast", {m}, {{"to", Expr::str("i64")}},
+                         isMin ? "size_min_i64" : "size_max_i64");
+        for (size_t i = first; i < doc_.body.size(); ++i)
+            sizeStatements_.insert(i);
+        extrema_.emplace(std::make_pair(e, numbers), m);
+        return m;
+    }
     }
     return Expr::i(e->value);
 }
 
-Expr Context::sizeArg(size_t i) {
+Expr Context::sizeArg(size_t i, bool numbers) {
     if (!isSymbolic(i))
         return Expr::i(intArg(i));
     SizePtr e = sizes_.scalar(node_->inputs.at(i));
     if (!e)
         cannotFollow(i);
     markRederived(node_->inputs[i]);
-    return sizeExpr(e);
+    return sizeExpr(e, numbers);
 }
 
 std::vector<Expr> Context::sizesArg(size_t i) {

@@ -48,7 +48,7 @@ void lowerArange(Context& ctx) {
             known.push_back(static_cast<int64_t>(v));
             continue;
         }
-        args.push_back(ctx.sizeArg(i));
+        args.push_back(ctx.sizeArg(i, true)); // a min/max of sizes as a number (sizeExpr)
         known.push_back(ctx.isSymbolic(i) ? std::nullopt : std::optional(ctx.intArg(i)));
     }
     Expr start = bounds > 1 ? args[0] : Expr::i(0);

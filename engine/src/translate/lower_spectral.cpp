@@ -128,14 +128,137 @@ Expr resized(Context& ctx, Expr x, int64_t rank, int64_t axis, int64_t have, int
     return x;
 }
 
+// ---- lengths that follow a symbol -------------------------------------------
+// What a transform along a dynamic axis may add: the norm's division by the
+// run-time length (a copy when there is none).
+const std::string kDynamicLength = " +tract_core_cast +sqrt +div +copy";
+
+// tract's Fft plans its transform from the input's length when it runs
+// (core/src/ops/fft.rs): a transform along an axis that follows a symbol
+// needs no constant. What t2n computes from the length (the bins rfft keeps,
+// the mirror of an inverse real transform, the norm's scale) is written from
+// the length's size expression. Cutting or zero-padding to another length (n
+// or s other than the axis's own) is refused along a dynamic axis: the pad
+// would be a difference of two sizes t2n does not follow.
+
+// Values of argument `i` (an int, or item `item` of an int list) at the
+// example and probe sizes.
+std::pair<std::optional<int64_t>, std::optional<int64_t>> argSizes(Context& ctx, size_t i,
+                                                                   int64_t item) {
+    const ir::Value& v = ctx.in(i);
+    auto pick = [&](const std::optional<ir::Constant>& c) -> std::optional<int64_t> {
+        if (!c)
+            return std::nullopt;
+        if (auto* n = std::get_if<int64_t>(&*c); n && item < 0)
+            return *n;
+        if (auto* l = std::get_if<std::vector<int64_t>>(&*c);
+            l && item >= 0 && static_cast<size_t>(item) < l->size())
+            return (*l)[static_cast<size_t>(item)];
+        return std::nullopt;
+    };
+    return {pick(v.constant), pick(v.probeConstant)};
+}
+
+// Refuses a transform length (`example`, `probe`) along dynamic `axis` of
+// input 0 that is not `bins(size)` of the axis's size at both sizes.
+template <typename Bins>
+void requireOwnLength(Context& ctx, int64_t axis, std::optional<int64_t> example,
+                      std::optional<int64_t> probe, Bins bins, const std::string& what) {
+    const ir::Value& x = ctx.in(0);
+    const auto a = static_cast<size_t>(axis);
+    const bool atExample = example && *example == bins(x.shape[a]);
+    const bool atProbe = !probe || (a < x.probeShape.size() && *probe == bins(x.probeShape[a]));
+    if (atExample && atProbe)
+        return;
+    const std::string symbol =
+        a < x.symbols.size() && !x.symbols[a].empty() ? x.symbols[a] : std::string();
+    if (symbol.empty())
+        ctx.unsupported(fmt::format("{} along static axis {} to a {} that changes with the "
+                                    "dynamic axes",
+                                    ctx.node().kind, axis, what),
+                        "keep that length fixed, or transform a dynamic axis at its own length");
+    ctx.unsupported(
+        fmt::format("{} along dynamic axis {} ({}) to {}{}: t2n cuts or zero-pads "
+                    "only a static axis",
+                    ctx.node().kind, axis, symbol, what,
+                    example ? fmt::format(" ({} at the example size {})", *example, x.shape[a])
+                            : std::string()),
+        fmt::format("transform axis {} at its own length, or declare that axis "
+                    "static (leave {} out of --dynamic-axis)",
+                    axis, symbol));
+}
+
+// `y` scaled as PyTorch's norm scales a transform of run-time length `n` (an
+// integer expression), bound to output 0: 1/n or 1/sqrt(n) as a division by
+// the length cast to f32.
+void emitDynamicScale(Context& ctx, Expr y, Expr n, size_t normArg, bool inverse) {
+    const std::string norm = ctx.isNone(normArg) ? "backward" : ctx.stringArg(normArg);
+    if (norm != "ortho" && norm != "backward" && norm != "forward")
+        ctx.unsupported(fmt::format("norm '{}'", norm));
+    if ((norm == "backward" && !inverse) || (norm == "forward" && inverse)) {
+        ctx.emitOut("copy", {y});
+        return;
+    }
+    Expr length = ctx.emitTemp("tract_core_cast", {n}, {{"to", Expr::str("f32")}}, "length");
+    if (norm == "ortho")
+        length = ctx.emitTemp("sqrt", {length}, {}, "sqrt_length");
+    ctx.emitOut("div", {y, length});
+}
+
+// slice(x, axis, 0, end) with an integer expression for end.
+Expr sliceTo(Context& ctx, Expr x, int64_t axis, Expr end, const std::string& tag) {
+    return ctx.emitTemp("slice", {std::move(x)},
+                        {{"axes", Expr::ints({axis})},
+                         {"begin", Expr::ints({0})},
+                         {"end", Expr::array({std::move(end)})}},
+                        tag);
+}
+
+// n / 2 + 1, the bins of a real transform of length n.
+Expr binsOf(Expr n) {
+    return Expr::binary("+", Expr::binary("/", std::move(n), Expr::i(2)), Expr::i(1));
+}
+
+// The n real samples whose one-sided spectrum is complex `h` (`rank` axes
+// with its 2, exactly n / 2 + 1 bins `m` along `axis`, both run-time sizes):
+// h followed by conj(h[n - m]), ..., conj(h[1]) (a gather of
+// tract_core_range(n - m, 0, -1), its imaginary parts negated), the inverse
+// tract_core_fft, its real part. inverseRealDft's table form for a length
+// known only when the graph runs.
+Expr inverseRealDftDynamic(Context& ctx, Expr h, int64_t rank, int64_t axis, Expr n, Expr m) {
+    if (rank < 2 || axis >= rank - 1)
+        ctx.unsupported(fmt::format("inverse transform along axis {} of rank {}", axis, rank));
+    Expr idx =
+        ctx.emitTemp("tract_core_range",
+                     {Expr::binary("-", std::move(n), std::move(m)), Expr::i(0), Expr::i(-1)}, {},
+                     "mirror_index");
+    Expr mirrored =
+        ctx.emitTemp("tract_core_gather", {h, idx}, {{"axis", Expr::i(axis)}}, "mirrored");
+    std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
+    shape.back() = 2;
+    mirrored = ctx.emitTemp("mul", {mirrored, floatTable(ctx, {1.0f, -1.0f}, shape, "conj_sign")},
+                            {}, "conjugated");
+    Expr full = ctx.emitTemp("concat", {Expr::array({std::move(h), std::move(mirrored)})},
+                             {{"axis", Expr::i(axis)}}, "hermitian");
+    Expr t = ctx.emitTemp("tract_core_fft", {full},
+                          {{"axis", Expr::i(axis)}, {"inverse", Expr::b(true)}}, "ifft");
+    return ctx.emitTemp("squeeze", {complexPart(ctx, t, rank, 0, "real")},
+                        {{"axes", Expr::ints({rank - 1})}}, "signal");
+}
+
 // The transform axis (argument `dimArg`) and length (argument `nArg`, else
 // the input's size there) of an fft_* node.
 std::pair<int64_t, int64_t> fftAxis(Context& ctx, size_t nArg, size_t dimArg) {
     const ir::Value& x = ctx.in(0);
     const int64_t axis = ctx.axis(ctx.intArg(dimArg), logicalRank(x));
-    if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty())
-        ctx.unsupported(ctx.node().kind + " along a dynamic axis",
-                        "t2n writes the transform length as a constant");
+    if (dynamicAxis(x, axis)) { // the axis's own length, read when the graph runs
+        if (!ctx.isNone(nArg)) {
+            auto [example, probe] = argSizes(ctx, nArg, -1);
+            requireOwnLength(
+                ctx, axis, example, probe, [](int64_t m) { return m; }, "length n");
+        }
+        return {axis, x.shape[static_cast<size_t>(axis)]};
+    }
     const int64_t n = ctx.isNone(nArg) ? x.shape[static_cast<size_t>(axis)] : ctx.intArg(nArg);
     if (n < 1)
         ctx.unsupported(fmt::format("{} of length {}", ctx.node().kind, n));
@@ -148,10 +271,15 @@ template <bool Inverse> void lowerFft(Context& ctx) {
     requireSpectral(ctx, "tract_core_fft");
     const auto [axis, n] = fftAxis(ctx, 1, 2);
     const int64_t rank = logicalRank(ctx.in(0)) + 1;
+    const Kwargs k{{"axis", Expr::i(axis)}, {"inverse", Expr::b(Inverse)}};
+    if (dynamicAxis(ctx.in(0), axis)) {
+        Expr f = ctx.emitTemp("tract_core_fft", {complexOperand(ctx, 0)}, k, "fft");
+        emitDynamicScale(ctx, f, ctx.dimExpr(ctx.node().inputs[0], axis), 3, Inverse);
+        return;
+    }
     Expr x = resized(ctx, complexOperand(ctx, 0), rank, axis,
                      ctx.in(0).shape[static_cast<size_t>(axis)], n);
     const double scale = fftScale(ctx, 3, n, Inverse);
-    const Kwargs k{{"axis", Expr::i(axis)}, {"inverse", Expr::b(Inverse)}};
     if (scale == 1.0) {
         ctx.emitOut("tract_core_fft", {x}, k);
         return;
@@ -166,6 +294,13 @@ void lowerRfft(Context& ctx) {
         ctx.unsupported("fft_rfft of a complex tensor");
     const auto [axis, n] = fftAxis(ctx, 1, 2);
     const int64_t rank = logicalRank(ctx.in(0)) + 1;
+    if (dynamicAxis(ctx.in(0), axis)) {
+        const Expr length = ctx.dimExpr(ctx.node().inputs[0], axis);
+        Expr f = ctx.emitTemp("tract_core_fft", {complexOperand(ctx, 0)},
+                              {{"axis", Expr::i(axis)}, {"inverse", Expr::b(false)}}, "fft");
+        emitDynamicScale(ctx, sliceTo(ctx, f, axis, binsOf(length), "half"), length, 3, false);
+        return;
+    }
     Expr x = resized(ctx, complexOperand(ctx, 0), rank, axis,
                      ctx.in(0).shape[static_cast<size_t>(axis)], n);
     Expr f = ctx.emitTemp("tract_core_fft", {x},
@@ -216,8 +351,29 @@ void lowerIrfft(Context& ctx) {
     requireSpectral(ctx, "tract_core_fft");
     const ir::Value& x = ctx.in(0);
     const int64_t axis = ctx.axis(ctx.intArg(2), logicalRank(x));
-    if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty())
-        ctx.unsupported("fft_irfft along a dynamic axis", "t2n writes the mirror as a table");
+    // n that follows a symbol: the bins are n / 2 + 1 of it even where the
+    // probes gave one number (T = 16 and 17 both have 9 bins).
+    const bool symbolicN = !ctx.isNone(1) && ctx.isSymbolic(1);
+    if (dynamicAxis(x, axis) || symbolicN) {
+        // m bins of a length n with n / 2 + 1 = m: PyTorch's default 2 (m - 1),
+        // or an n that follows the same symbol.
+        Expr m = ctx.dimExpr(ctx.node().inputs[0], axis);
+        Expr n = Expr::binary("*", Expr::binary("-", m, Expr::i(1)), Expr::i(2));
+        if (!ctx.isNone(1)) {
+            auto [example, probe] = argSizes(ctx, 1, -1);
+            requireOwnLength(
+                ctx, axis, example ? std::optional(*example / 2 + 1) : std::nullopt,
+                probe ? std::optional(*probe / 2 + 1) : std::nullopt,
+                [](int64_t bins) { return bins; }, "length n with n / 2 + 1 bins");
+            n = ctx.sizeArg(1);
+            if (!dynamicAxis(x, axis))
+                m = binsOf(n);
+        }
+        Expr re =
+            inverseRealDftDynamic(ctx, complexOperand(ctx, 0), logicalRank(x) + 1, axis, n, m);
+        emitDynamicScale(ctx, re, n, 3, true);
+        return;
+    }
     const int64_t m = x.shape[static_cast<size_t>(axis)];
     const int64_t n = ctx.isNone(1) ? 2 * (m - 1) : ctx.intArg(1);
     if (n < 1)
@@ -238,14 +394,26 @@ Axes2 fftAxes2(Context& ctx, bool inverse) {
     if (dims.size() != 2)
         ctx.unsupported(fmt::format("{} over {} axes", ctx.node().kind, dims.size()));
     Axes2 a{ctx.axis(dims[0], lr), ctx.axis(dims[1], lr), 0, 0};
-    for (int64_t axis : {a.a0, a.a1})
-        if (!x.symbols.empty() && !x.symbols[static_cast<size_t>(axis)].empty())
-            ctx.unsupported(ctx.node().kind + " along a dynamic axis",
-                            "t2n writes the transform lengths as constants");
     if (a.a0 >= a.a1)
         ctx.unsupported(ctx.node().kind + " with its axes out of order");
     const int64_t m0 = x.shape[static_cast<size_t>(a.a0)], m1 = x.shape[static_cast<size_t>(a.a1)];
-    if (!ctx.isNone(1)) {
+    if (!ctx.isNone(1) && ctx.isSymbolic(1)) {
+        // s follows a symbol (s=(h, w) from x.size()): its example values
+        // here, its expressions in lengths2; along a static axis its item
+        // must not change.
+        for (int item : {0, 1}) {
+            auto [example, probe] = argSizes(ctx, 1, item);
+            const int64_t axis = item == 0 ? a.a0 : a.a1;
+            if (!example || (!dynamicAxis(x, axis) && probe && probe != example))
+                ctx.unsupported(
+                    fmt::format("{}: s[{}] changes with the dynamic axes but transforms static "
+                                "axis {} ({} at the example size)",
+                                ctx.node().kind, item, axis, example.value_or(-1)),
+                    "transform a dynamic axis at its own length, or keep s[" +
+                        std::to_string(item) + "] fixed");
+            (item == 0 ? a.n0 : a.n1) = *example;
+        }
+    } else if (!ctx.isNone(1)) {
         const auto s = ctx.intsArg(1);
         if (s.size() != 2)
             ctx.unsupported(fmt::format("{} with {} sizes", ctx.node().kind, s.size()));
@@ -257,7 +425,43 @@ Axes2 fftAxes2(Context& ctx, bool inverse) {
     }
     if (a.n0 < 1 || a.n1 < 1)
         ctx.unsupported(fmt::format("{} of sizes {}x{}", ctx.node().kind, a.n0, a.n1));
+    // Along a dynamic axis, s must be the axis's own length (the inverse's
+    // last: n / 2 + 1 of it the axis's bins).
+    for (int item : {0, 1}) {
+        const int64_t axis = item == 0 ? a.a0 : a.a1;
+        if (!dynamicAxis(x, axis) || ctx.isNone(1))
+            continue;
+        auto [example, probe] = argSizes(ctx, 1, item);
+        const bool bins = inverse && item == 1;
+        auto half = [&](std::optional<int64_t> v) {
+            return v && bins ? std::optional(*v / 2 + 1) : v;
+        };
+        requireOwnLength(
+            ctx, axis, half(example), half(probe), [](int64_t m) { return m; },
+            bins ? fmt::format("s[{}] with s[{}] / 2 + 1 bins", item, item)
+                 : fmt::format("s[{}]", item));
+    }
     return a;
+}
+
+// The two transform lengths of fft_rfft2 / fft_irfft2 as integer expressions
+// (literals along static axes): s's items when given, else each axis's
+// size (the inverse's last: 2 (m - 1)).
+std::pair<Expr, Expr> lengths2(Context& ctx, const Axes2& a, bool inverse) {
+    const ir::Value& x = ctx.in(0);
+    const ir::ValueId id = ctx.node().inputs[0];
+    if (!ctx.isNone(1) && ctx.isSymbolic(1)) {
+        auto s = ctx.sizesArg(1);
+        return {s.at(0), s.at(1)};
+    }
+    Expr n0 = dynamicAxis(x, a.a0) ? ctx.dimExpr(id, a.a0) : Expr::i(a.n0);
+    Expr n1 = Expr::i(a.n1);
+    if (dynamicAxis(x, a.a1)) {
+        n1 = ctx.dimExpr(id, a.a1);
+        if (inverse)
+            n1 = Expr::binary("*", Expr::binary("-", n1, Expr::i(1)), Expr::i(2));
+    }
+    return {n0, n1};
 }
 
 // fft_rfft2(x, s, dim, norm) of a real x: the full transform along the last
@@ -270,6 +474,21 @@ void lowerRfft2(Context& ctx) {
     const Axes2 a = fftAxes2(ctx, false);
     const ir::Value& x = ctx.in(0);
     const int64_t rank = logicalRank(x) + 1;
+    if (dynamicAxis(x, a.a0) || dynamicAxis(x, a.a1)) {
+        auto [n0, n1] = lengths2(ctx, a, false);
+        Expr c = complexOperand(ctx, 0);
+        if (!dynamicAxis(x, a.a1))
+            c = resized(ctx, c, rank, a.a1, x.shape[static_cast<size_t>(a.a1)], a.n1);
+        if (!dynamicAxis(x, a.a0))
+            c = resized(ctx, c, rank, a.a0, x.shape[static_cast<size_t>(a.a0)], a.n0);
+        Expr f = ctx.emitTemp("tract_core_fft", {c},
+                              {{"axis", Expr::i(a.a1)}, {"inverse", Expr::b(false)}}, "fft_last");
+        f = sliceTo(ctx, f, a.a1, binsOf(n1), "half");
+        f = ctx.emitTemp("tract_core_fft", {f},
+                         {{"axis", Expr::i(a.a0)}, {"inverse", Expr::b(false)}}, "fft_first");
+        emitDynamicScale(ctx, f, Expr::binary("*", n0, n1), 3, false);
+        return;
+    }
     Expr c = complexOperand(ctx, 0);
     c = resized(ctx, c, rank, a.a1, x.shape[static_cast<size_t>(a.a1)], a.n1);
     c = resized(ctx, c, rank, a.a0, x.shape[static_cast<size_t>(a.a0)], a.n0);
@@ -292,6 +511,21 @@ void lowerIrfft2(Context& ctx) {
     const Axes2 a = fftAxes2(ctx, true);
     const ir::Value& x = ctx.in(0);
     const int64_t rank = logicalRank(x) + 1;
+    if (dynamicAxis(x, a.a0) || dynamicAxis(x, a.a1)) {
+        auto [n0, n1] = lengths2(ctx, a, true);
+        Expr c = complexOperand(ctx, 0);
+        if (!dynamicAxis(x, a.a0))
+            c = resized(ctx, c, rank, a.a0, x.shape[static_cast<size_t>(a.a0)], a.n0);
+        c = ctx.emitTemp("tract_core_fft", {c},
+                         {{"axis", Expr::i(a.a0)}, {"inverse", Expr::b(true)}}, "ifft_first");
+        Expr re =
+            dynamicAxis(x, a.a1)
+                ? inverseRealDftDynamic(ctx, c, rank, a.a1, n1,
+                                        ctx.dimExpr(ctx.node().inputs[0], a.a1))
+                : inverseRealDft(ctx, c, rank, a.a1, x.shape[static_cast<size_t>(a.a1)], a.n1);
+        emitDynamicScale(ctx, re, Expr::binary("*", n0, n1), 3, true);
+        return;
+    }
     Expr c =
         resized(ctx, complexOperand(ctx, 0), rank, a.a0, x.shape[static_cast<size_t>(a.a0)], a.n0);
     c = ctx.emitTemp("tract_core_fft", {c}, {{"axis", Expr::i(a.a0)}, {"inverse", Expr::b(true)}},
@@ -500,16 +734,21 @@ void registerSpectralOps(Registry& r) {
           "tract_core_stft; constant window (padded to n_fft), onesided, normalized; complex "
           "results as a trailing axis of 2",
           "tract_core_stft unsqueeze pad +slice +mul transpose !khronos");
-    r.add("aten::fft_fft", lowerFft<false>, "tract_core_fft; n and norm; a static axis",
-          "tract_core_fft +unsqueeze +pad +slice +mul !khronos");
-    r.add("aten::fft_ifft", lowerFft<true>, "tract_core_fft inverse, scaled by norm; a static axis",
-          "tract_core_fft +unsqueeze +pad +slice +mul !khronos");
-    r.add("aten::fft_rfft", lowerRfft, "tract_core_fft, bins 0..n/2 kept; a static axis",
-          "tract_core_fft unsqueeze pad slice +mul !khronos");
+    r.add("aten::fft_fft", lowerFft<false>,
+          "tract_core_fft; n and norm (a dynamic axis at its own length, the norm from it)",
+          "tract_core_fft +unsqueeze +pad +slice +mul" + kDynamicLength + " !khronos");
+    r.add("aten::fft_ifft", lowerFft<true>,
+          "tract_core_fft inverse, scaled by norm (a dynamic axis at its own length)",
+          "tract_core_fft +unsqueeze +pad +slice +mul" + kDynamicLength + " !khronos");
+    r.add("aten::fft_rfft", lowerRfft,
+          "tract_core_fft, bins 0..n/2 kept (a dynamic axis at its own length)",
+          "tract_core_fft +unsqueeze +pad +slice +mul" + kDynamicLength + " !khronos");
     r.add("aten::fft_irfft", lowerIrfft,
-          "Hermitian extension (tract_core_gather), inverse tract_core_fft, real part; a static "
-          "axis",
-          "tract_core_fft tract_core_gather mul slice squeeze +unsqueeze +pad +slice !khronos");
+          "Hermitian extension (tract_core_gather; along a dynamic axis of tract_core_range), "
+          "inverse tract_core_fft, real part",
+          "tract_core_fft tract_core_gather mul slice squeeze +unsqueeze +pad +slice +concat "
+          "+tract_core_range" +
+              kDynamicLength + " !khronos");
     r.add("aten::fft_fftn", lowerFftn<false>,
           "tract_core_fft along each axis in turn; s, dim, norm; static axes",
           "tract_core_fft +unsqueeze +pad +slice +mul !khronos");
@@ -518,12 +757,15 @@ void registerSpectralOps(Registry& r) {
           "tract_core_fft +unsqueeze +pad +slice +mul !khronos");
     r.add("aten::fft_rfft2", lowerRfft2,
           "tract_core_fft along the last axis (bins 0..n/2 kept), then along the first; s, dim, "
-          "norm; static axes",
-          "tract_core_fft unsqueeze pad slice +mul !khronos");
+          "norm (dynamic axes at their own lengths)",
+          "tract_core_fft +unsqueeze +pad slice +mul" + kDynamicLength + " !khronos");
     r.add("aten::fft_irfft2", lowerIrfft2,
           "inverse tract_core_fft along the first axis, Hermitian extension (tract_core_gather) "
-          "and inverse tract_core_fft along the last, real part; s, dim, norm; static axes",
-          "tract_core_fft tract_core_gather mul slice squeeze +unsqueeze +pad !khronos");
+          "and inverse tract_core_fft along the last, real part; s, dim, norm (dynamic axes at "
+          "their own lengths)",
+          "tract_core_fft tract_core_gather mul slice squeeze +unsqueeze +pad +concat "
+          "+tract_core_range" +
+              kDynamicLength + " !khronos");
     r.add("aten::istft", lowerIstft,
           "inverse real tract_core_fft per frame, windowed overlap-add (static frames), "
           "constant window envelope; center, length; a real result",

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace t2n::translate {
@@ -55,12 +56,23 @@ const char* opText(Op op) {
 // Kinds that hand on their first input's value unchanged (conversions
 // between ints, 0-d tensors and Python numbers, identities).
 bool passesValueOn(const std::string& k) {
-    static const char* kinds[] = {
-        "prim::NumToTensor", "aten::Int",           "aten::ScalarImplicit",
-        "aten::IntImplicit", "aten::Float",         "aten::FloatImplicit",
-        "aten::to",          "aten::type_as",       "aten::_to_copy",
-        "aten::clone",       "aten::detach",        "aten::contiguous",
-        "aten::alias",       "prim::unchecked_cast"};
+    static const char* kinds[] = {"prim::NumToTensor",
+                                  "aten::Int",
+                                  "aten::ScalarImplicit",
+                                  "aten::IntImplicit",
+                                  "aten::Float",
+                                  "aten::FloatImplicit",
+                                  "aten::to",
+                                  "aten::type_as",
+                                  "aten::_to_copy",
+                                  "aten::clone",
+                                  "aten::detach",
+                                  "aten::contiguous",
+                                  "aten::alias",
+                                  "prim::unchecked_cast",
+                                  "aten::tensor",
+                                  "aten::as_tensor",
+                                  "aten::scalar_tensor"};
     for (const char* x : kinds)
         if (k == x)
             return true;
@@ -93,6 +105,10 @@ SizePtr sizeArithmetic(Op op, SizePtr a, SizePtr b) {
             if (y != 0)
                 return sizeConstant(x / y);
             break;
+        case Op::Min:
+            return sizeConstant(std::min(x, y));
+        case Op::Max:
+            return sizeConstant(std::max(x, y));
         default:
             break;
         }
@@ -117,6 +133,10 @@ std::string describeSize(const SizePtr& e, const ir::Graph& g) {
         return e->symbol;
     case Op::Dim:
         return fmt::format("%{}.size({})", g.value(e->tensor).debugName, e->value);
+    case Op::Min:
+    case Op::Max:
+        return fmt::format("{}({}, {})", e->op == Op::Min ? "min" : "max", describeSize(e->lhs, g),
+                           describeSize(e->rhs, g));
     default:
         return fmt::format("({} {} {})", describeSize(e->lhs, g), opText(e->op),
                            describeSize(e->rhs, g));
@@ -244,6 +264,10 @@ std::optional<int64_t> SymbolicSizes::evaluate(const SizePtr& e, bool probe) con
         if (*b == 0)
             return std::nullopt;
         return *a / *b; // truncating, as tract's TDim and NNEF integers divide
+    case Op::Min:
+        return std::min(*a, *b);
+    case Op::Max:
+        return std::max(*a, *b);
     default:
         return std::nullopt;
     }
@@ -373,6 +397,15 @@ SizePtr SymbolicSizes::padToMultiple(const ir::Node& remainder) {
     return sizeArithmetic(Op::Sub, sizeArithmetic(Op::Mul, sizeArithmetic(Op::Div, up, k), k), y);
 }
 
+// tract's TDim divides by an integer only (data/src/dim/tree.rs: Div(a, u64)):
+// T // max(1, T // 4) has no TDim, and tract refuses the reshape that reads
+// it ("Not a const").
+std::string SymbolicSizes::byConstantsOnly(const std::string& kind, const SizePtr& divisor) const {
+    return fmt::format("{} divides by {}, which changes with the dynamic axes, and tract's sizes "
+                       "(TDim) divide by constants only",
+                       kind, describeSize(divisor, g_));
+}
+
 SizePtr SymbolicSizes::derive(ir::ValueId id) {
     if (auto it = memo_.find(id); it != memo_.end())
         return it->second;
@@ -430,6 +463,8 @@ SizePtr SymbolicSizes::derive(ir::ValueId id) {
         SizePtr a = arg(0), b = arg(1);
         if (!a || !b)
             return nullptr;
+        if (!b->isConstant())
+            return fail(&n, byConstantsOnly(k, b));
         e = sizeArithmetic(Op::Div, a, b);
     } else if (k == "aten::remainder" || k == "aten::__mod__" || k == "aten::fmod") {
         // a % b = a - a / b * b for the non-negative sizes this is about (the
@@ -440,8 +475,41 @@ SizePtr SymbolicSizes::derive(ir::ValueId id) {
             SizePtr a = arg(0), b = arg(1);
             if (!a || !b)
                 return nullptr;
+            if (!b->isConstant())
+                return fail(&n, byConstantsOnly(k, b));
             e = sizeArithmetic(Op::Sub, a,
                                sizeArithmetic(Op::Mul, sizeArithmetic(Op::Div, a, b), b));
+        }
+    } else if ((k == "prim::min" || k == "prim::max" || k == "aten::minimum" ||
+                k == "aten::maximum" || k == "aten::min" || k == "aten::max") &&
+               n.inputs.size() == 2 && g_.value(n.inputs[0]).kind != ir::ValueKind::IntList) {
+        // min(S, window), max(1, S // C): tract's TDim has min and max.
+        SizePtr a = arg(0), b = arg(1);
+        if (!a || !b)
+            return nullptr;
+        e = sizeArithmetic(k.ends_with("min") || k == "aten::minimum" ? Op::Min : Op::Max, a, b);
+    } else if ((k == "prim::min" || k == "prim::max") && n.inputs.size() == 1) {
+        // min([a, b, c]) of a list of sizes.
+        auto items = list(n.inputs.at(0));
+        if (!items || items->empty())
+            return items ? fail(&n, "min/max of an empty list") : nullptr;
+        e = items->front();
+        for (size_t i = 1; i < items->size(); ++i)
+            e = sizeArithmetic(k.ends_with("min") ? Op::Min : Op::Max, e, (*items)[i]);
+    } else if (k == "aten::clamp" || k == "aten::clamp_min" || k == "aten::clamp_max") {
+        // clamp(S, lo, hi) = min(max(S, lo), hi), an absent bound left out.
+        e = arg(0);
+        if (!e)
+            return nullptr;
+        const bool maxOnly = k == "aten::clamp_max";
+        for (size_t i = 1; i < n.inputs.size() && i < 3; ++i) {
+            if (g_.value(n.inputs[i]).kind == ir::ValueKind::None)
+                continue;
+            SizePtr bound = arg(i);
+            if (!bound)
+                return nullptr;
+            const bool upper = maxOnly || i == 2;
+            e = sizeArithmetic(upper ? Op::Min : Op::Max, e, bound);
         }
     } else if (k == "aten::neg") {
         SizePtr a = arg(0);

@@ -31,9 +31,10 @@ inline constexpr const char* kSymbolicSizeOps =
     "whole factor";
 
 /// An integer expression: constants, tract symbols, dimensions of tensors of
-/// the graph, and + - * / (truncating, like tract's TDim and NNEF integers).
+/// the graph, + - * / (truncating, like tract's TDim and NNEF integers), and
+/// min/max (tract's TDim keeps them symbolic: sliding windows, min(S, W)).
 struct SizeExpr {
-    enum class Op { Constant, Symbol, Dim, Add, Sub, Mul, Div };
+    enum class Op { Constant, Symbol, Dim, Add, Sub, Mul, Div, Min, Max };
     Op op = Op::Constant;
     int64_t value = 0;       ///< Constant: the value; Dim: the axis
     std::string symbol;      ///< Symbol
@@ -79,6 +80,7 @@ private:
     SizePtr derive(ir::ValueId id);
     SizePtr padToMultiple(const ir::Node& remainder);
     SizePtr fail(const ir::Node* n, std::string why);
+    std::string byConstantsOnly(const std::string& kind, const SizePtr& divisor) const;
     bool matches(const SizePtr& e, const ir::Value& v) const;
 
     const ir::Graph& g_;
