@@ -399,7 +399,19 @@ SizePtr SymbolicSizes::padToMultiple(const ir::Node& remainder) {
 
 // tract's TDim divides by an integer only (data/src/dim/tree.rs: Div(a, u64)):
 // T // max(1, T // 4) has no TDim, and tract refuses the reshape that reads
-// it ("Not a const").
+// it ("Not a const"). A divisor of products and sums of sizes (Swin's
+// B * nW // nW, nW = (H / 8) * (W / 8)) tract reads as a computed size, and
+// runs (tract 0.23.5): only a min or max in the divisor is refused.
+namespace {
+bool hasMinOrMax(const SizePtr& e) {
+    if (!e)
+        return false;
+    if (e->op == SizeExpr::Op::Min || e->op == SizeExpr::Op::Max)
+        return true;
+    return hasMinOrMax(e->lhs) || hasMinOrMax(e->rhs);
+}
+} // namespace
+
 std::string SymbolicSizes::byConstantsOnly(const std::string& kind, const SizePtr& divisor) const {
     return fmt::format("{} divides by {}, which changes with the dynamic axes, and tract's sizes "
                        "(TDim) divide by constants only",
@@ -463,7 +475,7 @@ SizePtr SymbolicSizes::derive(ir::ValueId id) {
         SizePtr a = arg(0), b = arg(1);
         if (!a || !b)
             return nullptr;
-        if (!b->isConstant())
+        if (hasMinOrMax(b))
             return fail(&n, byConstantsOnly(k, b));
         e = sizeArithmetic(Op::Div, a, b);
     } else if (k == "aten::remainder" || k == "aten::__mod__" || k == "aten::fmod") {
@@ -475,7 +487,7 @@ SizePtr SymbolicSizes::derive(ir::ValueId id) {
             SizePtr a = arg(0), b = arg(1);
             if (!a || !b)
                 return nullptr;
-            if (!b->isConstant())
+            if (hasMinOrMax(b))
                 return fail(&n, byConstantsOnly(k, b));
             e = sizeArithmetic(Op::Sub, a,
                                sizeArithmetic(Op::Mul, sizeArithmetic(Op::Div, a, b), b));
