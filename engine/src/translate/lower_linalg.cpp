@@ -140,7 +140,8 @@ Expr minorDet(Context& ctx, const std::vector<Expr>& el, int64_t n, int64_t row,
     return det;
 }
 
-// linalg_det(A) / det(A): [..., n, n] -> [...].
+// linalg_det(A): [..., n, n] -> [...]. (TorchScript compiles torch.det to
+// aten::linalg_det: no graph loaded from a file holds aten::det.)
 void lowerDet(Context& ctx) {
     const int64_t n = squareSize(ctx, "determinant", kMaxDetSize);
     const int64_t r = rankOf(ctx.in(0));
@@ -428,8 +429,10 @@ void lowerSvdvals(Context& ctx) {
 void registerLinalgOps(Registry& r) {
     r.beginFamily("matmul");
     const char* det = "slice mul add sub squeeze";
-    r.add("aten::linalg_det", lowerDet, "square matrices up to 4x4 (cofactor expansion)", det);
-    r.add("aten::det", lowerDet, "square matrices up to 4x4 (cofactor expansion)", det);
+    r.add("aten::linalg_det", lowerDet,
+          "square matrices up to 4x4 (cofactor expansion); also torch.det, which TorchScript "
+          "compiles to it",
+          det);
     const std::string svd = "abs max_reduce eq select div slice add sub lt sqrt mul rsqrt "
                             "matmul transpose sum_reduce squeeze +tract_core_cast";
     const char* note = "square matrices up to 4x4: unrolled Jacobi sweeps (f32 precision); U and "

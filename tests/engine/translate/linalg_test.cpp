@@ -11,7 +11,8 @@ class TranslateLinalgTest : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    /// det of a batch of 3x3 matrices and of one 4x4 matrix (a 0-d result).
+    /// det of a batch of 3x3 matrices and of one 4x4 matrix (a 0-d result);
+    /// aten::det, saved and loaded again, is compiled to aten::linalg_det.
     void determinants() {
         auto e = exportSnippet(R"IR(
 graph(%self : Tensor, %a : Tensor, %b : Tensor):
