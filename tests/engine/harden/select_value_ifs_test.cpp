@@ -6,6 +6,7 @@
 #include "suite_macros.h"
 
 using t2n::harden::PassContext;
+using namespace t2n::test;
 using namespace t2n::test::harden_test;
 
 namespace {
