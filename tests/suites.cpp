@@ -18,6 +18,7 @@
     X(harden_fold_dict_writes, FoldDictWritesTest)                                                 \
     X(harden_fold_constant_scalar_arithmetic, FoldConstantScalarArithmeticTest)                    \
     X(harden_fold_data_dependent_ifs, FoldDataDependentIfsTest)                                    \
+    X(harden_select_value_ifs, SelectValueIfsTest)                                                 \
     X(harden_fold_tuple_index_through_tuple_construct, FoldTupleIndexThroughTupleConstructTest)    \
     X(harden_fold_tuple_unpack_through_tuple_construct, FoldTupleUnpackThroughTupleConstructTest)  \
     X(harden_freeze_module, FreezeModuleTest)                                                      \

@@ -4,6 +4,7 @@
 // the JSON record and the `t2n harden` command.
 #include "harden/graph_utils.h"
 #include "harden/harden.h"
+#include "jit/torch_bridge.h"
 #include "load/module_loader.h"
 #include "suite_macros.h"
 #include "support.h"
@@ -32,19 +33,11 @@ torch::jit::Module load(const QString& fixture) {
     return t2n::load::loadTorchScript(fixtureModel(fixture));
 }
 
+// forward()'s outputs as the check flattens them (a returned float is a 0-d
+// tensor, a dict's values in insertion order).
 std::vector<at::Tensor> flatten(const c10::IValue& v) {
-    if (v.isTensor())
-        return {v.toTensor()};
     std::vector<at::Tensor> out;
-    if (v.isGenericDict()) { // insertion order, as t2n's outputs
-        for (const auto& e : v.toGenericDict())
-            for (const auto& t : flatten(e.value()))
-                out.push_back(t);
-        return out;
-    }
-    for (const auto& e : v.toTupleRef().elements())
-        for (const auto& t : flatten(e))
-            out.push_back(t);
+    t2n::jit::flattenTensors(v, out);
     return out;
 }
 

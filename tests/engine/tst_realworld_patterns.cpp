@@ -199,6 +199,11 @@ graph(%x : Tensor, %sr : int):
         QTest::newRow("a list of frames and a GRU state")
             << "rw_state_window" << QStringList{"chunk:1x4x3:f32"}
             << QStringList{"frame_buffer", "last_hidden_state"};
+        // kws_crnn's loop itself: quantize_dynamic's GRU, 10 window slides,
+        // the running maximum returned as a float.
+        QTest::newRow("a quantized GRU over a sliding window, a float returned")
+            << "rw_state_window_qgru" << QStringList{"chunk:1x4x10:f32"}
+            << QStringList{"frame_buffer", "last_hidden_state"};
     }
 
     /// State forward() keeps in attributes is an input and an output of the

@@ -137,7 +137,8 @@ bool hasQuantizedActivations(const interp::QuantTable& quant, const nnef::Loaded
     return false;
 }
 
-// Whether the model holds a dynamically quantized linear: it quantizes its
+// Whether the model holds a dynamically quantized linear (alone, or as the
+// gates of quantize_dynamic's LSTM/GRU): it quantizes its
 // input on the input's own range at every call, so a difference of an ulp
 // before it can move an input value by a whole step of that grid, and the
 // outputs of a deep model may differ by more than any float tolerance
@@ -146,8 +147,10 @@ bool requantizesPerCall(const CheckInputs& in) {
     if (!in.prepared || !in.prepared->graph)
         return false;
     static const auto dynamicLinear = c10::Symbol::fromQualString("quantized::linear_dynamic");
+    static const auto dynamicGru = c10::Symbol::fromQualString("aten::quantized_gru");
+    static const auto dynamicLstm = c10::Symbol::fromQualString("aten::quantized_lstm");
     for (const torch::jit::Node* n : in.prepared->graph->nodes())
-        if (n->kind() == dynamicLinear)
+        if (n->kind() == dynamicLinear || n->kind() == dynamicGru || n->kind() == dynamicLstm)
             return true;
     return false;
 }

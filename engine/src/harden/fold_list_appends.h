@@ -12,6 +12,11 @@
 // appends and of which no alias is kept (a list held by another list before
 // the appends sees them): an append inside a branch or a loop body, an
 // insert, pop or item assignment, or such an alias leaves the list as it is.
+//
+// A slice of a rebuilt list that is grown in turn (a sliding window,
+// `buf = buf[1:]; buf.append(x)`, once its loop is unrolled) becomes a
+// construct here too (fold_list_indexing's rule, counted as slices_folded),
+// and the rebuilding repeats until nothing changes.
 #pragma once
 
 #include "harden/pass.h"

@@ -249,6 +249,20 @@ bool foldConcatenations(PassContext& ctx) {
 }
 } // namespace
 
+bool foldListSlice(PassContext& ctx, Node* slice) {
+    if (!isListSlice(slice) || slice->input(0)->node()->kind() != c10::prim::ListConstruct ||
+        !isOnlyRead(slice->input(0)))
+        return false;
+    auto start = constantValue(slice->input(1)), end = constantValue(slice->input(2)),
+         step = constantValue(slice->input(3));
+    if (!start || !end || !step || !step->isInt() || step->toInt() == 0 ||
+        !(start->isInt() || start->isNone()) || !(end->isInt() || end->isNone()))
+        return false;
+    const auto& in = slice->input(0)->node()->inputs();
+    return replaceWithListConstruct(
+        ctx, slice, sliced({in.begin(), in.end()}, *start, *end, step->toInt()), "slices_folded");
+}
+
 void foldListIndexing(PassContext& ctx) {
     if (!foldConcatenations(ctx))
         return;

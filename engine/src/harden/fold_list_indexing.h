@@ -31,4 +31,10 @@ namespace t2n::harden {
 /// concatenations_folded, lists_unpacked, returns_constructed.
 void foldListIndexing(PassContext& ctx);
 
+/// aten::slice(L, a, b, s) of a construct L nobody writes, with constant
+/// bounds, becomes a construct of the elements taken (counted as
+/// slices_folded); false when it does not apply or the rewrite limit is
+/// reached. fold_list_appends calls it on a slice it is about to grow.
+bool foldListSlice(PassContext& ctx, torch::jit::Node* slice);
+
 } // namespace t2n::harden

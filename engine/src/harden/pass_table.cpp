@@ -15,6 +15,7 @@
 #include "harden/remove_tensor_mutation.h"
 #include "harden/remove_view_mutation.h"
 #include "harden/replace_size_calls_with_constants.h"
+#include "harden/select_value_ifs.h"
 #include "harden/strip_assertion_ifs.h"
 #include "harden/strip_prim_data.h"
 #include "harden/unpack_mobile_contexts.h"
@@ -68,6 +69,8 @@ constexpr Statistic kListReads[] = {
 constexpr Statistic kData[] = {{"data_reads_stripped", "prim::data (.data) removed"}};
 constexpr Statistic kAsserts[] = {
     {"assertions_stripped", "ifs whose one branch only raises dropped"}};
+constexpr Statistic kValueIfs[] = {
+    {"ifs_selected", "ifs on tensor data choosing numbers computed as where() of both branches"}};
 constexpr Statistic kDataIfs[] = {
     {"ifs_specialized", "ifs inlined with the branch the example inputs take"}};
 constexpr Statistic kLoops[] = {{"loops_unrolled", "loops replaced by copies of their body"},
@@ -115,6 +118,9 @@ constexpr PassInfo kPasses[] = {
     {"strip_prim_data", "prim::data(t) -> t", kData, true, true, &stripPrimData},
     {"strip_assertion_ifs", "drop input checks whose one branch only raises", kAsserts, true, true,
      &stripAssertionIfs},
+    {"select_value_ifs",
+     "ifs on tensor data whose small pure branches choose numbers -> where() of both branches",
+     kValueIfs, true, true, &selectValueIfs},
     {"fold_data_dependent_ifs", "inline the branch each remaining if takes on the example inputs",
      kDataIfs, true, true, &foldDataDependentIfs},
     {"unroll_loops", "unroll loops whose trip count follows from shapes and constants", kLoops,

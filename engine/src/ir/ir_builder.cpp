@@ -446,6 +446,10 @@ private:
             addPackedElements(id, *packed);
             return;
         }
+        if (auto cell = jit::unpackCellParams(*iv)) {
+            addCellElements(id, *cell);
+            return;
+        }
         if (iv->isTensorList() || optionalTensors(*iv)) {
             // A frozen list of weights (the flat weights of nn.LSTM/GRU/RNN),
             // or the constant indices of `x[:, idx]` (Tensor?[]): one constant
@@ -518,6 +522,22 @@ private:
             elements.push_back(
                 addPlainConstant(base + ".weight_scales", Constant{}, ValueKind::None));
         }
+        graph_.value(id).elements = std::move(elements);
+    }
+
+    // A dynamically quantized recurrent layer's cell parameters (one layer,
+    // one direction): its type, then W_ih's and W_hh's packed linears as
+    // values whose elements are addPackedElements'; only the type for cells
+    // t2n does not open, which the lowering names.
+    void addCellElements(ValueId id, const jit::CellParams& c) {
+        const std::string base = graph_.value(id).debugName;
+        std::vector<ValueId> elements{addPlainConstant(base + ".type", c.type, ValueKind::String)};
+        if (c.ih.weight.defined() && c.hh.weight.defined())
+            for (const auto& [p, suffix] : {std::pair{&c.ih, ".ih"}, std::pair{&c.hh, ".hh"}}) {
+                ValueId packed = addPlainConstant(base + suffix, Constant{}, ValueKind::Other);
+                addPackedElements(packed, *p);
+                elements.push_back(packed);
+            }
         graph_.value(id).elements = std::move(elements);
     }
 

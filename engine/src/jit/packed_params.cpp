@@ -139,4 +139,55 @@ std::optional<UnpackedParams> unpackMobileContext(const c10::IValue& object) {
     return p;
 }
 
+namespace {
+
+constexpr std::string_view kCellParams = "__torch__.torch.classes.rnn.CellParamsBase";
+
+[[noreturn]] void unreadableCell(const std::string& why) {
+    throw Error(
+        Stage::Trace, ErrorCode::Unsupported,
+        fmt::format("the recurrent cell parameters {} cannot be read: {}", kCellParams, why),
+        "save the model with the PyTorch t2n was built with, or quantize the recurrent "
+        "layer after loading it");
+}
+
+} // namespace
+
+// State layout: aten/src/ATen/native/RNN.cpp CellParamsSerializationType,
+// (type, tensors, doubles, longs, packed objects); QuantizedCellParamsDynamic
+// writes ("quantized_dynamic", [b_ih, b_hh], [], [reduce_range],
+// [packed W_ih, packed W_hh]). The packed linears carry the same biases,
+// which is what linear_ih / linear_hh add (apply_dynamic).
+std::optional<CellParams> unpackCellParams(const c10::IValue& object) {
+    if (!object.isObject() || object.type()->str() != kCellParams)
+        return std::nullopt;
+    torch::jit::Function* getstate = object.toObjectRef().type()->findMethod("__getstate__");
+    if (!getstate)
+        unreadableCell("it has no __getstate__");
+    torch::jit::Stack stack{object};
+    try {
+        getstate->run(stack);
+    } catch (const c10::Error& e) {
+        unreadableCell(e.what_without_backtrace());
+    }
+    if (stack.size() != 1 || !stack[0].isTuple())
+        unreadableCell("its state is not a tuple");
+    const auto state = stack[0].toTupleRef().elements().vec();
+    if (state.size() != 5 || !state[0].isString() || !state[4].isList())
+        unreadableCell(fmt::format("its state has {} values, expected 5", state.size()));
+    CellParams c;
+    c.type = state[0].toStringRef();
+    if (c.type != "quantized_dynamic")
+        return c;
+    const auto packed = state[4].toListRef();
+    if (packed.size() != 2)
+        unreadableCell(fmt::format("{} packed linears, expected 2", packed.size()));
+    auto ih = unpackPackedParams(packed[0]), hh = unpackPackedParams(packed[1]);
+    if (!ih || !hh || ih->conv || hh->conv)
+        unreadableCell("its packed objects are not quantized linear parameters");
+    c.ih = std::move(*ih);
+    c.hh = std::move(*hh);
+    return c;
+}
+
 } // namespace t2n::jit

@@ -11,6 +11,7 @@
 #include <ATen/core/ivalue.h>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace t2n::jit {
@@ -38,5 +39,21 @@ std::optional<UnpackedParams> unpackPackedParams(const c10::IValue& object);
 /// (the way TorchScript saves it). Throws t2n::Error (Trace) when the state
 /// cannot be read.
 std::optional<UnpackedParams> unpackMobileContext(const c10::IValue& object);
+
+/// The cell parameters of one layer and direction of a dynamically quantized
+/// recurrent layer (torch.ao quantize_dynamic: nn.LSTM / nn.GRU hold
+/// __torch__.torch.classes.rnn.CellParamsBase objects).
+struct CellParams {
+    std::string type;      ///< "quantized_dynamic", "quantized_dynamic_fp16", "quantized", ...
+    UnpackedParams ih, hh; ///< the packed linears of W_ih and W_hh, with their biases
+};
+
+/// The cell parameters inside `object` when it is a CellParamsBase, read
+/// through its registered __getstate__ (type, tensors, doubles, longs,
+/// packed objects) with the packed linears opened as unpackPackedParams does;
+/// std::nullopt for any other value. `ih`/`hh` stay empty (undefined weight)
+/// for a type other than "quantized_dynamic". Throws t2n::Error (Trace) when
+/// the state cannot be read.
+std::optional<CellParams> unpackCellParams(const c10::IValue& object);
 
 } // namespace t2n::jit

@@ -72,6 +72,12 @@ void flattenTensors(const c10::IValue& v, std::vector<at::Tensor>& out) {
     } else if (v.isGenericDict()) {
         for (const auto& e : v.toGenericDict())
             flattenTensors(e.value(), out);
+    } else if (v.isDouble()) {
+        out.push_back(at::scalar_tensor(v.toDouble(), at::kFloat));
+    } else if (v.isInt()) {
+        out.push_back(at::scalar_tensor(v.toInt(), at::kLong));
+    } else if (v.isBool()) {
+        out.push_back(at::scalar_tensor(v.toBool(), at::kBool));
     }
 }
 

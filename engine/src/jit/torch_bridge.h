@@ -19,7 +19,8 @@ bool isHalfLike(c10::ScalarType t);
 
 /// Appends every tensor of `v`, a tensor or nested tuples, lists and dicts of
 /// them, in order (a dict in insertion order, as the IR builder flattens
-/// forward()'s outputs).
+/// forward()'s outputs). A number among them (`return float(prob)`) is a 0-d
+/// tensor (float as f32, int as i64, bool), as the IR makes it an output.
 void flattenTensors(const c10::IValue& v, std::vector<at::Tensor>& out);
 
 /// A complex tensor as t2n and tract carry it: real numbers with a trailing

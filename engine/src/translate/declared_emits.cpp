@@ -191,7 +191,7 @@ constexpr Declared kDeclared[] = {
     {"aten::matmul", "matmul squeeze ?tract_core_einsum"},
     {"aten::mm", "matmul squeeze ?tract_core_einsum"},
     {"aten::bmm", "matmul squeeze ?tract_core_einsum"},
-    {"aten::linear", "linear matmul add ?tract_core_einsum"},
+    {"aten::linear", "linear matmul add ?tract_core_einsum +unsqueeze +squeeze"},
     {"aten::addmm", "matmul mul add"},
     {"aten::t", "transpose"},
     {"aten::einsum", "?tract_core_einsum +transpose +reshape +matmul"},

@@ -128,6 +128,25 @@ void lowerNumToTensor(Context& ctx) {
     ctx.bindOut(ctx.sizeTensor(ctx.node().inputs.at(0), ctx.out().dtype));
 }
 
+// float(t) of a one-element tensor of the data, kept as that tensor
+// (numbers_from_tensors.h: only elementwise operations and outputs read it),
+// as a 0-d tensor; a number (a size that follows a symbol) is handed on.
+void lowerNumberOfTensor(Context& ctx) {
+    const ir::Value& in = ctx.in(0);
+    if (in.kind != ir::ValueKind::Tensor) {
+        ctx.bindOut(ctx.tensor(ctx.node().inputs[0]));
+        return;
+    }
+    Expr e = ctx.input(0);
+    if (rankOf(in) > 0) {
+        std::vector<int64_t> axes(static_cast<size_t>(rankOf(in)));
+        for (size_t i = 0; i < axes.size(); ++i)
+            axes[i] = static_cast<int64_t>(i);
+        e = ctx.emitTemp("squeeze", {e}, {{"axes", Expr::ints(axes)}}, "number");
+    }
+    ctx.bindOut(e);
+}
+
 } // namespace
 
 void registerFactoryOps(Registry& r) {
@@ -146,6 +165,14 @@ void registerFactoryOps(Registry& r) {
               "+tract_core_broadcast");
     r.add("prim::NumToTensor", lowerNumToTensor, std::string(note) + " (tract_core_cast)", "-");
     r.add("aten::scalar_tensor", lowerNumToTensor, std::string(note) + " (tract_core_cast)", "-");
+    // The number kinds are folded (frozen, with a warning, when they read
+    // data) unless numbers_from_tensors.cpp keeps them as tensors.
+    for (const char* k : {"aten::Float", "aten::FloatImplicit"})
+        r.add(k, lowerNumberOfTensor,
+              "a number taken from a one-element tensor of the data, read only by elementwise "
+              "operations or returned: kept as a 0-d tensor; otherwise frozen at its example "
+              "value",
+              "+squeeze");
 }
 
 } // namespace t2n::translate

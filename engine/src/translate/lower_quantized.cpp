@@ -294,6 +294,8 @@ void requantizeAsQnnpack(Context& ctx, const char* op, std::vector<Expr> args, K
     emitSteps(ctx, steps);
 }
 
+} // namespace
+
 /// quantized::linear_dynamic(x, packed, reduce_range): x stays real; PyTorch
 /// quantizes it to quint8 per call, with the scale and zero point of its own
 /// range (quant_utils.h ChooseQuantizationParams over [min(x, 0), max(x, 0)],
@@ -304,18 +306,11 @@ void requantizeAsQnnpack(Context& ctx, const char* op, std::vector<Expr> args, K
 /// the grid (half to even, as quantize_val) and clamped to quint8, then the
 /// linear with the weight's real values. The products differ from PyTorch's
 /// integer accumulation by float rounding only.
-void lowerDynamicLinear(Context& ctx) {
-    const ir::Value& x = ctx.in(0);
-    const int64_t r = rankOf(x);
-    if (r < 1 || x.dtype != DType::F32)
-        ctx.unsupported("dynamically quantized linear of a 0-d or non-f32 input");
-    const auto& el = packedElements(ctx, 5);
-    const ir::Value& wReal = ctx.graph().value(el[2]);
-    const ir::Value& b = ctx.graph().value(el[1]);
+Expr dynamicLinear(Context& ctx, Expr in, int64_t r, const ir::Value& wReal, const ir::Value* b,
+                   const std::string& label) {
     if (!wReal.constant || !std::holds_alternative<TensorData>(*wReal.constant) ||
         rankOf(wReal) != 2)
         ctx.unsupported("the packed weight of a dynamically quantized linear is not a matrix");
-    const std::string label = moduleLabel(ctx.in(1).debugName);
     const bool evenRounding = roundsAsPyTorch(ctx);
     auto round = [&](Expr e, const std::string& hint) {
         return ctx.emitTemp(evenRounding ? "tract_core_round_even" : "round", {std::move(e)}, {},
@@ -324,7 +319,6 @@ void lowerDynamicLinear(Context& ctx) {
     std::vector<int64_t> all(static_cast<size_t>(r));
     for (int64_t i = 0; i < r; ++i)
         all[static_cast<size_t>(i)] = i;
-    Expr in = ctx.input(0);
     Expr low = ctx.emitTemp(
         "min",
         {ctx.emitTemp("min_reduce", {in}, {{"axes", Expr::ints(all)}}, "x_min"), f32Literal(0)}, {},
@@ -358,11 +352,11 @@ void lowerDynamicLinear(Context& ctx) {
     if (r == 1)
         grid = ctx.emitTemp("unsqueeze", {grid}, {{"axes", Expr::ints({0})}}, "row");
     Expr bias = Expr::f(0.0);
-    if (b.kind != ir::ValueKind::None && b.constant &&
-        std::holds_alternative<TensorData>(*b.constant)) {
+    if (b && b->kind != ir::ValueKind::None && b->constant &&
+        std::holds_alternative<TensorData>(*b->constant)) {
         std::vector<int64_t> shape(static_cast<size_t>(rr - 1), 1);
         shape.push_back(outFeatures);
-        bias = ctx.storedVariable(std::get<TensorData>(*b.constant).reshaped(shape),
+        bias = ctx.storedVariable(std::get<TensorData>(*b->constant).reshaped(shape),
                                   label + ".bias", std::nullopt);
     }
     if (rr > 2) { // tract's matmul takes operands of one rank
@@ -381,9 +375,20 @@ void lowerDynamicLinear(Context& ctx) {
                        bias},
                       {}, "biased");
     if (r == 1)
-        ctx.emitOut("squeeze", {y}, {{"axes", Expr::ints({0})}});
-    else
-        ctx.bindOut(y);
+        y = ctx.emitTemp("squeeze", {y}, {{"axes", Expr::ints({0})}}, "vector");
+    return y;
+}
+
+namespace {
+
+void lowerDynamicLinear(Context& ctx) {
+    const ir::Value& x = ctx.in(0);
+    const int64_t r = rankOf(x);
+    if (r < 1 || x.dtype != DType::F32)
+        ctx.unsupported("dynamically quantized linear of a 0-d or non-f32 input");
+    const auto& el = packedElements(ctx, 5);
+    ctx.bindOut(dynamicLinear(ctx, ctx.input(0), r, ctx.graph().value(el[2]),
+                              &ctx.graph().value(el[1]), moduleLabel(ctx.in(1).debugName)));
 }
 
 /// quantized conv/linear with per-channel int8 weights (PyTorch's x86

@@ -26,4 +26,13 @@ bool computesOnRealValues(const Context& ctx);
 /// quantize_val rounds, to the output's scale and zero point.
 void lowerOnRealValues(Context& ctx, const std::function<void()>& lower);
 
+/// x W^T + b of a dynamically quantized linear (quantized::linear_dynamic,
+/// the gates of quantize_dynamic's LSTM/GRU): `in` (f32, rank `rank` >= 1)
+/// quantized to quint8 on its own range at every call as PyTorch (qnnpack)
+/// chooses it, then the linear with the weight's real values `weightReal`
+/// [out, in] and the float bias `bias` (nullptr or None: no bias). Weights
+/// are stored under `label`.
+Expr dynamicLinear(Context& ctx, Expr in, int64_t rank, const ir::Value& weightReal,
+                   const ir::Value* bias, const std::string& label);
+
 } // namespace t2n::translate

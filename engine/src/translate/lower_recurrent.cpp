@@ -6,6 +6,7 @@
 // symbolic time axis (a dynamic axis of the export) becomes a tract_core_scan
 // (lower_recurrent_scan.cpp). Stacked layers and both directions follow PyTorch's weight order
 // (layer-major, forward before reverse; w_ih, w_hh, b_ih, b_hh).
+#include "translate/lower_quantized.h"
 #include "translate/recurrent.h"
 #include "translate/registry.h"
 
@@ -21,9 +22,25 @@ namespace {
 using recurrent::Cell;
 using recurrent::Weights;
 
-// x W^T (+ b): x of rank `rank`, W [G, K] and b [G] padded to that rank.
+// "base_model.gru._all_weight_values.0.param.ih" from its weight's name.
+std::string dynamicLabel(const std::string& weightName) {
+    std::string s = weightName.rfind("self.", 0) == 0 ? weightName.substr(5) : weightName;
+    const std::string suffix = ".weight_real";
+    if (s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0)
+        s.resize(s.size() - suffix.size());
+    return s;
+}
+
+// x W^T (+ b): x of rank `rank`, W [G, K] and b [G] padded to that rank; with
+// `dynamic`, x is quantized per call first, as quantize_dynamic's layers do.
 Expr project(Context& ctx, Expr x, int64_t rank, ir::ValueId w, ir::ValueId b,
-             const std::string& suffix) {
+             const std::string& suffix, bool dynamic = false) {
+    if (dynamic) {
+        const ir::Value& weight = ctx.graph().value(w);
+        return dynamicLinear(ctx, std::move(x), rank, weight,
+                             b < 0 ? nullptr : &ctx.graph().value(b),
+                             dynamicLabel(weight.debugName));
+    }
     DType t = ctx.out().dtype;
     Expr m = ctx.emitTemp("matmul", {x, ctx.operand(w, rank, t)},
                           {{"transposeA", Expr::b(false)}, {"transposeB", Expr::b(true)}}, suffix);
@@ -42,7 +59,7 @@ struct State {
 
 // One step: `xg` is the input projection [B, G*H] (with b_ih), `s` the state.
 State step(Context& ctx, Cell cell, Expr xg, State s, const Weights& w, int64_t hidden) {
-    Expr hg = project(ctx, s.h, 2, w.whh, w.bhh, "hidden_gates");
+    Expr hg = project(ctx, s.h, 2, w.whh, w.bhh, "hidden_gates", w.dynamic);
     if (cell == Cell::Tanh || cell == Cell::Relu) {
         Expr sum = ctx.emitTemp("add", {xg, hg}, {}, "preact");
         return {ctx.emitTemp(cell == Cell::Tanh ? "tanh" : "relu", {sum}, {}, "h"), {}};
@@ -109,7 +126,7 @@ Expr joinDirections(Context& ctx, const LayerResult& forward, const LayerResult&
 // item's last step and the reverse one starts there, as over packed data.
 LayerResult runLayer(Context& ctx, Cell cell, Expr seq, int64_t steps, const Weights& w, State s,
                      bool reverse, int64_t hidden, const std::optional<Expr>& mask = {}) {
-    Expr xg = project(ctx, seq, 3, w.wih, w.bih, "input_gates");
+    Expr xg = project(ctx, seq, 3, w.wih, w.bih, "input_gates", w.dynamic);
     std::vector<Expr> outs(static_cast<size_t>(steps));
     for (int64_t k = 0; k < steps; ++k) {
         const int64_t t = reverse ? steps - 1 - k : k;
@@ -142,6 +159,68 @@ Expr squeezed(Context& ctx, Expr row) {
 bool symbolicAxis(const ir::Value& v, int64_t axis) {
     return static_cast<int64_t>(v.symbols.size()) > axis &&
            !v.symbols[static_cast<size_t>(axis)].empty();
+}
+
+// The weights of each layer and direction (layer-major, forward before
+// reverse). A float layer's list is flat (w_ih, w_hh[, b_ih, b_hh][, w_hr]
+// each); quantize_dynamic's layers list one CellParamsBase each, whose
+// elements the IR opened as (type, packed W_ih, packed W_hh)
+// (ir_builder addCellElements), each packed linear as (weight, bias,
+// weight_real, ...).
+std::vector<Weights> layerWeights(Context& ctx, Cell cell, const std::vector<ir::ValueId>& params,
+                                  int64_t count, bool biases) {
+    std::vector<Weights> out;
+    const bool quantized = ctx.node().kind.rfind("aten::quantized_", 0) == 0;
+    if (quantized) {
+        if (static_cast<int64_t>(params.size()) != count)
+            ctx.unsupported(fmt::format("{} cell parameters for {} layer(s) x direction(s)",
+                                        params.size(), count));
+        for (ir::ValueId p : params) {
+            const auto& el = ctx.graph().value(p).elements;
+            if (el.size() != 3) {
+                const ir::Value* type = el.empty() ? nullptr : &ctx.graph().value(el[0]);
+                const std::string name =
+                    type && type->constant && std::holds_alternative<std::string>(*type->constant)
+                        ? std::get<std::string>(*type->constant)
+                        : std::string("unknown");
+                ctx.unsupported(
+                    fmt::format("recurrent cell parameters of type '{}' (t2n reads the int8 "
+                                "dynamically quantized ones, 'quantized_dynamic')",
+                                name),
+                    "quantize the layer with torch.quantization.quantize_dynamic(model, "
+                    "{nn.LSTM, nn.GRU}, dtype=torch.qint8), or keep it in float");
+            }
+            const auto& ih = ctx.graph().value(el[1]).elements;
+            const auto& hh = ctx.graph().value(el[2]).elements;
+            if (ih.size() < 3 || hh.size() < 3)
+                ctx.unsupported("recurrent cell parameters whose packed linears t2n could not "
+                                "open");
+            auto bias = [&](ir::ValueId b) {
+                return ctx.graph().value(b).kind == ir::ValueKind::None ? -1 : b;
+            };
+            Weights w{ih[2], hh[2], bias(ih[1]), bias(hh[1])};
+            w.dynamic = true;
+            out.push_back(w);
+        }
+        return out;
+    }
+    int64_t per = biases ? 4 : 2;
+    // An LSTM with proj_size has a fifth (or third) weight per direction,
+    // W_hr [P, H], after the biases (torch.nn.LSTM._flat_weights).
+    const bool projected =
+        cell == Cell::Lstm && static_cast<int64_t>(params.size()) == count * (per + 1);
+    if (projected)
+        ++per;
+    if (static_cast<int64_t>(params.size()) != count * per)
+        ctx.unsupported(
+            fmt::format("{} weights for {} layer(s) x direction(s)", params.size(), count));
+    for (int64_t k = 0; k < count; ++k) {
+        const size_t base = static_cast<size_t>(k * per);
+        out.push_back({params[base], params[base + 1], biases ? params[base + 2] : -1,
+                       biases ? params[base + 3] : -1,
+                       projected ? params[base + static_cast<size_t>(per) - 1] : -1});
+    }
+    return out;
 }
 
 // lstm(x, [h0, c0], params, has_biases, layers, dropout, train, bidirectional,
@@ -180,25 +259,16 @@ template <Cell C> void lowerLayers(Context& ctx) {
                              ctx.node().kind,
                              layers > 1 ? "no dropout between its layers" : "a single layer"));
     }
-    const auto& params = ctx.graph().value(ctx.node().inputs[2 + o]).elements;
     const int64_t dirs = bidir ? 2 : 1;
-    int64_t per = biases ? 4 : 2;
-    // An LSTM with proj_size has a fifth (or third) weight per direction,
-    // W_hr [P, H], after the biases (torch.nn.LSTM._flat_weights).
-    const bool projected =
-        C == Cell::Lstm && static_cast<int64_t>(params.size()) == layers * dirs * (per + 1);
-    if (projected)
-        ++per;
-    if (static_cast<int64_t>(params.size()) != layers * dirs * per)
-        ctx.unsupported(fmt::format("{} weights for {} layer(s) x {} direction(s)", params.size(),
-                                    layers, dirs));
+    const std::vector<Weights> weights = layerWeights(
+        ctx, C, ctx.graph().value(ctx.node().inputs[2 + o]).elements, layers * dirs, biases);
     const ir::Value& x = ctx.in(0);
     if (!packed && rankOf(x) != 3)
         ctx.unsupported("recurrent layer input that is not [T, B, F] or [B, T, F]");
     const int64_t steps = packed ? packed->steps : x.shape[batchFirst ? 1 : 0];
     // H from W_hh [G*H, H or P]: its columns are P with proj_size.
     const int64_t gateCount = C == Cell::Lstm ? 4 : C == Cell::Gru ? 3 : 1;
-    const int64_t hidden = ctx.graph().value(params[1]).shape.at(0) / gateCount;
+    const int64_t hidden = ctx.graph().value(weights[0].whh).shape.at(0) / gateCount;
     std::vector<ir::ValueId> hx;
     if (C == Cell::Lstm)
         hx = ctx.graph().value(ctx.node().inputs[1 + o]).elements;
@@ -227,13 +297,15 @@ template <Cell C> void lowerLayers(Context& ctx) {
         std::vector<LayerResult> runs; // unrolled directions
         for (int64_t d = 0; d < dirs; ++d) {
             const int64_t k = l * dirs + d;
-            const size_t base = static_cast<size_t>(k * per);
-            Weights w{params[base], params[base + 1], biases ? params[base + 2] : -1,
-                      biases ? params[base + 3] : -1,
-                      projected ? params[base + static_cast<size_t>(per) - 1] : -1};
+            const Weights& w = weights[static_cast<size_t>(k)];
             Expr h0 = initialRow(ctx, init[0], k);
             Expr c0 = C == Cell::Lstm ? initialRow(ctx, init[1], k) : Expr{};
             if (scan) {
+                if (w.dynamic)
+                    ctx.unsupported("a dynamically quantized recurrent layer over a dynamic "
+                                    "time axis",
+                                    "export it with a fixed sequence length (no --dynamic-axis "
+                                    "on the time axis): t2n unrolls it then");
                 auto r = recurrent::scanLayer(ctx, C, seq, w, h0, c0, d == 1, hidden);
                 dirOut.push_back(r.sequence);
                 lastH.push_back(r.h);
@@ -386,6 +458,18 @@ void registerRecurrentOps(Registry& r) {
         "length): masked steps";
     r.add("aten::lstm", lowerLayers<Cell::Lstm>, std::string(kLayers) + ", proj_size");
     r.add("aten::gru", lowerLayers<Cell::Gru>, kLayers);
+    // quantize_dynamic's layers: the float layers' arithmetic, each gate
+    // projection a dynamically quantized linear (lower_quantized.cpp).
+    constexpr const char* kDynamicLayers =
+        "int8 cell parameters (torch.quantization.quantize_dynamic, dtype qint8): each gate "
+        "projection quantizes its operand on its own range per call as PyTorch (qnnpack) does "
+        "(the input projection once over the whole sequence, the hidden one per step); layers, "
+        "bidirectional, batch_first, initial state; unrolled over a static time axis";
+    constexpr const char* kDynamicEmits =
+        "matmul add mul sub sigmoid tanh slice squeeze unsqueeze concat transpose +select "
+        "min_reduce max_reduce min max div neg clamp ?tract_core_round_even +round +linear";
+    r.add("aten::quantized_lstm", lowerLayers<Cell::Lstm>, kDynamicLayers, kDynamicEmits);
+    r.add("aten::quantized_gru", lowerLayers<Cell::Gru>, kDynamicLayers, kDynamicEmits);
     r.add("aten::rnn_tanh", lowerLayers<Cell::Tanh>, kLayers);
     r.add("aten::rnn_relu", lowerLayers<Cell::Relu>, kLayers);
     r.add("aten::_pack_padded_sequence", lowerPackPaddedSequence,

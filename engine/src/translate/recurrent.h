@@ -13,6 +13,11 @@ enum class Cell { Lstm, Gru, Tanh, Relu };
 struct Weights {
     ir::ValueId wih = -1, whh = -1, bih = -1, bhh = -1; // -1: no bias
     ir::ValueId whr = -1; ///< LSTM proj_size: h = (o * tanh(c)) W_hr^T; -1: none
+    /// quantize_dynamic's layers (aten::quantized_lstm / quantized_gru): w* are
+    /// the int8 weights' real values, and each gate projection quantizes its
+    /// operand on its own range at every call, as the layer's packed linears
+    /// do (dynamicLinear). Only the unrolled layer computes them.
+    bool dynamic = false;
 };
 
 /// One direction of one layer run by tract_core_scan over the time axis.

@@ -5,6 +5,7 @@
 #include "target/tract_versions.h"
 #include "translate/compute_type.h"
 #include "translate/lower_quantized.h"
+#include "translate/numbers_from_tensors.h"
 #include "translate/registry.h"
 #include "translate/repeated_outputs.h"
 #include "translate/symbolic_sizes.h"
@@ -162,12 +163,16 @@ bool sizedByValues(const std::string& kind) {
 
 // `symbolic`: folded nodes that must be computed in the graph because their
 // result follows a symbolic axis (symbolicNodes()).
-void checkSupport(const ir::Graph& g, const Registry& reg, const std::vector<bool>& symbolic) {
+// `kept`: numbers taken from data tensors that stay 0-d tensors
+// (numbersKeptAsTensors()).
+void checkSupport(const ir::Graph& g, const Registry& reg, const std::vector<bool>& symbolic,
+                  const std::vector<bool>& kept) {
     std::vector<const ir::Node*> missing;
     std::set<std::string> kinds;
     for (const auto& n : g.nodes) {
-        const bool lowered =
-            n.folded ? symbolic[static_cast<size_t>(n.id)] : !producesOnlyScalars(g, n);
+        const bool lowered = n.folded
+                                 ? symbolic[static_cast<size_t>(n.id)]
+                                 : !producesOnlyScalars(g, n) || kept[static_cast<size_t>(n.id)];
         if (lowered && !hasLowering(g, n, reg)) {
             missing.push_back(&n);
             kinds.insert(n.kind);
@@ -453,7 +458,8 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
         keep[i] = false;
     }
     const std::vector<bool> symbolic = symbolicNodes(graph, SymbolicSizes(graph));
-    checkSupport(graph, reg, symbolic);
+    const std::vector<bool> kept = numbersKeptAsTensors(graph);
+    checkSupport(graph, reg, symbolic, kept);
 
     Context ctx(graph, target, tr.doc, options);
     ctx.declareOutputs(outs);
@@ -493,7 +499,8 @@ Translation translateGraph(const ir::Graph& recorded, const ExportOptions& optio
             poisoned.insert(node.outputs.begin(), node.outputs.end());
             continue;
         }
-        if (!node.folded && producesOnlyScalars(graph, node)) {
+        if (!node.folded && producesOnlyScalars(graph, node) &&
+            !kept[static_cast<size_t>(node.id)]) {
             bool fromData = false;
             for (ir::ValueId id : node.outputs)
                 fromData = fromData || graph.value(id).dataDependent;
