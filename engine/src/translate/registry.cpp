@@ -118,6 +118,7 @@ const Registry& defaultRegistry() {
         registerGridSampleOps(r);
         registerSpectralOps(r);
         registerRandomOps(r);
+        registerSamplerOps(r);
         declareLegacyEmits(r);
         return r;
     }();
