@@ -559,6 +559,31 @@ private Q_SLOTS:
                          "data/src/tensor.rs:355:33: / attempt to divide by zero"));
     }
 
+    // A tract built without its onnx feature panics on --nnef-tract-onnx: it
+    // cannot judge an archive that draws, which is said, not failed.
+    void tractWithoutOnnxIsSkippedForDraws() {
+        const fs::path dir = t2n::test::freshDir("tract_cli_no_onnx");
+        const fs::path tract =
+            scriptedTract(dir / "bin",
+                          "printf '%s\n' \"thread 'main' (644) panicked at src/main.rs:216:13:\" "
+                          "'tract is build without ONNX support' >&2\nexit 101",
+                          "tract 0.23.5");
+        TractCheckOptions o;
+        o.tractBin = tract;
+        o.archive = "m.nnef.tgz";
+        o.ioBundle = "io.npz";
+        o.usesOnnx = true;
+        o.missingOutputs = {"noisy"};
+        TractCheckResult r = runTractCheck(o);
+        QCOMPARE(int(r.status), int(TractStatus::Skipped));
+        QVERIFY2(QString::fromStdString(r.summary).contains("built without ONNX support"),
+                 r.summary.c_str());
+        // Without tract_onnx in the archive the same words are a failure.
+        o.usesOnnx = false;
+        r = runTractCheck(o);
+        QCOMPARE(int(r.status), int(TractStatus::Failed));
+    }
+
     void runnerVersionOverrideAndFromPath() {
         const fs::path dir = t2n::test::freshDir("tract_cli_override");
         scriptedTract(dir, "exit 0", "tract 0.17.3");

@@ -8,7 +8,8 @@
 // by mean, variance and the two-sample Kolmogorov-Smirnov distance (every
 // quantile at once). Bounds: 5 standard errors for the moments, and the KS
 // distance's 1e-6 level, c = 2.63: a correct sampler fails a row with odds
-// near 1e-6; a sampler off by 1 % in its mean or spread fails at once. Both
+// near 1e-6; a gamma 2 % off in its concentration (9 standard errors) or
+// a Poisson 1 % off in its rate (27) fails. Both
 // sides are seeded, so a run repeats itself.
 #include "engine/defined_model_util.h"
 #include "interp/interpreter.h"
@@ -140,11 +141,13 @@ private Q_SLOTS:
     }
 
     /// The test can fail: PyTorch's Poisson at a rate 1 % off, or a gamma of
-    /// a concentration 1 % off, is told apart from the archive's draws.
-    void aSamplerOffByOnePercentFails() {
+    /// a concentration 2 % off, is told apart from the archive's draws (1 %
+    /// of gamma(4) is 4.5 standard errors of 100,000 draws' mean: too close
+    /// to the bound to count on).
+    void aSamplerOffByAPercentOrTwoFails() {
         const Sampler g = exportSampler("gamma_off", "torch._standard_gamma(x)", 1.5);
         QVERIFY(!compareOverGrid(g, {4.0}, "gamma", [](const at::Tensor& a) {
-                     return at::_standard_gamma(a * 1.01);
+                     return at::_standard_gamma(a * 1.02);
                  }).empty());
         const Sampler p = exportSampler("poisson_off", "torch.poisson(x)", 4.0);
         QVERIFY(!compareOverGrid(p, {150.0}, "poisson", [](const at::Tensor& r) {
