@@ -101,6 +101,7 @@
     X(translate_grid_sample, TranslateGridSampleTest)                                              \
     X(translate_recurrent, TranslateRecurrentTest)                                                 \
     X(translate_random, TranslateRandomTest)                                                       \
+    X(translate_samplers, TranslateSamplersTest)                                                   \
     X(translate_advanced_index, TranslateAdvancedIndexTest)                                        \
     X(translate_rnn, TranslateRnnTest)                                                             \
     X(translate_attention, TranslateAttentionTest)                                                 \

@@ -58,6 +58,18 @@ QStringList toList(const std::vector<std::string>& v) {
     return out;
 }
 
+/// The options of an archive that draws (tract_onnx_random): its output
+/// "noisy" is left out of the io bundle.
+TractCheckOptions drawingArchive(const fs::path& tract) {
+    TractCheckOptions o;
+    o.tractBin = tract;
+    o.archive = "model.nnef.tgz";
+    o.ioBundle = "io.npz";
+    o.usesOnnx = true;
+    o.missingOutputs = {"noisy"};
+    return o;
+}
+
 const char* kMismatchStderr =
     "Error: Checking output 0\n\nCaused by:\n"
     "    Mismatch. First outlier: Approximate for F32) at [0, 3] 0.0274 != 0.0277. Outliers: "
@@ -223,12 +235,7 @@ private Q_SLOTS:
             dir / "bin",
             "echo '[t WARN  tract] Missing reference output in bundle for noisy or noisy' >&2\n"
             "exit 0");
-        TractCheckOptions o;
-        o.tractBin = tract;
-        o.archive = "model.nnef.tgz";
-        o.ioBundle = "io.npz";
-        o.usesOnnx = true;
-        o.missingOutputs = {"noisy"};
+        TractCheckOptions o = drawingArchive(tract);
         o.saveOutputs = dir / "saved.npz";
         TractCheckResult r = runTractCheck(o);
         QCOMPARE(QString::fromStdString(r.summary), QString("tract: passed"));
@@ -557,6 +564,26 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(r.summary),
                  QString("tract: failed (exit status 101): thread 'main' (2881) panicked at "
                          "data/src/tensor.rs:355:33: / attempt to divide by zero"));
+    }
+
+    // A tract built without its onnx feature panics on --nnef-tract-onnx: it
+    // cannot judge an archive that draws, which is said, not failed.
+    void tractWithoutOnnxIsSkippedForDraws() {
+        const fs::path dir = t2n::test::freshDir("tract_cli_no_onnx");
+        const fs::path tract =
+            scriptedTract(dir / "bin",
+                          "printf '%s\n' \"thread 'main' (644) panicked at src/main.rs:216:13:\" "
+                          "'tract is build without ONNX support' >&2\nexit 101",
+                          "tract 0.23.5");
+        TractCheckOptions o = drawingArchive(tract);
+        TractCheckResult r = runTractCheck(o);
+        QCOMPARE(int(r.status), int(TractStatus::Skipped));
+        QVERIFY2(QString::fromStdString(r.summary).contains("built without ONNX support"),
+                 r.summary.c_str());
+        // Without tract_onnx in the archive the same words are a failure.
+        o.usesOnnx = false;
+        r = runTractCheck(o);
+        QCOMPARE(int(r.status), int(TractStatus::Failed));
     }
 
     void runnerVersionOverrideAndFromPath() {

@@ -28,6 +28,9 @@ namespace t2n::check {
 
 namespace {
 
+// What tract-cli says on --nnef-tract-onnx when built without its onnx feature.
+constexpr std::string_view kBuiltWithoutOnnx = "tract is build without ONNX support";
+
 constexpr std::size_t kCaptureLimit = std::size_t{16} << 20;
 
 bool isExecutableFile(const fs::path& p) {
@@ -601,7 +604,15 @@ TractCheckResult runTractCheck(const TractCheckOptions& o) {
                                 o.timeout.count() / 1000.0);
     else if (p.signal != 0)
         r.summary = fmt::format("tract: failed (killed by signal {}){}", p.signal, detail);
-    else if (p.exitCode != 0) {
+    else if (p.exitCode != 0 && o.usesOnnx && p.err.find(kBuiltWithoutOnnx) != std::string::npos) {
+        // tract-cli built without its onnx feature panics on --nnef-tract-onnx:
+        // it cannot read tract_onnx_random, so it cannot judge the archive.
+        r.status = TractStatus::Skipped;
+        r.summary = "tract: skipped (this tract is built without ONNX support, so it has no "
+                    "tract_onnx registry and cannot read the archive's tract_onnx_random)";
+        r.hint = "give a tract built with its onnx feature (tract-cli's default) with --tract-bin";
+        return r;
+    } else if (p.exitCode != 0) {
         r.summary = fmt::format("tract: failed (exit status {}{})", p.exitCode, detail);
         if (!r.mismatch && !r.unexpectedStderr.empty())
             r.summary += ": " + tractLastWords(r.unexpectedStderr);

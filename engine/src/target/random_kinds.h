@@ -15,8 +15,9 @@ namespace t2n::target {
 /// already, and the translation reads their training flag.
 bool drawsRandom(std::string_view kind);
 
-/// The kinds t2n writes with tract_onnx_random (uniform and normal floats);
-/// the other random draws are refused.
+/// The kinds t2n writes with tract_onnx_random (uniform and normal floats,
+/// and the gamma and Poisson samplers built from them); the other random
+/// draws are refused.
 bool tractDraws(std::string_view kind);
 
 } // namespace t2n::target

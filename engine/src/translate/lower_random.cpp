@@ -16,10 +16,12 @@
 // tract draws f32, f64 and f16, but its f16 normal path samples a uniform
 // distribution between mean and std (the F16 arm of Dist::Normal calls
 // sample_uniform): an f16 draw is written as an f32 draw and a cast.
-// Random integers, permutations, bernoulli, poisson, multinomial and the other
+// Gamma and Poisson draws are built from these draws (lower_samplers.cpp).
+// Random integers, permutations, bernoulli, multinomial and the other
 // samplers have no tract operation: the translator refuses them by name, as
 // it refuses every draw for Khronos NNEF, which has no random operation.
 #include "translate/lower_util.h"
+#include "translate/random_draws.h"
 #include "translate/registry.h"
 
 #include <algorithm>
@@ -27,15 +29,6 @@
 #include <fmt/format.h>
 
 namespace t2n::translate {
-
-namespace {
-
-enum class Dist { Uniform, Normal };
-
-bool isStatic(const ir::Value& v) {
-    return std::all_of(v.symbols.begin(), v.symbols.end(),
-                       [](const std::string& s) { return s.empty(); });
-}
 
 // The target can draw, and the node's result is a float tensor drawn from
 // PyTorch's default generator; `generators` lists the arguments that must
@@ -61,13 +54,6 @@ void requireDraw(Context& ctx, const std::vector<size_t>& generators) {
             "draw floats and convert them in the model");
 }
 
-double finiteArg(Context& ctx, size_t i, const char* what) {
-    const double v = ctx.floatArg(i);
-    if (!std::isfinite(v))
-        ctx.unsupported(fmt::format("{} with a {} of {}", ctx.node().kind, what, v));
-    return v;
-}
-
 // The dims of input `i` (a static size, a symbol, or the graph's shape_of).
 std::vector<Expr> drawShapeOf(Context& ctx, size_t i) {
     std::vector<Expr> dims;
@@ -76,16 +62,35 @@ std::vector<Expr> drawShapeOf(Context& ctx, size_t i) {
     return dims;
 }
 
-// tract_onnx_random of `shape` in the output's dtype: the node's output when
-// `last`, else a helper.
-Expr emitDraw(Context& ctx, std::vector<Expr> shape, Dist dist, double p1, double p2, bool last) {
-    const DType out = ctx.out().dtype;
-    const DType drawn = out == DType::F16 ? DType::F32 : out;
+Expr drawOf(Context& ctx, std::vector<Expr> shape, Dist dist, double p1, double p2, DType drawn,
+            bool last, const std::string& suffix) {
     Kwargs k{{"datum_type", Expr::str(std::string(dtypeName(drawn)))},
              {"shape", Expr::array(std::move(shape))},
              {"dist", Expr::str(dist == Dist::Uniform ? "uniform" : "normal")},
              {"parameters", Expr::array({Expr::f(p1), Expr::f(p2)})}};
-    Expr d = emitStep(ctx, last && drawn == out, "tract_onnx_random", {}, std::move(k), "draw");
+    return emitStep(ctx, last, "tract_onnx_random", {}, std::move(k), suffix);
+}
+
+namespace {
+
+bool isStatic(const ir::Value& v) {
+    return std::all_of(v.symbols.begin(), v.symbols.end(),
+                       [](const std::string& s) { return s.empty(); });
+}
+
+double finiteArg(Context& ctx, size_t i, const char* what) {
+    const double v = ctx.floatArg(i);
+    if (!std::isfinite(v))
+        ctx.unsupported(fmt::format("{} with a {} of {}", ctx.node().kind, what, v));
+    return v;
+}
+
+// tract_onnx_random of `shape` in the output's dtype (f16 drawn in f32 and
+// cast): the node's output when `last`, else a helper.
+Expr emitDraw(Context& ctx, std::vector<Expr> shape, Dist dist, double p1, double p2, bool last) {
+    const DType out = ctx.out().dtype;
+    const DType drawn = out == DType::F16 ? DType::F32 : out;
+    Expr d = drawOf(ctx, std::move(shape), dist, p1, p2, drawn, last && drawn == out, "draw");
     if (drawn == out)
         return d;
     return emitStep(ctx, last, "tract_core_cast", {d},

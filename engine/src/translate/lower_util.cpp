@@ -304,6 +304,13 @@ Expr floatTable(Context& ctx, const std::vector<float>& values, std::vector<int6
     return table(ctx, DType::F32, values, std::move(shape), hint);
 }
 
+Expr doubleTable(Context& ctx, const std::vector<double>& values, std::vector<int64_t> shape,
+                 const std::string& hint) {
+    std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(values.data()),
+                                     values.size() * sizeof(double));
+    return ctx.storedVariable(TensorData::copyOf(DType::F64, std::move(shape), bytes), hint, {});
+}
+
 double largestFinite(DType t) {
     if (t == DType::F64)
         return std::numeric_limits<double>::max();

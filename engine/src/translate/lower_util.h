@@ -146,5 +146,10 @@ Expr indexTable(Context& ctx, const std::vector<int64_t>& values, std::vector<in
                 const std::string& hint);
 Expr floatTable(Context& ctx, const std::vector<float>& values, std::vector<int64_t> shape,
                 const std::string& hint);
+/// An f64 table, always a .dat variable: tract reads a float literal (and an
+/// inlined tensor literal) as f32, a stored f64 tensor keeps every digit and
+/// gives select an operand of its own dtype.
+Expr doubleTable(Context& ctx, const std::vector<double>& values, std::vector<int64_t> shape,
+                 const std::string& hint);
 
 } // namespace t2n::translate

@@ -119,6 +119,7 @@ const Registry& defaultRegistry() {
         registerSpectralOps(r);
         registerRandomOps(r);
         registerLinalgOps(r);
+        registerSamplerOps(r);
         declareLegacyEmits(r);
         return r;
     }();

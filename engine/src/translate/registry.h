@@ -91,6 +91,7 @@ void registerGridOps(Registry& r);
 void registerSpectralOps(Registry& r);
 void registerRandomOps(Registry& r);
 void registerLinalgOps(Registry& r);
+void registerSamplerOps(Registry& r);
 /// Lowerings of kinds that read or write a complex value (ir::Value::complex,
 /// a trailing axis of 2): the translator looks such nodes up here.
 void registerComplexOps(Registry& r);
