@@ -41,10 +41,16 @@ std::vector<at::Tensor> flatten(const c10::IValue& v) {
     return out;
 }
 
+// Both runs start the default generator from one seed, so that a model that
+// draws (torch.distributions' sample()) gives the same draws to both, as
+// long as the hardening keeps the draws and their order.
+constexpr uint64_t kDrawSeed = 0x7432;
+
 // The hardened graph run the way the trace stage runs it.
 std::vector<at::Tensor> runHardened(const harden::PreparedModule& p,
                                     const std::vector<at::Tensor>& inputs) {
     torch::NoGradGuard noGrad;
+    torch::manual_seed(kDrawSeed);
     torch::jit::Stack stack{p.module._ivalue()};
     for (const auto& t : inputs)
         stack.emplace_back(t);
@@ -56,6 +62,7 @@ std::vector<at::Tensor> runHardened(const harden::PreparedModule& p,
 
 std::vector<at::Tensor> runOriginal(torch::jit::Module& m, const std::vector<at::Tensor>& inputs) {
     torch::NoGradGuard noGrad;
+    torch::manual_seed(kDrawSeed);
     return flatten(m.forward(std::vector<c10::IValue>(inputs.begin(), inputs.end())));
 }
 
