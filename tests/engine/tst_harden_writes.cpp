@@ -174,6 +174,58 @@ graph(%x : Tensor):
         QVERIFY(remarked(ctx, "writes through a view made by aten::transpose"));
     }
 
+    /// molann's Kabsch layer: d = ones.repeat(...).to(x's dtype); d[:, 1] = x[:, 0]. The
+    /// write goes into what `to` returned (x itself when it converts nothing): made
+    /// functional, and the graph computes the data-dependent write (before, the
+    /// base was folded with the example's values written in).
+    void writeThroughToBecomesScatter() {
+        const char* ir = R"IR(
+graph(%x : Tensor):
+  %false : bool = prim::Constant[value=0]()
+  %none : NoneType = prim::Constant()
+  %zero : int = prim::Constant[value=0]()
+  %one : int = prim::Constant[value=1]()
+  %six : int = prim::Constant[value=6]()
+  %sizes : int[] = prim::ListConstruct(%one, %one)
+  %e : Tensor = aten::ones_like(%x, %none, %none, %none, %none, %none)
+  %rep : Tensor = aten::repeat(%e, %sizes)
+  %d : Tensor = aten::to(%rep, %six, %false, %false, %none)
+  %col : Tensor = aten::select(%d, %one, %one)
+  %src : Tensor = aten::select(%x, %one, %zero)
+  %w : Tensor = aten::copy_(%col, %src, %false)
+  %r : Tensor = aten::mul(%d, %x)
+  return (%r))IR";
+        auto before = parseGraph(ir);
+        PassContext ctx(parseGraph(ir));
+        t2n::harden::removeViewMutation(ctx);
+        QCOMPARE(statistic(ctx, "writes_made_functional"), int64_t(1));
+        EXPECT_IR("# CHECK-NOT: aten::copy_\n# CHECK: aten::select_scatter\n# CHECK: aten::mul",
+                  ctx.graph);
+        QVERIFY(t2n::test::sameOutputs(before, ctx.graph, {torch::randn({4, 3})}));
+    }
+
+    /// The same write when the tensor `to` read is read after it (they may share the
+    /// memory): left, with the alias remark.
+    void writeThroughToWithLiveSourceIsLeft() {
+        const char* ir = R"IR(
+graph(%x : Tensor):
+  %false : bool = prim::Constant[value=0]()
+  %none : NoneType = prim::Constant()
+  %zero : int = prim::Constant[value=0]()
+  %one : int = prim::Constant[value=1]()
+  %six : int = prim::Constant[value=6]()
+  %y : Tensor = aten::relu(%x)
+  %d : Tensor = aten::to(%y, %six, %false, %false, %none)
+  %col : Tensor = aten::select(%d, %one, %one)
+  %w : Tensor = aten::zero_(%col)
+  %r : Tensor = aten::add(%y, %one, %one)
+  return (%r))IR";
+        PassContext ctx(parseGraph(ir));
+        t2n::harden::removeViewMutation(ctx);
+        QCOMPARE(statistic(ctx, "writes_made_functional"), int64_t(0));
+        QVERIFY(remarked(ctx, "may share the written memory and is read after the write"));
+    }
+
     /// No in-place op: nothing to do, nothing said.
     void noPattern() {
         PassContext ctx(parseGraph(t2n::test::kReluOnly));

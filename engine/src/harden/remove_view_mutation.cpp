@@ -62,7 +62,11 @@ std::variant<Write, std::string> analyse(Node* w) {
         v = v->node()->input(0);
     }
     out.root = v;
-    if (mayBeView(v))
+    // x.to(device) (or a dtype it already has) returns x itself; a write
+    // through it is a write into its result, and aliasReadAfter refuses it
+    // when x, which may share the memory, is read after the write (molann's
+    // `diag_mat = eye.repeat(B, 1, 1).to(x.device); diag_mat[:, 2, 2] = s`).
+    if (mayBeView(v) && v->node()->kind() != c10::aten::to)
         return fmt::format("writes through a view made by {}, which is not put back",
                            v->node()->kind().toQualString());
     if (v->node()->owningBlock() != w->owningBlock())
