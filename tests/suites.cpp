@@ -91,7 +91,7 @@
     X(translate_spectral, TranslateSpectralTest)                                                   \
     X(translate_grids, TranslateGridsTest)                                                         \
     X(translate_matrix_norm, TranslateMatrixNormTest)                                              \
-    X(translate_linalg, TranslateLinalgTest)                                                   \
+    X(translate_linalg, TranslateLinalgTest)                                                       \
     X(translate_stats, TranslateStatsTest)                                                         \
     X(translate_binary_math, TranslateBinaryMathTest)                                              \
     X(translate_layout, TranslateLayoutTest)                                                       \
