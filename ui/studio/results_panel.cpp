@@ -17,6 +17,7 @@
 #include <QPushButton>
 #include <QSet>
 #include <QUrl>
+#include <algorithm>
 
 #include <QHeaderView>
 #include <QLabel>
@@ -263,6 +264,13 @@ void ResultsPanel::showState(const SessionState& st) {
                       tr("It fails at other sizes of the dynamic axes: see where a size froze.");
         else if (check.diverged)
             advice += QLatin1Char(' ') + tr("Follow the first diverging operation below.");
+        else if (std::any_of(check.outputs.begin(), check.outputs.end(), [](const auto& o) {
+                     return !o.ok && o.name.find(" @ ") != std::string::npos;
+                 }))
+            // "output_0 @ T=7": the check names what changed there (an If
+            // taking another branch) among the problems.
+            advice += QLatin1Char(' ') +
+                      tr("It fails at other sizes of the dynamic axes: see the problems.");
         else if (!check.structureProblems.empty())
             advice += QLatin1Char(' ') + tr("The archive breaks NNEF rules: see the problems.");
         else if (tractFailed)
